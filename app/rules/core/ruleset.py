@@ -1,0 +1,130 @@
+"""The ``Ruleset`` protocol every rule set implements, and deterministic replay (C-9, C-10, C-11).
+
+This is the whole surface the server, the bots and the tests use. A rule set is a stateless object whose
+methods are pure functions of immutable values:
+
+* ``new_game(seed, players, options)`` deals round 1 from the seeded generator (C-10);
+* ``apply(state, seat, command)`` returns the new state and the events, or raises a ``RuleError``;
+* ``awaited(state)`` lists the seats whose decision the game waits for (several at once is normal);
+* ``legal_commands(state, seat)`` enumerates concrete legal commands (lay-downs: the solver's one);
+* ``player_view(state, seat)`` / ``redact_event(event, seat)`` are the only way state leaves the server
+  (``seat=None`` is a spectator) and never reveal hidden information (C-9);
+* ``full_view(state)`` shows everything, for finished games and replays (C-9).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import fields, is_dataclass
+from typing import Any, Generic, Protocol, TypeVar
+
+from . import codec
+from .errors import InvalidCommand, InvalidOptions
+
+S = TypeVar("S")
+C = TypeVar("C")
+E = TypeVar("E")
+O = TypeVar("O")
+
+JSONDict = dict[str, Any]
+
+
+class Ruleset(Protocol[S, C, E, O]):
+    """A complete rule set (``mattel``, ``master``, ``board``)."""
+
+    id: str
+    title: str
+    summary: str
+    min_players: int
+    max_players: int
+
+    def options_schema(self) -> list[JSONDict]: ...
+    def parse_options(self, raw: Mapping[str, Any] | None) -> O: ...
+    def options_to_json(self, options: O) -> JSONDict: ...
+    def new_game(self, seed: int, players: int, options: O) -> S: ...
+    def parse_command(self, raw: Any) -> C: ...
+    def command_to_json(self, command: C) -> JSONDict: ...
+    def apply(self, state: S, seat: int, command: C) -> tuple[S, tuple[E, ...]]: ...
+    def awaited(self, state: S) -> tuple[int, ...]: ...
+    def legal_commands(self, state: S, seat: int) -> tuple[C, ...]: ...
+    def player_view(self, state: S, seat: int | None) -> JSONDict: ...
+    def full_view(self, state: S) -> JSONDict: ...
+    def redact_event(self, event: E, seat: int | None) -> JSONDict: ...
+    def event_to_json(self, event: E) -> JSONDict: ...
+    def state_to_json(self, state: S) -> JSONDict: ...
+    def state_from_json(self, data: JSONDict) -> S: ...
+    def is_over(self, state: S) -> bool: ...
+    def winners(self, state: S) -> tuple[int, ...]: ...
+    def hint(self, state: S, seat: int) -> tuple[tuple[int, ...], ...] | None: ...
+
+
+class CodecMixin(Generic[S, C, E, O]):
+    """The JSON plumbing every rule set shares, driven by its dataclass types (C-11)."""
+
+    state_type: type[S]
+    options_type: type[O]
+    command_types: tuple[type[C], ...]
+    option_help: Mapping[str, str] = {}
+
+    def parse_options(self, raw: Mapping[str, Any] | None) -> O:
+        """Validate table options against this rule set; unknown or bad fields raise ``InvalidOptions``."""
+        data = dict(raw or {})
+        data.pop("type", None)
+        known = {f.name for f in fields(self.options_type)}  # type: ignore[arg-type]
+        for name in data:
+            if name not in known:
+                raise InvalidOptions(name, "unknown option")
+        try:
+            options: O = codec.from_json(self.options_type, data)
+        except InvalidCommand as err:
+            field = err.message.split(":", 1)[0].split(".", 1)[0].split("[", 1)[0]
+            raise InvalidOptions(field, err.message.split(":", 1)[-1].strip()) from None
+        self.check_options(options)
+        return options
+
+    def check_options(self, options: O) -> None:
+        """Cross-field checks of options; raise ``InvalidOptions``. Override when needed."""
+
+    def options_to_json(self, options: O) -> JSONDict:
+        data: JSONDict = codec.to_json(options)
+        data.pop("type", None)
+        return data
+
+    def options_schema(self) -> list[JSONDict]:
+        """Every option with its default, for the lobby form (C-11)."""
+        default = codec.to_json(self.options_type())
+        out = []
+        assert is_dataclass(self.options_type)
+        for f in fields(self.options_type):
+            out.append({"name": f.name, "default": default[f.name],
+                        "help": self.option_help.get(f.name, "")})
+        return out
+
+    def parse_command(self, raw: Any) -> C:
+        """Decode a command ``{"type": ..., ...}``; malformed input raises ``InvalidCommand``."""
+        return codec.decode_union(self.command_types, raw)
+
+    def command_to_json(self, command: C) -> JSONDict:
+        data: JSONDict = codec.to_json(command)
+        return data
+
+    def event_to_json(self, event: E) -> JSONDict:
+        data: JSONDict = codec.to_json(event)
+        return data
+
+    def state_to_json(self, state: S) -> JSONDict:
+        data: JSONDict = codec.to_json(state)
+        return data
+
+    def state_from_json(self, data: JSONDict) -> S:
+        state: S = codec.from_json(self.state_type, data)
+        return state
+
+
+def replay(ruleset: Ruleset[S, C, E, O], seed: int, players: int, options: O,
+           commands: Iterable[tuple[int, C]]) -> S:
+    """Rebuild a game from its seed, options and accepted commands, bit for bit (C-10)."""
+    state = ruleset.new_game(seed, players, options)
+    for seat, command in commands:
+        state, _ = ruleset.apply(state, seat, command)
+    return state
