@@ -24,7 +24,7 @@ from .errors import InvalidCommand, InvalidOptions
 S = TypeVar("S")
 C = TypeVar("C")
 E = TypeVar("E")
-O = TypeVar("O")
+O = TypeVar("O")  # noqa: E741
 
 JSONDict = dict[str, Any]
 

@@ -1,0 +1,44 @@
+"""Commands shared by the card games and the board game (imperatives; closed unions per rule set)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from .groups import End
+
+
+class Pile(StrEnum):
+    DRAW = "draw"
+    DISCARD = "discard"
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Draw the top card of a pile (M-4, R-6, B-5)."""
+
+    pile: Pile = Pile.DRAW
+
+
+@dataclass(frozen=True, slots=True)
+class LayPhase:
+    """Lay the whole current phase: groups as ordered lists of card ids, runs in position order (C-3, C-6)."""
+
+    groups: tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """Add a card to a laid group (index into the table's groups), at a run's chosen end (C-4)."""
+
+    card: int
+    group: int
+    end: End | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """Discard one card; ``target`` names the player a Mattel skip is played on (M-4, M-6)."""
+
+    card: int
+    target: int | None = None

@@ -1,0 +1,140 @@
+"""Events shared by the rule sets (past tense) and their per-seat redaction (C-9).
+
+An event may hide some of its content from some seats; ``redact`` returns the JSON that a given seat
+(``None`` = spectator) may see.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from . import codec
+from .cards import Card, card_to_json
+from .groups import LaidGroup
+
+
+@dataclass(frozen=True, slots=True)
+class HandsDealt:
+    """A round was dealt; every seat sees only its own hand (C-9)."""
+
+    round: int
+    dealer: int | None
+    first: int
+    hands: tuple[tuple[Card, ...], ...]
+    discard_top: Card | None
+
+
+@dataclass(frozen=True, slots=True)
+class CardDrawn:
+    """A card was taken from a pile; from the draw pile only its taker sees it (C-9)."""
+
+    seat: int
+    pile: str
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class DrawPileRebuilt:
+    """The discard pile but its top card was shuffled into a new draw pile (C-8)."""
+
+    size: int
+    rebuilds: int
+
+
+@dataclass(frozen=True, slots=True)
+class DrawFailed:
+    """No card could be drawn: both piles were exhausted (C-8)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseLaid:
+    """A player laid their phase (C-3); ``first_group`` is the index of its first group on the table."""
+
+    seat: int
+    groups: tuple[LaidGroup, ...]
+    first_group: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardHit:
+    """A card was hit onto a laid group (C-4)."""
+
+    seat: int
+    card: Card
+    group: int
+    result: LaidGroup
+
+
+@dataclass(frozen=True, slots=True)
+class CardDiscarded:
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnded:
+    """A round was scored (M-7, R-12, B-8); ``went_out`` is ``None`` for a stalled round (C-12)."""
+
+    round: int
+    went_out: int | None
+    points: tuple[int, ...]
+    totals: tuple[int, ...]
+    advanced: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded:
+    winners: tuple[int, ...]
+    totals: tuple[int, ...]
+
+
+def group_to_json(group: LaidGroup) -> dict[str, Any]:
+    """Public JSON of a laid group (C-9: laid groups are public)."""
+    out: dict[str, Any] = {"owner": group.owner, "kind": group.kind.value,
+                           "cards": [card_to_json(c) for c in group.cards]}
+    if group.number is not None:
+        out["number"] = group.number
+    if group.colour is not None:
+        out["colour"] = group.colour.value
+    if group.start is not None:
+        out["start"] = group.start
+        out["end"] = group.end
+    if group.extra:
+        out["extra"] = group.extra
+    return out
+
+
+def redact(event: object, viewer: int | None) -> dict[str, Any]:
+    """The JSON of ``event`` as seat ``viewer`` may see it (C-9)."""
+    match event:
+        case HandsDealt(round=rnd, dealer=dealer, first=first, hands=hands, discard_top=top):
+            return {"type": "hands_dealt", "round": rnd, "dealer": dealer, "first": first,
+                    "hand_sizes": [len(h) for h in hands],
+                    "hand": None if viewer is None else [card_to_json(c) for c in hands[viewer]],
+                    "discard_top": None if top is None else card_to_json(top)}
+        case CardDrawn(seat=seat, pile=pile, card=card):
+            visible = pile != "draw" or viewer == seat
+            return {"type": "card_drawn", "seat": seat, "pile": pile,
+                    "card": card_to_json(card) if visible else None}
+        case PhaseLaid(seat=seat, groups=groups, first_group=first):
+            return {"type": "phase_laid", "seat": seat, "first_group": first,
+                    "groups": [group_to_json(g) for g in groups]}
+        case CardHit(seat=seat, card=card, group=index, result=result):
+            return {"type": "card_hit", "seat": seat, "card": card_to_json(card), "group": index,
+                    "result": group_to_json(result)}
+    data: dict[str, Any] = _cards_public(codec.to_json(event))
+    return data
+
+
+def _cards_public(data: Any) -> Any:
+    """Cards in a public event, in their public JSON shape (with labels)."""
+    if isinstance(data, dict):
+        if data.get("type") == "card":
+            return {k: v for k, v in data.items() if k != "type"}
+        return {k: _cards_public(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_cards_public(x) for x in data]
+    return data

@@ -1,0 +1,269 @@
+"""An exact lay-down solver (C-3, C-6, M-5, R-4, B-6): find a valid lay-down of a phase if one exists.
+
+Cards that are interchangeable for the phase at hand are merged into *types* (a set-and-run phase does not
+care about colours, a colour phase does not care about numbers), and the search runs over type counts:
+
+* every required group but the last is enumerated exhaustively (each candidate is a multiset of types);
+* the last group only needs a feasibility check, which is greedy and exact: using a natural card wherever
+  one fits dominates using a joker there, and jokers are matched to the remaining positions by bipartite
+  matching (ranged jokers, R-2);
+* groups are ordered so that the cheap kinds (sets, colour groups) are enumerated and a run comes last;
+* failed sub-searches are memoised on (group, remaining counts).
+
+Runs longer than their minimum are considered where a joker policy needs them (two naturals per run,
+R-4: ``N J J J N`` may be the only way to lay a run of 4). The answer is checked by the validator before it
+is returned, so the solver never proposes an invalid lay-down.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from .cards import ALL_COLOURS, MAX_NUMBER, MIN_NUMBER, Card, Colour
+from .groups import GroupKind, JokerPolicy, validate_laydown
+
+Counts = tuple[int, ...]
+Arrangement = tuple[int, ...]  # type indexes in laid order
+
+
+@dataclass(frozen=True, slots=True)
+class _Type:
+    joker: bool
+    number: int | None
+    colour: Colour | None
+    low: int
+    high: int
+    colours: frozenset[Colour]
+
+    def fits(self, number: int | None, colour: Colour | None) -> bool:
+        if self.joker:
+            return (number is None or self.low <= number <= self.high) and (
+                colour is None or colour in self.colours)
+        return (number is None or self.number == number) and (colour is None or self.colour == colour)
+
+
+class _Search:
+    def __init__(self, hand: Sequence[Card], requirement: Sequence[tuple[GroupKind, int]],
+                 policy: JokerPolicy) -> None:
+        kinds = {k for k, _ in requirement}
+        self.by_number = any(k.has_number for k in kinds)
+        self.by_colour = any(k.has_colour for k in kinds)
+        index: dict[_Type, int] = {}
+        self.types: list[_Type] = []
+        self.pools: list[list[int]] = []
+        for card in hand:
+            if card.is_natural:
+                t = _Type(False, card.number if self.by_number else None,
+                          card.colour if self.by_colour else None, 0, 0, frozenset())
+            elif card.is_joker:
+                low, high = (card.low, card.high) if self.by_number else (MIN_NUMBER, MAX_NUMBER)
+                t = _Type(True, None, None, low, high, card.colours if self.by_colour else ALL_COLOURS)
+            else:
+                continue
+            if t not in index:
+                index[t] = len(self.types)
+                self.types.append(t)
+                self.pools.append([])
+            self.pools[index[t]].append(card.id)
+        self.policy = policy
+        self.requirement = list(requirement)
+        cost = {GroupKind.SET: 0, GroupKind.COLOUR: 0, GroupKind.COLOUR_RUN: 1, GroupKind.RUN: 2}
+        self.order = sorted(range(len(requirement)),
+                            key=lambda i: (cost[requirement[i][0]], -requirement[i][1]))
+        self.failed: set[tuple[int, Counts]] = set()
+        self.naturals = [i for i, t in enumerate(self.types) if not t.joker]
+        self.jokers = [i for i, t in enumerate(self.types) if t.joker]
+
+    # -- enumeration of one group's candidates -------------------------------------------------------
+
+    def _combos(self, types: list[int], counts: Counts, k: int, start: int = 0) -> Iterator[list[int]]:
+        """Multisets of size ``k`` drawn from ``types`` within ``counts``."""
+        if k == 0:
+            yield []
+            return
+        for pos in range(start, len(types)):
+            t = types[pos]
+            if counts[t] == 0:
+                continue
+            for rest in self._combos(types, _minus(counts, t), k - 1, pos):
+                yield [t, *rest]
+
+    def _keyed(self, kind: GroupKind, size: int, counts: Counts) -> Iterator[Arrangement]:
+        """Candidates for a set (keyed by number) or a colour group (keyed by colour)."""
+        need = self.policy.naturals_needed(kind)
+        keys: list[tuple[int | None, Colour | None]]
+        if kind is GroupKind.SET:
+            keys = [(n, None) for n in range(MIN_NUMBER, MAX_NUMBER + 1)]
+        else:
+            keys = [(None, c) for c in Colour]
+        for number, colour in keys:
+            nats = [t for t in self.naturals if counts[t] and self.types[t].fits(number, colour)]
+            joks = [t for t in self.jokers if counts[t] and self.types[t].fits(number, colour)]
+            have_nat = sum(counts[t] for t in nats)
+            have_jok = sum(counts[t] for t in joks)
+            for k in range(min(size, have_nat), max(need, size - have_jok) - 1, -1):
+                for nat in self._combos(nats, counts, k):
+                    rest = counts
+                    for t in nat:
+                        rest = _minus(rest, t)
+                    for jok in self._combos(joks, rest, size - k):
+                        yield tuple(nat + jok)
+
+    def _runs(self, kind: GroupKind, size: int, counts: Counts) -> Iterator[Arrangement]:
+        need = self.policy.naturals_needed(kind)
+        colours: list[Colour | None] = list(Colour) if kind is GroupKind.COLOUR_RUN else [None]
+        longest = MAX_NUMBER if need >= 2 else size
+        seen: set[tuple[int, ...]] = set()
+        for colour in colours:
+            for length in range(size, longest + 1):
+                for first in range(MIN_NUMBER, MAX_NUMBER - length + 2):
+                    for arr in self._fill(first, length, colour, counts, 0, [], 0, need):
+                        if length > size and (self.types[arr[0]].joker or self.types[arr[-1]].joker):
+                            continue  # a joker at an end could be dropped: the shorter run covers it
+                        key = tuple(sorted(arr))
+                        if key not in seen:
+                            seen.add(key)
+                            yield tuple(arr)
+
+    def _fill(self, first: int, length: int, colour: Colour | None, counts: Counts, pos: int,
+              acc: list[int], nat: int, need: int) -> Iterator[list[int]]:
+        if pos == length:
+            if nat >= need:
+                yield acc
+            return
+        if nat + (length - pos) < need:
+            return
+        number = first + pos
+        for t in self.naturals:
+            if counts[t] and self.types[t].fits(number, colour):
+                yield from self._fill(first, length, colour, _minus(counts, t), pos + 1, [*acc, t], nat + 1,
+                                      need)
+        for t in self.jokers:
+            if counts[t] and self.types[t].fits(number, colour):
+                yield from self._fill(first, length, colour, _minus(counts, t), pos + 1, [*acc, t], nat, need)
+
+    def candidates(self, kind: GroupKind, size: int, counts: Counts) -> Iterator[Arrangement]:
+        if kind.is_run:
+            return self._runs(kind, size, counts)
+        return self._keyed(kind, size, counts)
+
+    # -- exact greedy check for the last group -------------------------------------------------------
+
+    def _match_jokers(self, slots: list[tuple[int | None, Colour | None]], counts: Counts) -> list[int] | None:
+        """Assign one joker (by type) to every slot, or ``None`` (Kuhn's bipartite matching)."""
+        if not slots:
+            return []
+        jokers = [t for t in self.jokers for _ in range(counts[t])]
+        if len(jokers) < len(slots):
+            return None
+        owner: list[int | None] = [None] * len(jokers)
+
+        def augment(slot: int, seen: set[int]) -> bool:
+            number, colour = slots[slot]
+            for j, t in enumerate(jokers):
+                if j in seen or not self.types[t].fits(number, colour):
+                    continue
+                seen.add(j)
+                current = owner[j]
+                if current is None or augment(current, seen):
+                    owner[j] = slot
+                    return True
+            return False
+
+        for slot in range(len(slots)):
+            if not augment(slot, set()):
+                return None
+        result = [0] * len(slots)
+        for j, matched in enumerate(owner):
+            if matched is not None:
+                result[matched] = jokers[j]
+        return result
+
+    def first_fit(self, kind: GroupKind, size: int, counts: Counts) -> Arrangement | None:
+        need = self.policy.naturals_needed(kind)
+        if not kind.is_run:
+            keys: list[tuple[int | None, Colour | None]]
+            if kind is GroupKind.SET:
+                keys = [(n, None) for n in range(MIN_NUMBER, MAX_NUMBER + 1)]
+            else:
+                keys = [(None, c) for c in Colour]
+            for number, colour in keys:
+                nats = [t for t in self.naturals if self.types[t].fits(number, colour)
+                        for _ in range(counts[t])][:size]
+                if len(nats) < need:
+                    continue
+                jok = self._match_jokers([(number, colour)] * (size - len(nats)), counts)
+                if jok is not None:
+                    return tuple(nats + jok)
+            return None
+        colours: list[Colour | None] = list(Colour) if kind is GroupKind.COLOUR_RUN else [None]
+        longest = MAX_NUMBER if need >= 2 else size
+        for colour in colours:
+            for length in range(size, longest + 1):
+                for first in range(MIN_NUMBER, MAX_NUMBER - length + 2):
+                    arr: list[int | None] = []
+                    slots: list[tuple[int | None, Colour | None]] = []
+                    for number in range(first, first + length):
+                        t = next((t for t in self.naturals
+                                  if counts[t] and self.types[t].fits(number, colour)), None)
+                        arr.append(t)
+                        if t is None:
+                            slots.append((number, colour))
+                    if length - len(slots) < need:
+                        continue
+                    jok = self._match_jokers(slots, counts)
+                    if jok is None:
+                        continue
+                    it = iter(jok)
+                    return tuple(t if t is not None else next(it) for t in arr)
+        return None
+
+    # -- the search ---------------------------------------------------------------------------------
+
+    def search(self, step: int, counts: Counts) -> list[Arrangement] | None:
+        kind, size = self.requirement[self.order[step]]
+        if step == len(self.order) - 1:
+            found = self.first_fit(kind, size, counts)
+            return None if found is None else [found]
+        key = (step, counts)
+        if key in self.failed:
+            return None
+        for arr in self.candidates(kind, size, counts):
+            rest = counts
+            for t in arr:
+                rest = _minus(rest, t)
+            tail = self.search(step + 1, rest)
+            if tail is not None:
+                return [arr, *tail]
+        self.failed.add(key)
+        return None
+
+    def solve(self) -> tuple[tuple[int, ...], ...] | None:
+        if not self.requirement:
+            return ()
+        counts = tuple(len(p) for p in self.pools)
+        found = self.search(0, counts)
+        if found is None:
+            return None
+        pools = [list(p) for p in self.pools]
+        groups: list[tuple[int, ...]] = [()] * len(self.requirement)
+        for step, arr in enumerate(found):
+            groups[self.order[step]] = tuple(pools[t].pop() for t in arr)
+        return tuple(groups)
+
+
+def _minus(counts: Counts, t: int) -> Counts:
+    return counts[:t] + (counts[t] - 1,) + counts[t + 1:]
+
+
+def find_laydown(hand: Sequence[Card], requirement: Sequence[tuple[GroupKind, int]],
+                 policy: JokerPolicy) -> tuple[tuple[int, ...], ...] | None:
+    """A valid lay-down of ``requirement`` from ``hand`` as card-id groups in requirement order, or ``None``.
+
+    Exact (C-3): never misses a lay-down that exists and never proposes an invalid one.
+    """
+    groups = _Search(hand, requirement, policy).solve()
+    if groups is not None:
+        validate_laydown(hand, requirement, groups, policy)  # defensive: raises if the solver were wrong
+    return groups
