@@ -1,0 +1,1 @@
+"""The HTTP and websocket API: thin routes over the game service."""

@@ -1,0 +1,51 @@
+"""Every error as ``{"error": {"code", "message"}}`` (plus ``field`` for validation errors)."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from app.rules.core.errors import InvalidCommand, InvalidOptions, NotYourTurn, RuleError
+from app.services.errors import ServiceError
+
+
+def error_body(code: str, message: str, field: str | None = None) -> dict[str, dict[str, str]]:
+    body = {"code": code, "message": message}
+    if field is not None:
+        body["field"] = field
+    return {"error": body}
+
+
+def rule_status(err: RuleError) -> int:
+    """InvalidCommand and InvalidOptions -> 422, NotYourTurn -> 403, any other engine error -> 409."""
+    if isinstance(err, InvalidCommand | InvalidOptions):
+        return 422
+    if isinstance(err, NotYourTurn):
+        return 403
+    return 409
+
+
+def install(app: FastAPI) -> None:
+    @app.exception_handler(ServiceError)
+    async def _service(_request: Request, err: ServiceError) -> JSONResponse:
+        return JSONResponse(error_body(err.code, err.message, err.field), status_code=err.status)
+
+    @app.exception_handler(RuleError)
+    async def _rule(_request: Request, err: RuleError) -> JSONResponse:
+        field = err.field if isinstance(err, InvalidOptions) else None
+        return JSONResponse(error_body(err.code, err.message, field), status_code=rule_status(err))
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(_request: Request, err: RequestValidationError) -> JSONResponse:
+        first = err.errors()[0] if err.errors() else {"loc": (), "msg": "invalid request"}
+        loc = [str(x) for x in first.get("loc", ()) if x not in ("body", "query", "path")]
+        field = ".".join(loc) or None
+        message = f"{field}: {first.get('msg')}" if field else str(first.get("msg"))
+        return JSONResponse(error_body("invalid_request", message, field), status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_request: Request, err: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(err.status_code, "http_error")
+        return JSONResponse(error_body(code, str(err.detail)), status_code=err.status_code)

@@ -1,0 +1,112 @@
+"""REST routes under /api: tables, seats, the game, commands, hints and replays. Thin by design."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Query, Request, Response
+
+from . import schemas
+from .deps import Service, Token, cookie_name
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": schemas.ErrorOut} for code in (401, 403, 404, 409, 422, 429)
+}
+
+router = APIRouter(prefix="/api", responses=ERRORS)
+
+
+def _set_cookie(request: Request, response: Response, table_id: str, token: str) -> None:
+    response.set_cookie(cookie_name(table_id), token, httponly=True, samesite="lax", path="/",
+                        secure=request.app.state.settings.cookie_secure, max_age=60 * 60 * 24 * 365)
+
+
+@router.get("/rulesets", response_model=list[schemas.RulesetInfo])
+def list_rulesets(service: Service) -> Any:
+    """Every rule set of the registry with its title, summary, player range and options schema."""
+    return service.rulesets()
+
+
+@router.post("/tables", status_code=201, response_model=schemas.CreatedTable)
+def create_table(body: schemas.CreateTable, request: Request, response: Response, service: Service) -> Any:
+    """Create a private table; the creator is the host (seat 0). Sets the seat cookie."""
+    created = service.create_table(body.ruleset, body.seats, body.options, body.spectators, body.name)
+    _set_cookie(request, response, created["table_id"], created["token"])
+    return created
+
+
+@router.get("/tables/{table_id}", response_model=schemas.TableInfo)
+def get_table(table_id: str, service: Service) -> Any:
+    """Public table info: rule set, options, seats (names, connected flags, host), status, game."""
+    return service.table_info(table_id)
+
+
+@router.post("/tables/{table_id}/join", response_model=schemas.JoinedTable)
+def join_table(table_id: str, body: schemas.JoinTable, request: Request, response: Response,
+               service: Service) -> Any:
+    """Take a seat with the join code; sets the seat cookie. Wrong codes are rate-limited."""
+    client = request.client.host if request.client else "unknown"
+    joined = service.join(table_id, body.name, body.code, client)
+    _set_cookie(request, response, table_id, joined["token"])
+    return joined
+
+
+@router.post("/tables/{table_id}/seats/order", response_model=schemas.TableInfo)
+def reorder_seats(table_id: str, body: schemas.Reorder, service: Service, token: Token) -> Any:
+    """Host only, before the start: new seat order as a permutation of the current seat numbers."""
+    return service.reorder(table_id, token, body.order)
+
+
+@router.delete("/tables/{table_id}/seats/{seat}", response_model=schemas.TableInfo)
+def remove_seat(table_id: str, seat: int, service: Service, token: Token) -> Any:
+    """Host only, before the start: remove a seat (later seats move up)."""
+    return service.remove_seat(table_id, token, seat)
+
+
+@router.post("/tables/{table_id}/start", response_model=schemas.TableInfo)
+def start_game(table_id: str, service: Service, token: Token) -> Any:
+    """Host only: deal the first game with the seated players."""
+    return service.start(table_id, token)
+
+
+@router.post("/tables/{table_id}/rematch", response_model=schemas.TableInfo)
+def rematch(table_id: str, service: Service, token: Token) -> Any:
+    """Any seat, after the game finished: the next game with the same seats."""
+    return service.rematch(table_id, token)
+
+
+@router.get("/tables/{table_id}/view", response_model=schemas.ViewOut)
+def get_view(table_id: str, service: Service, token: Token) -> Any:
+    """My seat's view (or the spectator view when the table allows spectators)."""
+    return service.view(table_id, token)
+
+
+@router.post("/tables/{table_id}/commands", response_model=schemas.CommandResult)
+def submit_command(table_id: str, body: schemas.CommandIn, service: Service, token: Token) -> Any:
+    """Submit a command; idempotent by command_id; expected_version guards against stale clients."""
+    return service.submit(table_id, token, body.command_id, body.expected_version, body.command)
+
+
+@router.get("/tables/{table_id}/events", response_model=schemas.EventsOut)
+def events_since(table_id: str, service: Service, token: Token,
+                 since: int = Query(0, description="the version the client has")) -> Any:
+    """Every event after version ``since``, redacted for my seat."""
+    return service.events_since(table_id, token, since)
+
+
+@router.get("/tables/{table_id}/hint", response_model=schemas.HintOut)
+def hint(table_id: str, service: Service, token: Token) -> Any:
+    """The solver's suggestion for my current phase (groups of card ids) or null."""
+    return service.hint(table_id, token)
+
+
+@router.get("/tables/{table_id}/games/{number}/replay", response_model=schemas.ReplayRecord)
+def replay_record(table_id: str, number: int, service: Service, token: Token) -> Any:
+    """The full record of a finished game: rule set, options, seed, seats, every command with its time."""
+    return service.replay_record(table_id, token, number)
+
+
+@router.get("/tables/{table_id}/games/{number}/replay/{step}", response_model=schemas.ReplayStep)
+def replay_step(table_id: str, number: int, step: int, service: Service, token: Token) -> Any:
+    """The full state (every hand) after ``step`` commands of a finished game, rebuilt by the engine."""
+    return service.replay_step(table_id, token, number, step)

@@ -1,0 +1,183 @@
+"""Request and response bodies of the REST API (pydantic); docs/protocol.md shows examples."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
+
+
+class ErrorBody(BaseModel):
+    code: str
+    message: str
+    field: str | None = None
+
+
+class ErrorOut(BaseModel):
+    error: ErrorBody
+
+
+class CreateTable(BaseModel):
+    """Table-level settings are separate from the rule set's engine ``options``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    ruleset: str = Field(examples=["mattel"])
+    seats: int = Field(4, ge=2, le=6, description="number of seats (2-6, within the rule set's range)")
+    options: dict[str, Any] = Field(default_factory=dict, description="engine options, see /api/rulesets")
+    spectators: bool = Field(False, description="may people without a seat watch the public view")
+    name: Name = Field(description="the host's display name")
+
+
+class JoinTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: Name
+    code: str = Field(min_length=1, max_length=100)
+
+
+class Reorder(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    order: list[int] = Field(description="current seat numbers in their new order, e.g. [2, 0, 1]")
+
+
+class CommandIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    command_id: str = Field(min_length=1, max_length=64, description="client-chosen id (a UUID)")
+    expected_version: int | None = Field(None, ge=0)
+    command: dict[str, Any] = Field(description="exactly what the rule set's parse_command accepts")
+
+
+class SeatInfo(BaseModel):
+    seat: int
+    name: str
+    is_host: bool
+    is_bot: bool
+    connected: bool
+
+
+class GameInfo(BaseModel):
+    game_id: int
+    number: int
+    status: str
+    version: int
+    players: int
+    winners: list[int] | None
+
+
+class TableInfo(BaseModel):
+    table_id: str
+    ruleset: str
+    options: dict[str, Any]
+    capacity: int
+    spectators: bool
+    status: str = Field(description="waiting, playing or finished")
+    host_seat: int | None
+    revision: int
+    seats: list[SeatInfo]
+    game: GameInfo | None
+
+
+class CreatedTable(BaseModel):
+    table_id: str
+    seat: int
+    token: str
+    join_code: str
+    invite_link: str
+    table: TableInfo
+
+
+class JoinedTable(BaseModel):
+    table_id: str
+    seat: int
+    token: str
+    table: TableInfo
+
+
+class ViewOut(BaseModel):
+    game_id: int | None
+    number: int | None
+    version: int
+    seat: int | None
+    view: dict[str, Any] | None
+
+
+class CommandResult(BaseModel):
+    game_id: int
+    version: int
+    duplicate: bool = Field(description="true when this command_id had already been applied")
+    events: list[dict[str, Any]]
+    view: dict[str, Any]
+
+
+class EventsOut(BaseModel):
+    game_id: int
+    version: int
+    since: int
+    events: list[dict[str, Any]]
+
+
+class HintOut(BaseModel):
+    version: int
+    groups: list[list[int]] | None
+
+
+class RulesetInfo(BaseModel):
+    id: str
+    title: str
+    summary: str
+    min_players: int
+    max_players: int
+    options_schema: list[dict[str, Any]]
+
+
+class ReplaySeat(BaseModel):
+    seat: int
+    name: str
+
+
+class ReplayCommand(BaseModel):
+    seq: int
+    seat: int
+    command: dict[str, Any]
+    created_at: str
+
+
+class ReplayRecord(BaseModel):
+    table_id: str
+    game_id: int
+    number: int
+    ruleset: str
+    options: dict[str, Any]
+    seed: int
+    players: int
+    seats: list[ReplaySeat]
+    status: str
+    version: int
+    winners: list[int] | None
+    created_at: str
+    finished_at: str | None
+    commands: list[ReplayCommand]
+
+
+class ReplayStepCommand(BaseModel):
+    seq: int
+    seat: int
+    command: dict[str, Any]
+
+
+class ReplayStep(BaseModel):
+    step: int
+    version: int
+    command: ReplayStepCommand | None
+    events: list[dict[str, Any]]
+    state: dict[str, Any]
+
+
+class Health(BaseModel):
+    status: str
+    database: str

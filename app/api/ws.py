@@ -1,0 +1,139 @@
+"""The table websocket ``/ws/tables/{table_id}`` (docs/protocol.md). Thin: parse, delegate, reply."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from app.realtime.hub import Connection, Hub
+from app.rules.core.errors import RuleError
+from app.services.errors import ServiceError
+from app.services.games import GameService, Viewer
+from app.settings import Settings
+
+from .deps import cookie_name
+
+router = APIRouter()
+
+
+def _error(ref: Any, code: str, message: str) -> dict[str, Any]:
+    return {"type": "error", "ref": ref, "code": code, "message": message}
+
+
+def _header_token(ws: WebSocket) -> str | None:
+    auth = ws.headers.get("authorization", "")
+    if auth.lower().startswith("bearer "):
+        return auth[7:].strip() or None
+    return None
+
+
+async def _receive(ws: WebSocket) -> str | None:
+    """The next text frame (bytes are decoded); ``None`` when the peer disconnected."""
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        return None
+    if message.get("text") is not None:
+        return str(message["text"])
+    data = message.get("bytes") or b""
+    return data.decode("utf-8", errors="replace")
+
+
+def _parse(text: str, limit: int) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    if len(text.encode()) > limit:
+        return None, _error(None, "message_too_large", f"messages are limited to {limit} bytes")
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None, _error(None, "malformed_json", "the message is not valid JSON")
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        return None, _error(None, "invalid_message", "a message is an object with a 'type'")
+    return data, None
+
+
+@router.websocket("/ws/tables/{table_id}")
+async def table_socket(ws: WebSocket, table_id: str, since: int | None = None, game: int | None = None,
+                       token: str | None = None) -> None:
+    service: GameService = ws.app.state.service
+    hub: Hub = ws.app.state.hub
+    settings: Settings = ws.app.state.settings
+    limit = settings.ws_max_message_bytes
+    token = token or _header_token(ws) or ws.cookies.get(cookie_name(table_id))
+    await ws.accept()
+    viewer: Viewer | None = None
+    try:
+        viewer, _ = await asyncio.to_thread(service.authenticate, table_id, token)
+    except ServiceError as err:
+        await ws.send_json(_error(None, err.code, err.message))
+        if err.code != "bad_token" or token:
+            await ws.close(4404 if err.code == "table_not_found" else 4401)
+            return
+    while viewer is None:  # no token and no spectators: the first message must be {"type": "auth"}
+        try:
+            text = await asyncio.wait_for(_receive(ws), settings.ws_auth_timeout_seconds)
+        except TimeoutError:
+            await ws.close(4401)
+            return
+        if text is None:
+            return
+        data, problem = _parse(text, limit)
+        if data is None or data["type"] != "auth" or not isinstance(data.get("token"), str):
+            await ws.send_json(problem or _error(None, "bad_token", "send {\"type\": \"auth\", \"token\"} first"))
+            continue
+        try:
+            viewer, _ = await asyncio.to_thread(service.authenticate, table_id, data["token"])
+        except ServiceError as err:
+            await ws.send_json(_error(None, err.code, err.message))
+
+    conn = Connection(ws, table_id, viewer.seat_id, settings.ws_send_queue, since=since, game_id=game)
+    hub.attach(conn)
+    try:
+        while not conn.closed:
+            try:
+                text = await _receive(ws)
+            except (WebSocketDisconnect, RuntimeError):
+                break
+            if text is None:
+                break
+            data, problem = _parse(text, limit)
+            if data is None:
+                assert problem is not None
+                conn.send(problem)
+                continue
+            await _handle(conn, data, service, hub)
+    finally:
+        hub.detach(conn)
+
+
+async def _handle(conn: Connection, data: dict[str, Any], service: GameService, hub: Hub) -> None:
+    kind = data["type"]
+    if kind == "ping":
+        conn.send({"type": "pong", "ref": data.get("ref")})
+    elif kind == "auth":
+        try:
+            viewer, _ = await asyncio.to_thread(service.authenticate, conn.table_id, data.get("token"))
+        except ServiceError as err:
+            conn.send(_error(None, err.code, err.message))
+            return
+        conn.reset(viewer.seat_id)
+        hub.wake_local(conn.table_id)
+    elif kind == "command":
+        ref = data.get("command_id")
+        expected = data.get("expected_version")
+        if not isinstance(ref, str) or not 0 < len(ref) <= 64:
+            conn.send(_error(ref, "invalid_command", "command_id must be a string of 1-64 characters"))
+            return
+        if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool)):
+            conn.send(_error(ref, "invalid_command", "expected_version must be an integer"))
+            return
+        try:
+            result = await asyncio.to_thread(service.submit_as, conn.table_id, conn.seat_id, ref, expected,
+                                             data.get("command"))
+        except (ServiceError, RuleError) as err:
+            conn.send(_error(ref, err.code, err.message))
+            return
+        conn.send({"type": "ack", "ref": ref, "version": result["version"], "duplicate": result["duplicate"]})
+    else:
+        conn.send(_error(data.get("command_id"), "unknown_type", f"unknown message type {kind!r}"))

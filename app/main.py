@@ -1,0 +1,119 @@
+"""The application factory: settings -> database -> game service -> realtime hub -> routes.
+
+``create_app()`` builds everything from the environment; tests pass their own settings and a rule set
+catalog. The schema is made by ``alembic upgrade head`` (``make run``, the container's start command),
+never here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.responses import JSONResponse
+
+from app.api import errors, routes, ws
+from app.api.schemas import Health
+from app.persistence.db import Database
+from app.realtime.backends import MemoryNotifier, PgListener, PgNotifier
+from app.realtime.hub import Hub
+from app.services.games import FanoutData, GameService, RulesetCatalog
+from app.settings import Settings, get_settings
+from app.web import mount_web
+
+_EXTRA = ("table_id", "game_id", "version", "seat", "ruleset")
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per line, with the table and game ids when the record has them."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        out: dict[str, Any] = {"time": self.formatTime(record), "level": record.levelname,
+                               "logger": record.name, "message": record.getMessage()}
+        for key in _EXTRA:
+            if hasattr(record, key):
+                out[key] = getattr(record, key)
+        if record.exc_info:
+            out["exc"] = self.formatException(record.exc_info)
+        return json.dumps(out)
+
+
+def configure_logging(settings: Settings) -> None:
+    logger = logging.getLogger("phase10")
+    logger.setLevel(settings.log_level.upper())
+    if not any(getattr(h, "_phase10", False) for h in logger.handlers):
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(JsonFormatter() if settings.log_json else logging.Formatter(
+            "%(levelname)s %(name)s %(message)s"))
+        handler._phase10 = True  # type: ignore[attr-defined]
+        logger.addHandler(handler)
+        logger.propagate = False
+
+
+def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None = None) -> FastAPI:
+    """Build the whole server. The database must already be at ``alembic upgrade head``."""
+    settings = settings or get_settings()
+    configure_logging(settings)
+    db = Database(settings.database_url)
+    service = GameService(db, settings, catalog)
+
+    async def fanout(table_id: str, seat_ids: set[int | None], since: int) -> FanoutData:
+        return await asyncio.to_thread(service.fanout, table_id, seat_ids, since)
+
+    hub = Hub(fanout)
+    service.presence = hub.presence
+    service.notifier = PgNotifier(hub) if settings.use_pg_hub else MemoryNotifier(hub)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        hub.bind(asyncio.get_running_loop())
+        listener = PgListener(settings.database_url, hub) if settings.use_pg_hub else None
+        if listener is not None:
+            listener.start()
+            await asyncio.wait_for(listener.ready.wait(), 10)
+        logging.getLogger("phase10").info("server started")
+        try:
+            yield
+        finally:
+            await hub.close()
+            if listener is not None:
+                await listener.stop()
+            db.dispose()
+            logging.getLogger("phase10").info("server stopped")
+
+    app = FastAPI(title="Phase 10 online", version="0.1.0", lifespan=lifespan,
+                  description="Private Phase 10 tables. Wire protocol: docs/protocol.md.")
+    app.state.settings = settings
+    app.state.db = db
+    app.state.service = service
+    app.state.hub = hub
+    errors.install(app)
+    app.include_router(routes.router)
+    app.include_router(ws.router)
+    mount_web(app)  # pages + /static (issue 6)
+
+    @app.get("/healthz", response_model=Health, responses={503: {"model": Health}})
+    def healthz() -> Any:
+        """Liveness and readiness: the database answers."""
+        try:
+            db.ping()
+        except Exception:
+            return JSONResponse({"status": "unavailable", "database": "down"}, status_code=503)
+        return {"status": "ok", "database": "ok"}
+
+    return app
+
+
+def __getattr__(name: str) -> Any:
+    # ``app.main:app`` for uvicorn, built lazily so importing this module has no side effects.
+    if name == "app":
+        global app
+        app = create_app()
+        return app
+    raise AttributeError(name)

@@ -1,0 +1,90 @@
+"""The database handle: engines and session factories, and ``alembic upgrade head`` from code."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session, sessionmaker
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _sqlite_engine(url: str, immediate: bool) -> Engine:
+    parsed = make_url(url)
+    if parsed.database and parsed.database != ":memory:":
+        Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+        dbapi_conn.isolation_level = None  # let the "begin" hook below issue BEGIN itself
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute("PRAGMA busy_timeout=30000")
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: Any) -> None:
+        # Writers take the write lock up front so a read-then-write never fails with SQLITE_BUSY;
+        # the version check then decides the race cleanly (stale_version).
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+    return engine
+
+
+class Database:
+    """Read and write session factories on one database URL."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.is_sqlite = url.startswith("sqlite")
+        if self.is_sqlite:
+            self.write_engine = _sqlite_engine(url, immediate=True)
+            self.read_engine = _sqlite_engine(url, immediate=False)
+        else:
+            self.write_engine = create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+            self.read_engine = self.write_engine
+        self._write = sessionmaker(self.write_engine, expire_on_commit=False)
+        self._read = sessionmaker(self.read_engine, expire_on_commit=False)
+
+    @contextmanager
+    def write(self) -> Iterator[Session]:
+        """One write transaction: committed on success, rolled back on any exception."""
+        with self._write() as session, session.begin():
+            yield session
+
+    @contextmanager
+    def read(self) -> Iterator[Session]:
+        with self._read() as session, session.begin():
+            yield session
+
+    def ping(self) -> None:
+        with self.read_engine.connect() as conn:
+            conn.execute(text("SELECT 1"))
+
+    def dispose(self) -> None:
+        self.write_engine.dispose()
+        if self.read_engine is not self.write_engine:
+            self.read_engine.dispose()
+
+
+def alembic_config(url: str) -> Any:
+    from alembic.config import Config
+
+    cfg = Config(str(ROOT / "alembic.ini"))
+    cfg.set_main_option("script_location", str(ROOT / "migrations"))
+    cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    return cfg
+
+
+def upgrade(url: str) -> None:
+    """``alembic upgrade head`` on ``url`` (the only way the schema is made)."""
+    from alembic import command
+
+    command.upgrade(alembic_config(url), "head")

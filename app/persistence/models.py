@@ -1,0 +1,108 @@
+"""SQLAlchemy 2 typed models. Alembic owns the schema (``migrations/``); a test checks both agree."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON}
+
+
+class GameTable(Base):
+    """A hosted private table: rule set, engine options, table settings, hashed join code."""
+
+    __tablename__ = "game_table"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    ruleset: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    capacity: Mapped[int] = mapped_column(Integer)
+    spectators: Mapped[bool] = mapped_column(Boolean, default=False)
+    join_code_hash: Mapped[str] = mapped_column(String(64))
+    # Bumped on every lobby change (join, reorder, removal, start, rematch) so sockets refresh table info.
+    revision: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Seat(Base):
+    """A seat at a table; ``position`` is the engine's seat index once the game starts."""
+
+    __tablename__ = "seat"
+    __table_args__ = (Index("ix_seat_table_id", "table_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_table.id", ondelete="CASCADE"))
+    position: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(40))
+    is_host: Mapped[bool] = mapped_column(Boolean, default=False)
+    is_bot: Mapped[bool] = mapped_column(Boolean, default=False)
+    token_hash: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Game(Base):
+    """One game at a table (a rematch is the next ``number``): seed, options, version and snapshot."""
+
+    __tablename__ = "game"
+    __table_args__ = (UniqueConstraint("table_id", "number", name="uq_game_table_number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_table.id", ondelete="CASCADE"))
+    number: Mapped[int] = mapped_column(Integer)
+    ruleset: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    players: Mapped[int] = mapped_column(Integer)
+    # Seat ids and names in engine seat order, frozen at the start (the replay record shows them).
+    seats: Mapped[list[Any]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(16))
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    snapshot: Mapped[dict[str, Any]] = mapped_column(JSON)
+    winners: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class GameCommand(Base):
+    """An accepted command: ``seq`` is the game version it produced.
+
+    ``events`` holds the full events (``event_to_json``) and ``redacted`` the same events as each seat
+    (key ``"0"``, ``"1"`` ...) and a spectator (key ``"spectator"``) may see them, computed once with the
+    engine's ``redact_event`` when the command is accepted, so ``since=N`` and other processes can resend
+    exactly what a socket missed without re-running the engine.
+    """
+
+    __tablename__ = "game_command"
+    __table_args__ = (
+        UniqueConstraint("game_id", "seq", name="uq_game_command_seq"),
+        UniqueConstraint("game_id", "command_id", name="uq_game_command_command_id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    command_id: Mapped[str] = mapped_column(String(64))
+    command: Mapped[dict[str, Any]] = mapped_column(JSON)
+    events: Mapped[list[Any]] = mapped_column(JSON)
+    redacted: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -1,0 +1,82 @@
+"""Hub backends: in-memory (one process, SQLite) and Postgres LISTEN/NOTIFY (many processes).
+
+Notifications carry only ``table_id:version``; every process reads the rest from the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+import psycopg
+from sqlalchemy import text
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session
+
+from .hub import Hub
+
+log = logging.getLogger("phase10.hub")
+
+CHANNEL = "phase10_tables"
+
+
+class MemoryNotifier:
+    """Wakes the local hub after each commit."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+
+    def in_transaction(self, session: Session, table_id: str, version: int) -> None:
+        pass
+
+    def after_commit(self, table_id: str, version: int) -> None:
+        self.hub.wake(table_id)
+
+
+class PgNotifier(MemoryNotifier):
+    """NOTIFY inside the command's transaction (delivered only if it commits), plus a local fast path."""
+
+    def in_transaction(self, session: Session, table_id: str, version: int) -> None:
+        session.execute(text("SELECT pg_notify(:channel, :payload)"),
+                        {"channel": CHANNEL, "payload": f"{table_id}:{version}"})
+
+
+def psycopg_dsn(url: str) -> str:
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+class PgListener:
+    """LISTENs on one connection per process and wakes the hub for each notified table."""
+
+    def __init__(self, url: str, hub: Hub) -> None:
+        self.dsn = psycopg_dsn(url)
+        self.hub = hub
+        self.task: asyncio.Task[None] | None = None
+        self.ready = asyncio.Event()
+
+    def start(self) -> None:
+        self.task = asyncio.get_running_loop().create_task(self._run())
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(self.dsn, autocommit=True) as conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                    self.ready.set()
+                    self.hub.wake_all()  # we may have missed notifications while (re)connecting
+                    async for note in conn.notifies():
+                        table_id, _, _version = note.payload.rpartition(":")
+                        self.hub.wake_local(table_id)
+            except asyncio.CancelledError:
+                raise
+            except Exception as err:
+                log.warning("LISTEN connection lost: %s", err)
+                self.ready.clear()
+                await asyncio.sleep(1.0)
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.task

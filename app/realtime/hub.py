@@ -1,0 +1,237 @@
+"""The hub: one channel per table, fanning "table X is at version N" out to every local socket.
+
+A notification carries only the table id (and version); the channel's single worker then reads what it
+needs from the database through the game service (the table, one view per seat, the stored per-seat
+redacted events each socket missed) and queues one message per socket. Sends go through bounded per-socket
+queues drained by a writer task per socket, so a slow or dead client never blocks the others: a client
+whose queue overflows is closed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+from app.services.games import SPECTATOR, FanoutData
+
+log = logging.getLogger("phase10.hub")
+
+JSONDict = dict[str, Any]
+Fanout = Callable[[str, set[int | None], int], Awaitable[FanoutData]]
+
+
+class Sink(Protocol):
+    """The transport under a connection (a Starlette WebSocket in production)."""
+
+    async def send_text(self, data: str) -> None: ...
+    async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
+
+
+class Connection:
+    """One socket of one table: who it is, what it has seen, and its bounded send queue."""
+
+    def __init__(self, sink: Sink, table_id: str, seat_id: int | None, queue_size: int,
+                 since: int | None = None, game_id: int | None = None) -> None:
+        self.sink = sink
+        self.table_id = table_id
+        self.seat_id = seat_id
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=queue_size)
+        self.game_id: int | None = None
+        self.version = 0
+        self.table_key: str | None = None
+        self.started = False
+        self.pending_since = since
+        self.wanted_game = game_id
+        self.closed = False
+        self.writer: asyncio.Task[None] | None = None
+
+    def reset(self, seat_id: int | None) -> None:
+        """Re-authenticated as another seat: the next delivery sends a fresh snapshot."""
+        self.seat_id = seat_id
+        self.game_id, self.version, self.table_key, self.started = None, 0, None, False
+        self.pending_since = None
+
+    def send(self, message: JSONDict) -> None:
+        if self.closed:
+            return
+        try:
+            self.queue.put_nowait(json.dumps(message, separators=(",", ":")))
+        except asyncio.QueueFull:
+            log.warning("socket lagging, closed", extra={"table_id": self.table_id})
+            self.close(1013, "too slow")
+
+    def close(self, code: int = 1000, reason: str = "") -> None:
+        if self.closed:
+            return
+        self.closed = True
+        if self.writer is not None:
+            self.writer.cancel()
+        task = asyncio.get_running_loop().create_task(self._close(code, reason))
+        task.add_done_callback(lambda _t: None)
+
+    async def _close(self, code: int, reason: str) -> None:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.sink.close(code, reason), 2.0)
+
+    async def write_loop(self) -> None:
+        try:
+            while True:
+                text = await self.queue.get()
+                if text is None:
+                    return
+                await self.sink.send_text(text)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the peer went away; the reader side notices and detaches
+            self.closed = True
+
+
+class Channel:
+    def __init__(self, table_id: str) -> None:
+        self.table_id = table_id
+        self.connections: set[Connection] = set()
+        self.dirty = False
+        self.worker: asyncio.Task[None] | None = None
+
+
+class Hub:
+    """Channels of this process. ``wake`` may be called from any thread."""
+
+    def __init__(self, fanout: Fanout) -> None:
+        self.fanout = fanout
+        self.channels: dict[str, Channel] = {}
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    def bind(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+
+    def presence(self, table_id: str) -> set[int]:
+        channel = self.channels.get(table_id)
+        if channel is None:
+            return set()
+        return {c.seat_id for c in channel.connections if c.seat_id is not None and not c.closed}
+
+    def attach(self, conn: Connection) -> None:
+        channel = self.channels.setdefault(conn.table_id, Channel(conn.table_id))
+        channel.connections.add(conn)
+        conn.writer = asyncio.get_running_loop().create_task(conn.write_loop())
+        self.wake_local(conn.table_id)
+
+    def detach(self, conn: Connection) -> None:
+        conn.closed = True
+        if conn.writer is not None:
+            conn.writer.cancel()
+        channel = self.channels.get(conn.table_id)
+        if channel is None:
+            return
+        channel.connections.discard(conn)
+        if channel.connections:
+            self.wake_local(conn.table_id)  # the others see the connected flag change
+        elif channel.worker is None:
+            del self.channels[conn.table_id]
+
+    def wake(self, table_id: str) -> None:
+        """Thread-safe: schedule a fan-out of ``table_id`` on the hub's loop."""
+        if self.loop is None or self.loop.is_closed():
+            return
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is self.loop:
+            self.wake_local(table_id)
+        else:
+            self.loop.call_soon_threadsafe(self.wake_local, table_id)
+
+    def wake_all(self) -> None:
+        for table_id in list(self.channels):
+            self.wake_local(table_id)
+
+    def wake_local(self, table_id: str) -> None:
+        channel = self.channels.get(table_id)
+        if channel is None:
+            return
+        channel.dirty = True
+        if channel.worker is None:
+            channel.worker = asyncio.get_running_loop().create_task(self._run(channel))
+
+    async def _run(self, channel: Channel) -> None:
+        try:
+            while channel.dirty:
+                channel.dirty = False
+                conns = [c for c in channel.connections if not c.closed]
+                if not conns:
+                    continue
+                since = min(self._since(c) for c in conns)
+                try:
+                    data = await self.fanout(channel.table_id, {c.seat_id for c in conns}, since)
+                except Exception as err:
+                    log.warning("fan-out failed: %s", err, extra={"table_id": channel.table_id})
+                    for c in conns:
+                        c.send({"type": "error", "ref": None, "code": getattr(err, "code", "server_error"),
+                                "message": getattr(err, "message", "could not load the table")})
+                    continue
+                table_key = json.dumps(data.table, sort_keys=True)
+                for c in conns:
+                    if not c.closed:
+                        self._deliver(c, data, table_key)
+        finally:
+            channel.worker = None
+            if channel.dirty and channel.connections:
+                self.wake_local(channel.table_id)
+            elif not channel.connections:
+                self.channels.pop(channel.table_id, None)
+
+    @staticmethod
+    def _since(c: Connection) -> int:
+        if c.game_id is not None:
+            return c.version
+        if c.pending_since is not None:
+            return c.pending_since
+        return 1 << 30
+
+    @staticmethod
+    def _deliver(c: Connection, data: FanoutData, table_key: str) -> None:
+        if c.seat_id is not None and c.seat_id not in data.seat_ids:
+            c.send({"type": "error", "ref": None, "code": "seat_removed", "message": "your seat was removed"})
+            c.close(4403, "seat removed")
+            return
+        seat = data.engine_seat.get(c.seat_id) if c.seat_id is not None else None
+        key = SPECTATOR if seat is None else str(seat)
+        if not c.started or c.game_id != data.game_id:
+            since = c.pending_since
+            resumable = (c.game_id is None and data.game_id is not None and since is not None
+                         and c.wanted_game in (None, data.game_id) and 0 <= since <= data.version)
+            if resumable:
+                events = [e for seq, red in data.steps if seq > (since or 0) for e in red[key]]
+                c.send({"type": "update", "game_id": data.game_id, "since": since, "version": data.version,
+                        "events": events, "view": data.views.get(seat), "table": data.table})
+            else:
+                c.send({"type": "snapshot", "game_id": data.game_id, "seat": seat, "version": data.version,
+                        "view": data.views.get(seat), "table": data.table})
+            c.started, c.game_id, c.version, c.table_key = True, data.game_id, data.version, table_key
+            c.pending_since = None
+            return
+        if c.table_key != table_key:
+            c.table_key = table_key
+            c.send({"type": "table", "table": data.table})
+        if data.game_id is not None and c.version < data.version:
+            since = c.version
+            events = [e for seq, red in data.steps if seq > since for e in red[key]]
+            c.send({"type": "update", "game_id": data.game_id, "since": since, "version": data.version,
+                    "events": events, "view": data.views.get(seat)})
+            c.version = data.version
+
+    async def close(self) -> None:
+        """Graceful shutdown: tell every socket the server is going away."""
+        for channel in list(self.channels.values()):
+            if channel.worker is not None:
+                channel.worker.cancel()
+            for c in list(channel.connections):
+                c.close(1001, "server shutting down")
+        await asyncio.sleep(0)
+        self.channels.clear()

@@ -1,0 +1,558 @@
+"""The game service: the only orchestrator (ARCHITECTURE.md, Persistence).
+
+Every accepted command goes load -> apply through the engine -> append the command and store the new
+snapshot in one transaction guarded by the game's version -> commit -> publish ``(table_id, version)``.
+Lobby changes (join, reorder, removal, start, rematch) bump the table's ``revision`` and publish too.
+Routes and socket handlers only call this module; no rules logic lives anywhere else in the server.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from app.persistence.db import Database
+from app.persistence.models import Game, GameCommand, GameTable, Seat, utcnow
+from app.rules import registry
+from app.rules.core.errors import GameOver, InvalidOptions, StaleVersion
+from app.settings import Settings
+
+from .errors import ServiceError, bad_token, table_not_found
+from .security import SlidingWindowLimiter, digest, matches, new_join_code, new_table_id, new_token
+
+log = logging.getLogger("phase10.games")
+
+AnyRuleset = registry.AnyRuleset
+JSONDict = dict[str, Any]
+SPECTATOR = "spectator"
+
+
+@dataclass(frozen=True)
+class RulesetCatalog:
+    """Where the server finds rule sets: the registry, or a fake in tests."""
+
+    get: Callable[[str], AnyRuleset] = registry.get
+    ids: Callable[[], tuple[str, ...]] = registry.ruleset_ids
+
+
+class Notifier(Protocol):
+    """Publishes "table X changed, its game is at version N" to the realtime hub."""
+
+    def in_transaction(self, session: Session, table_id: str, version: int) -> None: ...
+    def after_commit(self, table_id: str, version: int) -> None: ...
+
+
+class NullNotifier:
+    def in_transaction(self, session: Session, table_id: str, version: int) -> None:
+        pass
+
+    def after_commit(self, table_id: str, version: int) -> None:
+        pass
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who is asking: a seat (``seat_id``) or a spectator (``seat_id is None``)."""
+
+    seat_id: int | None
+    is_host: bool = False
+
+
+@dataclass
+class FanoutData:
+    """What the hub needs to update every socket of one table after a change."""
+
+    table: JSONDict
+    revision: int
+    seat_ids: list[int]
+    game_id: int | None
+    version: int
+    engine_seat: dict[int, int]
+    views: dict[int | None, JSONDict | None]
+    steps: list[tuple[int, JSONDict]] = field(default_factory=list)
+
+
+def _key(seat: int | None) -> str:
+    return SPECTATOR if seat is None else str(seat)
+
+
+class _Conflict(Exception):
+    """Another writer moved the game on between our read and our write."""
+
+
+class GameService:
+    """Tables, seats, games, commands, views, hints and replays over one database."""
+
+    def __init__(self, db: Database, settings: Settings, catalog: RulesetCatalog | None = None,
+                 notifier: Notifier | None = None) -> None:
+        self.db = db
+        self.settings = settings
+        self.catalog = catalog or RulesetCatalog()
+        self.notifier: Notifier = notifier or NullNotifier()
+        window = settings.join_window_seconds
+        self.table_limiter = SlidingWindowLimiter(settings.join_failures_per_table, window)
+        self.address_limiter = SlidingWindowLimiter(settings.join_failures_per_address, window)
+        self.presence: Callable[[str], set[int]] = lambda _table_id: set()
+
+    # ----------------------------------------------------------------- rule sets
+    def rulesets(self) -> list[JSONDict]:
+        out = []
+        for rid in self.catalog.ids():
+            rs = self.catalog.get(rid)
+            out.append({"id": rid, "title": rs.title, "summary": rs.summary,
+                        "min_players": rs.min_players, "max_players": rs.max_players,
+                        "options_schema": rs.options_schema()})
+        return out
+
+    def _ruleset(self, ruleset_id: str) -> AnyRuleset:
+        return self.catalog.get(ruleset_id)
+
+    # ----------------------------------------------------------------- loading helpers
+    def _table(self, s: Session, table_id: str, lock: bool = False) -> GameTable:
+        stmt = select(GameTable).where(GameTable.id == table_id)
+        if lock and not self.db.is_sqlite:
+            stmt = stmt.with_for_update()
+        table = s.scalar(stmt)
+        if table is None:
+            raise table_not_found(table_id)
+        return table
+
+    def _seats(self, s: Session, table_id: str) -> list[Seat]:
+        return list(s.scalars(select(Seat).where(Seat.table_id == table_id).order_by(Seat.position)))
+
+    def _game(self, s: Session, table_id: str) -> Game | None:
+        return s.scalar(select(Game).where(Game.table_id == table_id).order_by(Game.number.desc()).limit(1))
+
+    def _game_number(self, s: Session, table_id: str, number: int) -> Game:
+        game = s.scalar(select(Game).where(Game.table_id == table_id, Game.number == number))
+        if game is None:
+            raise ServiceError(404, "game_not_found", f"no game {number} at this table")
+        return game
+
+    def _viewer(self, s: Session, table: GameTable, token: str | None) -> Viewer:
+        if token:
+            seat = s.scalar(select(Seat).where(Seat.token_hash == digest(token), Seat.table_id == table.id))
+            if seat is None:
+                raise bad_token()
+            return Viewer(seat.id, seat.is_host)
+        if table.spectators:
+            return Viewer(None)
+        raise bad_token("a seat token is required (this table has no spectators)")
+
+    def _seated(self, s: Session, table: GameTable, token: str | None) -> Viewer:
+        viewer = self._viewer(s, table, token)
+        if viewer.seat_id is None:
+            raise bad_token("a seat token is required")
+        return viewer
+
+    @staticmethod
+    def _engine_seat(game: Game, seat_id: int | None) -> int | None:
+        if seat_id is None:
+            return None
+        for index, entry in enumerate(game.seats):
+            if entry["seat_id"] == seat_id:
+                return index
+        return None
+
+    def _publish(self, s: Session, table_id: str, version: int) -> None:
+        self.notifier.in_transaction(s, table_id, version)
+
+    def _bump(self, s: Session, table: GameTable) -> None:
+        table.revision = table.revision + 1
+
+    # ----------------------------------------------------------------- table info
+    def _table_info(self, s: Session, table: GameTable, seats: list[Seat] | None = None,
+                    game: Game | None = None, with_game: bool = True) -> JSONDict:
+        seats = self._seats(s, table.id) if seats is None else seats
+        if with_game and game is None:
+            game = self._game(s, table.id)
+        online = self.presence(table.id)
+        status = "waiting" if game is None else game.status
+        host = next((seat.position for seat in seats if seat.is_host), None)
+        return {
+            "table_id": table.id,
+            "ruleset": table.ruleset,
+            "options": table.options,
+            "capacity": table.capacity,
+            "spectators": table.spectators,
+            "status": status,
+            "host_seat": host,
+            "revision": table.revision,
+            "seats": [{"seat": seat.position, "name": seat.name, "is_host": seat.is_host,
+                       "is_bot": seat.is_bot, "connected": seat.id in online} for seat in seats],
+            "game": None if game is None else {
+                "game_id": game.id, "number": game.number, "status": game.status,
+                "version": game.version, "players": game.players, "winners": game.winners,
+            },
+        }
+
+    def table_info(self, table_id: str) -> JSONDict:
+        with self.db.read() as s:
+            return self._table_info(s, self._table(s, table_id))
+
+    def invite_link(self, table_id: str, code: str) -> str:
+        return f"{self.settings.public_base_url}/join/{table_id}?code={code}"
+
+    # ----------------------------------------------------------------- lobby
+    def create_table(self, ruleset_id: str, seats: int, options: JSONDict | None, spectators: bool,
+                     name: str) -> JSONDict:
+        ruleset = self._ruleset(ruleset_id)
+        if not ruleset.min_players <= seats <= ruleset.max_players or not 2 <= seats <= 6:
+            lo, hi = max(2, ruleset.min_players), min(6, ruleset.max_players)
+            raise InvalidOptions("seats", f"must be between {lo} and {hi} for {ruleset_id}")
+        parsed = ruleset.parse_options(options or {})
+        token, code = new_token(), new_join_code()
+        with self.db.write() as s:
+            table = GameTable(id=new_table_id(), ruleset=ruleset_id, options=ruleset.options_to_json(parsed),
+                              capacity=seats, spectators=spectators, join_code_hash=digest(code), revision=0)
+            s.add(table)
+            s.flush()
+            seat = Seat(table_id=table.id, position=0, name=name, is_host=True, is_bot=False,
+                        token_hash=digest(token))
+            s.add(seat)
+            s.flush()
+            info = self._table_info(s, table, [seat], with_game=False)
+        log.info("table created", extra={"table_id": table.id, "ruleset": ruleset_id})
+        return {"table_id": table.id, "seat": 0, "token": token, "join_code": code,
+                "invite_link": self.invite_link(table.id, code), "table": info}
+
+    def join(self, table_id: str, name: str, code: str, client: str) -> JSONDict:
+        if self.table_limiter.blocked(table_id) or self.address_limiter.blocked(client):
+            raise ServiceError(429, "rate_limited", "too many wrong join codes; try again later")
+        token = new_token()
+        with self.db.write() as s:
+            table = self._table(s, table_id, lock=True)
+            if not matches(code, table.join_code_hash):
+                self.table_limiter.hit(table_id)
+                self.address_limiter.hit(client)
+                raise ServiceError(403, "wrong_join_code", "the join code is wrong")
+            if self._game(s, table_id) is not None:
+                raise ServiceError(409, "game_started", "the game has already started")
+            seats = self._seats(s, table_id)
+            if len(seats) >= table.capacity:
+                raise ServiceError(409, "table_full", "every seat is taken")
+            seat = Seat(table_id=table_id, position=len(seats), name=name, is_host=False, is_bot=False,
+                        token_hash=digest(token))
+            s.add(seat)
+            self._bump(s, table)
+            s.flush()
+            info = self._table_info(s, table, [*seats, seat], with_game=False)
+            self._publish(s, table_id, 0)
+        self.notifier.after_commit(table_id, 0)
+        log.info("seat joined", extra={"table_id": table_id, "seat": seat.position})
+        return {"table_id": table_id, "seat": seat.position, "token": token, "table": info}
+
+    def _host_lobby(self, s: Session, table_id: str, token: str | None) -> tuple[GameTable, list[Seat]]:
+        table = self._table(s, table_id, lock=True)
+        viewer = self._seated(s, table, token)
+        if not viewer.is_host:
+            raise ServiceError(403, "not_host", "only the host may do this")
+        if self._game(s, table_id) is not None:
+            raise ServiceError(409, "game_started", "the game has already started")
+        return table, self._seats(s, table_id)
+
+    def reorder(self, table_id: str, token: str | None, order: list[int]) -> JSONDict:
+        with self.db.write() as s:
+            table, seats = self._host_lobby(s, table_id, token)
+            if sorted(order) != list(range(len(seats))):
+                raise ServiceError(422, "invalid_order", "order must list every current seat exactly once",
+                                   field="order")
+            for new_position, old_position in enumerate(order):
+                seats[old_position].position = new_position
+            self._bump(s, table)
+            s.flush()
+            info = self._table_info(s, table, sorted(seats, key=lambda x: x.position), with_game=False)
+            self._publish(s, table_id, 0)
+        self.notifier.after_commit(table_id, 0)
+        return info
+
+    def remove_seat(self, table_id: str, token: str | None, position: int) -> JSONDict:
+        with self.db.write() as s:
+            table, seats = self._host_lobby(s, table_id, token)
+            if not 0 <= position < len(seats):
+                raise ServiceError(404, "seat_not_found", f"no seat {position}")
+            if seats[position].is_host:
+                raise ServiceError(409, "cannot_remove_host", "the host cannot remove their own seat")
+            s.delete(seats.pop(position))
+            for index, seat in enumerate(seats):
+                seat.position = index
+            self._bump(s, table)
+            s.flush()
+            info = self._table_info(s, table, seats, with_game=False)
+            self._publish(s, table_id, 0)
+        self.notifier.after_commit(table_id, 0)
+        return info
+
+    def _seed(self) -> int:
+        if self.settings.fixed_seed is not None:
+            return self.settings.fixed_seed
+        return secrets.randbits(63)
+
+    def _new_game(self, s: Session, table: GameTable, seats: list[JSONDict], number: int) -> Game:
+        ruleset = self._ruleset(table.ruleset)
+        if not ruleset.min_players <= len(seats) <= ruleset.max_players:
+            raise ServiceError(409, "not_enough_players",
+                               f"{table.ruleset} needs {ruleset.min_players}-{ruleset.max_players} players")
+        options = ruleset.parse_options(table.options)
+        seed = self._seed()
+        state = ruleset.new_game(seed, len(seats), options)
+        game = Game(table_id=table.id, number=number, ruleset=table.ruleset, options=table.options, seed=seed,
+                    players=len(seats), seats=seats, status="playing", version=0,
+                    snapshot=ruleset.state_to_json(state), winners=None)
+        s.add(game)
+        self._bump(s, table)
+        try:
+            s.flush()
+        except IntegrityError:
+            raise ServiceError(409, "game_started", "the game has already started") from None
+        self._publish(s, table.id, 0)
+        return game
+
+    def start(self, table_id: str, token: str | None) -> JSONDict:
+        with self.db.write() as s:
+            table, seats = self._host_lobby(s, table_id, token)
+            game = self._new_game(s, table, [{"seat_id": x.id, "name": x.name} for x in seats], 1)
+            info = self._table_info(s, table, seats, game)
+        self.notifier.after_commit(table_id, 0)
+        log.info("game started", extra={"table_id": table_id, "game_id": game.id})
+        return info
+
+    def rematch(self, table_id: str, token: str | None) -> JSONDict:
+        with self.db.write() as s:
+            table = self._table(s, table_id, lock=True)
+            self._seated(s, table, token)
+            previous = self._game(s, table_id)
+            if previous is None:
+                raise ServiceError(409, "game_not_started", "no game has been played yet")
+            if previous.status != "finished":
+                raise ServiceError(409, "game_not_finished", "the current game is still running")
+            game = self._new_game(s, table, list(previous.seats), previous.number + 1)
+            info = self._table_info(s, table, None, game)
+        self.notifier.after_commit(table_id, 0)
+        log.info("rematch started", extra={"table_id": table_id, "game_id": game.id})
+        return info
+
+    # ----------------------------------------------------------------- playing
+    def _running(self, s: Session, table_id: str, token: str | None, seated: bool = False,
+                 known: Viewer | None = None) -> tuple[GameTable, Viewer, Game, int | None]:
+        table = self._table(s, table_id)
+        if known is not None:
+            viewer = known
+            if seated and viewer.seat_id is None:
+                raise bad_token("a seat token is required")
+        else:
+            viewer = self._seated(s, table, token) if seated else self._viewer(s, table, token)
+        game = self._game(s, table_id)
+        if game is None:
+            raise ServiceError(409, "game_not_started", "the game has not started yet")
+        seat = self._engine_seat(game, viewer.seat_id)
+        if seated and seat is None:
+            raise ServiceError(403, "not_seated", "this seat does not play in the current game")
+        return table, viewer, game, seat
+
+    def view(self, table_id: str, token: str | None) -> JSONDict:
+        with self.db.read() as s:
+            table = self._table(s, table_id)
+            viewer = self._viewer(s, table, token)
+            game = self._game(s, table_id)
+            if game is None:
+                seat = s.get(Seat, viewer.seat_id) if viewer.seat_id is not None else None
+                return {"game_id": None, "number": None, "version": 0,
+                        "seat": None if seat is None else seat.position, "view": None}
+            seat_index = self._engine_seat(game, viewer.seat_id)
+            ruleset = self._ruleset(game.ruleset)
+            state = ruleset.state_from_json(game.snapshot)
+            return {"game_id": game.id, "number": game.number, "version": game.version, "seat": seat_index,
+                    "view": ruleset.player_view(state, seat_index)}
+
+    def events_since(self, table_id: str, token: str | None, since: int) -> JSONDict:
+        with self.db.read() as s:
+            _, _, game, seat = self._running(s, table_id, token)
+            if not 0 <= since <= game.version:
+                raise ServiceError(422, "invalid_since", f"since must be between 0 and {game.version}",
+                                   field="since")
+            rows = s.execute(select(GameCommand.seq, GameCommand.redacted)
+                             .where(GameCommand.game_id == game.id, GameCommand.seq > since)
+                             .order_by(GameCommand.seq)).all()
+            return {"game_id": game.id, "version": game.version, "since": since,
+                    "events": [e for _, red in rows for e in red[_key(seat)]]}
+
+    def hint(self, table_id: str, token: str | None) -> JSONDict:
+        with self.db.read() as s:
+            _, _, game, seat = self._running(s, table_id, token, seated=True)
+            assert seat is not None
+            ruleset = self._ruleset(game.ruleset)
+            groups = ruleset.hint(ruleset.state_from_json(game.snapshot), seat)
+            return {"version": game.version,
+                    "groups": None if groups is None else [list(g) for g in groups]}
+
+    def submit(self, table_id: str, token: str | None, command_id: str, expected_version: int | None,
+               raw: Any) -> JSONDict:
+        """Apply one command (idempotent by ``command_id``; ``expected_version`` guards staleness).
+
+        Without ``expected_version`` a lost race is retried on the new state (the command was meant for
+        "now"); with it, a lost race is ``stale_version`` and nothing is applied.
+        """
+        return self._submit(table_id, token, None, command_id, expected_version, raw)
+
+    def submit_as(self, table_id: str, seat_id: int | None, command_id: str, expected_version: int | None,
+                  raw: Any) -> JSONDict:
+        """``submit`` for a socket whose seat was authenticated when it connected."""
+        return self._submit(table_id, None, Viewer(seat_id), command_id, expected_version, raw)
+
+    def _submit(self, table_id: str, token: str | None, known: Viewer | None, command_id: str,
+                expected_version: int | None, raw: Any) -> JSONDict:
+        attempts = 1 if expected_version is not None else 5
+        for attempt in range(attempts):
+            try:
+                result, version = self._submit_once(table_id, token, known, command_id, expected_version, raw)
+            except _Conflict:
+                if attempt == attempts - 1:
+                    raise StaleVersion("stale_version", "another command was accepted first") from None
+                continue
+            if not result["duplicate"]:
+                self.notifier.after_commit(table_id, version)
+            return result
+        raise AssertionError("unreachable")
+
+    def _submit_once(self, table_id: str, token: str | None, known: Viewer | None, command_id: str,
+                     expected_version: int | None, raw: Any) -> tuple[JSONDict, int]:
+        try:
+            with self.db.write() as s:
+                _, _, game, seat = self._running(s, table_id, token, seated=True, known=known)
+                assert seat is not None
+                ruleset = self._ruleset(game.ruleset)
+                existing = s.scalar(select(GameCommand).where(GameCommand.game_id == game.id,
+                                                              GameCommand.command_id == command_id))
+                if existing is not None:
+                    if existing.seat != seat:
+                        raise ServiceError(409, "command_id_reused", "this command id belongs to another seat")
+                    state = ruleset.state_from_json(game.snapshot)
+                    return ({"game_id": game.id, "version": existing.seq, "duplicate": True,
+                             "events": existing.redacted[_key(seat)],
+                             "view": ruleset.player_view(state, seat)}, existing.seq)
+                if expected_version is not None and expected_version != game.version:
+                    raise StaleVersion("stale_version",
+                                       f"the game is at version {game.version}, not {expected_version}")
+                if game.status == "finished":
+                    raise GameOver("game_over", "the game has finished")
+                command = ruleset.parse_command(raw)
+                state = ruleset.state_from_json(game.snapshot)
+                new_state, events = ruleset.apply(state, seat, command)
+                version = game.version + 1
+                over = ruleset.is_over(new_state)
+                values: JSONDict = {"version": version, "snapshot": ruleset.state_to_json(new_state)}
+                if over:
+                    values |= {"status": "finished", "winners": list(ruleset.winners(new_state)),
+                               "finished_at": utcnow()}
+                moved = s.execute(update(Game).where(Game.id == game.id, Game.version == game.version)
+                                  .values(**values).execution_options(synchronize_session=False))
+                if moved.rowcount != 1:  # type: ignore[attr-defined]
+                    raise _Conflict()
+                redacted = {_key(i): [ruleset.redact_event(e, i) for e in events] for i in range(game.players)}
+                redacted[SPECTATOR] = [ruleset.redact_event(e, None) for e in events]
+                s.add(GameCommand(game_id=game.id, seq=version, seat=seat, command_id=command_id,
+                                  command=ruleset.command_to_json(command),
+                                  events=[ruleset.event_to_json(e) for e in events], redacted=redacted))
+                s.flush()
+                self._publish(s, table_id, version)
+                result = {"game_id": game.id, "version": version, "duplicate": False,
+                          "events": redacted[_key(seat)], "view": ruleset.player_view(new_state, seat)}
+        except IntegrityError:
+            raise _Conflict() from None
+        log.info("command accepted", extra={"table_id": table_id, "game_id": result["game_id"],
+                                            "version": version, "seat": seat})
+        return result, version
+
+    # ----------------------------------------------------------------- replays
+    def _finished(self, s: Session, table_id: str, token: str | None, number: int) -> Game:
+        table = self._table(s, table_id)
+        self._viewer(s, table, token)
+        game = self._game_number(s, table_id, number)
+        if game.status != "finished":
+            raise ServiceError(409, "game_not_finished",
+                               "the full record is public only once the game has finished")
+        return game
+
+    def _commands(self, s: Session, game: Game, upto: int | None = None) -> list[GameCommand]:
+        stmt = select(GameCommand).where(GameCommand.game_id == game.id)
+        if upto is not None:
+            stmt = stmt.where(GameCommand.seq <= upto)
+        return list(s.scalars(stmt.order_by(GameCommand.seq)))
+
+    def replay_record(self, table_id: str, token: str | None, number: int) -> JSONDict:
+        with self.db.read() as s:
+            game = self._finished(s, table_id, token, number)
+            return {
+                "table_id": table_id, "game_id": game.id, "number": game.number, "ruleset": game.ruleset,
+                "options": game.options, "seed": game.seed, "players": game.players,
+                "seats": [{"seat": i, "name": x["name"]} for i, x in enumerate(game.seats)],
+                "status": game.status, "version": game.version, "winners": game.winners,
+                "created_at": game.created_at.isoformat(),
+                "finished_at": game.finished_at.isoformat() if game.finished_at else None,
+                "commands": [{"seq": c.seq, "seat": c.seat, "command": c.command,
+                              "created_at": c.created_at.isoformat()} for c in self._commands(s, game)],
+            }
+
+    def replay_step(self, table_id: str, token: str | None, number: int, step: int) -> JSONDict:
+        """The full state (every hand) after ``step`` commands, rebuilt by the engine from the record."""
+        with self.db.read() as s:
+            game = self._finished(s, table_id, token, number)
+            if not 0 <= step <= game.version:
+                raise ServiceError(422, "invalid_step", f"step must be between 0 and {game.version}",
+                                   field="step")
+            commands = self._commands(s, game, step)
+        ruleset = self._ruleset(game.ruleset)
+        state = ruleset.new_game(game.seed, game.players, ruleset.parse_options(game.options))
+        events: Iterable[Any] = ()
+        for c in commands:
+            state, events = ruleset.apply(state, c.seat, ruleset.parse_command(c.command))
+        last = commands[-1] if commands else None
+        return {"step": step, "version": game.version,
+                "command": None if last is None else {"seq": last.seq, "seat": last.seat, "command": last.command},
+                "events": [ruleset.event_to_json(e) for e in events],
+                "state": ruleset.full_view(state)}
+
+    # ----------------------------------------------------------------- realtime
+    def authenticate(self, table_id: str, token: str | None) -> tuple[Viewer, JSONDict]:
+        with self.db.read() as s:
+            table = self._table(s, table_id)
+            return self._viewer(s, table, token), self._table_info(s, table)
+
+    def fanout(self, table_id: str, seat_ids: set[int | None], since: int) -> FanoutData:
+        """The table, its game's version, one view per engine seat asked for, and the steps after ``since``."""
+        with self.db.read() as s:
+            table = self._table(s, table_id)
+            seats = self._seats(s, table_id)
+            game = self._game(s, table_id)
+            info = self._table_info(s, table, seats, game)
+            data = FanoutData(table=info, revision=table.revision, seat_ids=[x.id for x in seats],
+                              game_id=None, version=0, engine_seat={x.id: x.position for x in seats}, views={})
+            if game is None:
+                return data
+            data.game_id, data.version = game.id, game.version
+            data.engine_seat = {entry["seat_id"]: i for i, entry in enumerate(game.seats)}
+            ruleset = self._ruleset(game.ruleset)
+            state = ruleset.state_from_json(game.snapshot)
+            for seat_id in seat_ids:
+                seat = self._engine_seat(game, seat_id)
+                if seat not in data.views:
+                    data.views[seat] = ruleset.player_view(state, seat)
+            if since < game.version:
+                data.steps = [(seq, red) for seq, red in s.execute(
+                    select(GameCommand.seq, GameCommand.redacted)
+                    .where(GameCommand.game_id == game.id, GameCommand.seq > since)
+                    .order_by(GameCommand.seq)).all()]
+            return data
+
+
+def count_tables(db: Database) -> int:
+    with db.read() as s:
+        return int(s.scalar(select(func.count()).select_from(GameTable)) or 0)

@@ -1,0 +1,57 @@
+"""Server settings, read from environment variables (pydantic-settings).
+
+``DATABASE_URL`` picks the database (a SQLite file under ``./data`` by default, Postgres via
+``postgresql+psycopg://...``); every other setting is ``PHASE10_<NAME>``.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Literal
+
+from pydantic import AliasChoices, Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEFAULT_DATABASE_URL = "sqlite:///./data/phase10.db"
+
+
+class Settings(BaseSettings):
+    """Everything the server reads from its environment."""
+
+    model_config = SettingsConfigDict(env_prefix="PHASE10_", extra="ignore", populate_by_name=True)
+
+    database_url: str = Field(
+        default=DEFAULT_DATABASE_URL,
+        validation_alias=AliasChoices("DATABASE_URL", "PHASE10_DATABASE_URL", "database_url"),
+    )
+    # Test-only: fix every game's seed so browser tests are deterministic. Never set it in production.
+    fixed_seed: int | None = None
+    # "auto": Postgres LISTEN/NOTIFY when the database is Postgres, in-memory otherwise.
+    hub_backend: Literal["auto", "memory", "postgres"] = "auto"
+    ws_max_message_bytes: int = 16_384
+    ws_send_queue: int = 256
+    ws_auth_timeout_seconds: float = 10.0
+    join_failures_per_table: int = 10
+    join_failures_per_address: int = 30
+    join_window_seconds: float = 60.0
+    # Prefix of invite links; empty means a relative link such as /join/<table>?code=<code>.
+    public_base_url: str = ""
+    cookie_secure: bool = False
+    log_level: str = "INFO"
+    log_json: bool = True
+
+    @property
+    def is_postgres(self) -> bool:
+        return self.database_url.startswith("postgresql")
+
+    @property
+    def use_pg_hub(self) -> bool:
+        if self.hub_backend == "auto":
+            return self.is_postgres
+        return self.hub_backend == "postgres"
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process-wide settings from the environment."""
+    return Settings()
