@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ..core.cards import Card
 from ..core.commands import Discard, Draw, Hit, LayPhase, Pile
 from ..core.errors import GameOver, IllegalMove, InvalidCommand, InvalidOptions, NotYourTurn, WrongStage
 from ..core.events import (
@@ -327,3 +328,19 @@ def hint(state: MattelState, seat: int) -> tuple[tuple[int, ...], ...] | None:
     if player.laid or state.stage is Stage.OVER:
         return None
     return find_laydown(player.hand, current_phase(state, seat).requirement, WILDS)
+
+
+def all_cards(state: MattelState) -> list[Card]:
+    """Every card of the game wherever it lies: hands, piles, table (M-1: always 108)."""
+    cards = [c for p in state.players for c in p.hand]
+    cards += state.piles.draw + state.piles.discard
+    cards += [c for g in state.table for c in g.cards]
+    return cards
+
+
+def hidden_from(state: MattelState, seat: int | None) -> set[int]:
+    """C-9: the card ids ``seat`` may not see: other hands, the draw pile, the discard pile below its top."""
+    hidden = {c.id for s, p in enumerate(state.players) if s != seat for c in p.hand}
+    hidden |= {c.id for c in state.piles.draw}
+    hidden |= {c.id for c in state.piles.discard[:-1]}
+    return hidden
