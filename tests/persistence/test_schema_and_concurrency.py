@@ -1,0 +1,97 @@
+"""Persistence: Alembic and the models agree; optimistic concurrency; a restart loses nothing."""
+
+from __future__ import annotations
+
+import random
+import threading
+import uuid
+from typing import Any
+
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from fastapi.testclient import TestClient
+from sqlalchemy import func, select
+
+from app.main import create_app
+from app.persistence.db import Database
+from app.persistence.models import Base, GameCommand
+from app.rules.core.errors import StaleVersion
+from app.services.games import GameService
+from app.settings import Settings
+from tests.server_helpers import bearer, command_body, new_table, pick, play, server_game
+
+
+def test_migrations_match_models(database_url: str) -> None:
+    """``alembic upgrade head`` (run by the fixture) produces exactly the models' schema."""
+    db = Database(database_url)
+    with db.read_engine.connect() as conn:
+        diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
+    db.dispose()
+    assert diff == []
+
+
+def _race(service: GameService, table_id: str, seat_id: int, command: dict[str, Any],
+          expected: int | None) -> list[Any]:
+    barrier = threading.Barrier(2)
+    results: list[Any] = []
+
+    def submit() -> None:
+        barrier.wait()
+        try:
+            results.append(service.submit_as(table_id, seat_id, str(uuid.uuid4()), expected, command))
+        except Exception as err:  # noqa: BLE001 - collected for the assertion
+            results.append(err)
+
+    threads = [threading.Thread(target=submit) for _ in range(2)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(30)
+    return results
+
+
+def test_race_on_expected_version_has_one_winner(client: TestClient) -> None:
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    rnd = random.Random(7)
+    for _ in range(5):
+        t = new_table(client, players=2, start=True)
+        play(client, t, 3, seed=rnd.randrange(1000))
+        _, _, game = server_game(client, t.id)
+        seat, command = pick(client, t.id, rnd) or (0, {})
+        seat_id = game.seats[seat]["seat_id"]
+        results = _race(service, t.id, seat_id, command, expected=game.version)
+        wins = [r for r in results if isinstance(r, dict)]
+        losses = [r for r in results if isinstance(r, StaleVersion)]
+        assert len(wins) == 1 and len(losses) == 1, results
+        assert losses[0].code == "stale_version"
+        _, _, after = server_game(client, t.id)
+        assert after.version == game.version + 1
+        with service.db.read() as s:
+            count = s.scalar(select(func.count()).select_from(GameCommand).where(GameCommand.game_id == game.id))
+        assert count == after.version
+
+
+def test_race_without_expected_version_never_doubles(client: TestClient) -> None:
+    """Two identical draws without expected_version: one is applied, the retry of the other meets the
+    new state and fails by the rules (a second draw), nothing is applied twice."""
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    t = new_table(client, players=2, start=True)
+    ruleset, state, game = server_game(client, t.id)
+    seat = ruleset.awaited(state)[0]
+    results = _race(service, t.id, game.seats[seat]["seat_id"], {"type": "draw", "pile": "draw"}, None)
+    assert sum(isinstance(r, dict) for r in results) == 1, results
+    assert server_game(client, t.id)[2].version == 1
+
+
+def test_restart_continues_at_the_same_version(settings: Settings) -> None:
+    with TestClient(create_app(settings)) as first:
+        t = new_table(first, players=2, start=True)
+        play(first, t, 5, seed=11)
+        before = first.get(f"/api/tables/{t.id}/view", headers=bearer(t.tokens[0])).json()
+    with TestClient(create_app(settings)) as second:
+        after = second.get(f"/api/tables/{t.id}/view", headers=bearer(t.tokens[0])).json()
+        assert after == before and after["version"] == 5
+        seat, command = pick(second, t.id, random.Random(1)) or (0, {})
+        r = second.post(f"/api/tables/{t.id}/commands", json=command_body(command, expected=5),
+                        headers=bearer(t.tokens[seat]))
+        assert r.status_code == 200 and r.json()["version"] == 6
