@@ -1,0 +1,146 @@
+"""Page routes: lobby, join, waiting room + table, replay (Jinja2 templates, plain JS in ``static/``).
+
+Pages carry no game state at all: the browser fetches its own seat's view over the API and the table's
+websocket (C-9). The only data rendered here is public: the rule sets with their option schemas, the
+interface text in the chosen language, and the players' rules summary from ``docs/rules.md``.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+from fastapi.templating import Jinja2Templates
+from markupsafe import Markup
+
+from app.rules import registry
+
+from . import i18n
+
+ROOT = Path(__file__).resolve().parents[2]
+TEMPLATES = Jinja2Templates(directory=str(ROOT / "templates"))
+STATIC_DIR = ROOT / "static"
+RULES_DOC = ROOT / "docs" / "rules.md"
+
+router = APIRouter(include_in_schema=False)
+
+
+def _rulesets() -> list[dict[str, Any]]:
+    out = []
+    for rid in registry.ruleset_ids():
+        rs = registry.get(rid)
+        out.append({"id": rid, "title": rs.title, "summary": rs.summary, "min_players": rs.min_players,
+                    "max_players": min(6, rs.max_players), "options_schema": rs.options_schema()})
+    return out
+
+
+def _inline(text: str) -> str:
+    text = html.escape(text)
+    text = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", text)
+    return re.sub(r"`(.+?)`", r"<code>\1</code>", text)
+
+
+def markdown_sections(source: str) -> dict[str, str]:
+    """A tiny Markdown subset (``##`` headings with an id in braces, paragraphs, ``-`` lists) -> HTML per id.
+
+    ``docs/rules.md`` marks each rule set's section as ``## Title {#mattel}``.
+    """
+    sections: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    in_list = False
+    for raw in source.splitlines():
+        line = raw.rstrip()
+        match = re.match(r"^##\s+(.*?)\s*\{#([\w-]+)\}\s*$", line)
+        if match:
+            if current is not None and in_list:
+                current.append("</ul>")
+            current = sections.setdefault(match.group(2), [])
+            current.append(f"<h3>{_inline(match.group(1))}</h3>")
+            in_list = False
+            continue
+        if current is None:
+            continue
+        if line.startswith("### "):
+            if in_list:
+                current.append("</ul>")
+                in_list = False
+            current.append(f"<h4>{_inline(line[4:])}</h4>")
+        elif line.lstrip().startswith("- "):
+            if not in_list:
+                current.append("<ul>")
+                in_list = True
+            current.append(f"<li>{_inline(line.lstrip()[2:])}</li>")
+        elif line.startswith("  ") and in_list and current:
+            current[-1] = current[-1][:-5] + " " + _inline(line.strip()) + "</li>"
+        elif not line:
+            if in_list:
+                current.append("</ul>")
+                in_list = False
+        else:
+            if in_list:
+                current.append("</ul>")
+                in_list = False
+            current.append(f"<p>{_inline(line)}</p>")
+    if current is not None and in_list:
+        current.append("</ul>")
+    return {key: "\n".join(parts) for key, parts in sections.items()}
+
+
+@cache
+def _rules_html() -> dict[str, str]:
+    try:
+        return markdown_sections(RULES_DOC.read_text(encoding="utf-8"))
+    except OSError:
+        return {}
+
+
+def _context(request: Request, page: str, **extra: Any) -> dict[str, Any]:
+    lang = i18n.negotiate(request.cookies.get("lang"), request.headers.get("accept-language"))
+    catalogue = i18n.catalogue(lang)
+
+    def t(key: str, **params: object) -> str:
+        return i18n.translate(lang, key, **params)
+
+    # "</" cannot end the <script> early: JSON escapes it.
+    i18n_json = json.dumps(catalogue, ensure_ascii=False).replace("</", "<\\/")
+    return {"request": request, "page": page, "lang": lang, "languages": i18n.LANGUAGES, "t": t,
+            "i18n_json": Markup(i18n_json), **extra}
+
+
+def _json_attr(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+@router.get("/", response_class=HTMLResponse)
+def lobby(request: Request) -> HTMLResponse:
+    """Create a table: rule set, seats, options (C-11)."""
+    rulesets = _rulesets()
+    return TEMPLATES.TemplateResponse(request, "lobby.html", _context(
+        request, "lobby", rulesets=rulesets, rulesets_json=Markup(_json_attr(rulesets).replace("</", "<\\/"))))
+
+
+@router.get("/join/{table_id}", response_class=HTMLResponse)
+def join(request: Request, table_id: str, code: str = "") -> HTMLResponse:
+    """The invite link: ask for a name and take a seat (a returning browser goes straight back)."""
+    return TEMPLATES.TemplateResponse(request, "join.html", _context(request, "join", table_id=table_id, code=code))
+
+
+@router.get("/tables/{table_id}", response_class=HTMLResponse)
+def table(request: Request, table_id: str) -> HTMLResponse:
+    """The waiting room and, once started, the table of the seat this browser holds (or a spectator's)."""
+    rules = _rules_html()
+    return TEMPLATES.TemplateResponse(request, "table.html", _context(
+        request, "table", table_id=table_id, rules_html={k: Markup(v) for k, v in rules.items()}))
+
+
+@router.get("/tables/{table_id}/games/{number}/replay", response_class=HTMLResponse)
+def replay(request: Request, table_id: str, number: int) -> HTMLResponse:
+    """A finished game step by step, every hand visible (C-9: the record is public once finished)."""
+    return TEMPLATES.TemplateResponse(request, "replay.html", _context(
+        request, "replay", table_id=table_id, number=number))

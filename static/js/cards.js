@@ -1,0 +1,152 @@
+/* Cards, groups and events in pictures and words. Every card shows its number, its colour AND a colour
+   symbol (so colour-blind players can play), and carries an aria-label with its name. */
+"use strict";
+
+(function (P10) {
+  const { t, el } = P10;
+  const SYMBOL = { red: "●", yellow: "▲", green: "■", blue: "◆" };
+  const ACTION_ICON = { skip: "⊘", take_two: "+2", all_mine: "✋", give_me_five: "5" };
+  const COLOUR_ORDER = { red: 0, yellow: 1, green: 2, blue: 3 };
+
+  P10.SYMBOL = SYMBOL;
+
+  function colourName(c) { return t("colour." + c); }
+
+  /** A card in words, e.g. "red 7", "wild", "joker 1–6 red/blue", "skip", "joker (green 5)". */
+  P10.cardLabel = function (card) {
+    if (!card) return t("card.hidden");
+    if (card.kind === "number") return t("card.number", { colour: colourName(card.colour), number: card.number });
+    if (card.kind === "action") return t("action." + card.action);
+    const ranged = card.low !== undefined && (card.low !== 1 || card.high !== 12);
+    const coloured = card.colours && card.colours.length < 4;
+    if (card.number !== undefined && card.colour) {
+      return t("card.turned", { face: t("card.number", { colour: colourName(card.colour), number: card.number }) });
+    }
+    if (!ranged && !coloured) return t("card.wild");
+    const parts = [t("card.joker")];
+    if (ranged) parts.push(card.low + "–" + card.high);
+    if (coloured) parts.push(card.colours.map(colourName).join("/"));
+    return parts.join(" ");
+  };
+
+  /** Sort keys for the hand: by number then colour, or by colour then number; jokers and actions last. */
+  P10.sortCards = function (cards, mode) {
+    const rank = (c) => (c.kind === "number" ? 0 : c.kind === "joker" ? 1 : 2);
+    return [...cards].sort((a, b) => {
+      if (rank(a) !== rank(b)) return rank(a) - rank(b);
+      const na = a.number || a.low || 0, nb = b.number || b.low || 0;
+      const ca = COLOUR_ORDER[a.colour] ?? 9, cb = COLOUR_ORDER[b.colour] ?? 9;
+      if (mode === "colour") return ca - cb || na - nb || a.id - b.id;
+      return na - nb || ca - cb || (a.action || "").localeCompare(b.action || "") || a.id - b.id;
+    });
+  };
+
+  /** One card as a DOM node. opts: {button, selected, small, onclick, extraLabel}. */
+  P10.cardEl = function (card, opts) {
+    opts = opts || {};
+    const label = P10.cardLabel(card) + (opts.extraLabel ? ", " + opts.extraLabel : "");
+    const classes = ["card"];
+    if (opts.small) classes.push("small");
+    if (!card) {
+      return el("span", { class: classes.concat("back").join(" "), role: "img", "aria-label": label },
+        el("span", { class: "back-mark", "aria-hidden": "true" }, "10"));
+    }
+    let face;
+    if (card.kind === "number") {
+      classes.push("c-" + card.colour);
+      face = [el("span", { class: "num" }, String(card.number)),
+        el("span", { class: "sym" }, SYMBOL[card.colour]),
+        el("span", { class: "corner" }, String(card.number))];
+    } else if (card.kind === "action") {
+      classes.push("action", "a-" + card.action);
+      face = [el("span", { class: "num icon" }, ACTION_ICON[card.action] || "?"),
+        el("span", { class: "cap" }, t("action." + card.action))];
+    } else {
+      classes.push("joker");
+      const turned = card.number !== undefined && card.colour;
+      if (turned) {
+        classes.push("turned", "c-" + card.colour);
+        face = [el("span", { class: "num" }, String(card.number)), el("span", { class: "sym" }, SYMBOL[card.colour]),
+          el("span", { class: "badge" }, "J")];
+      } else {
+        const ranged = card.low !== undefined && (card.low !== 1 || card.high !== 12);
+        const colours = card.colours || ["red", "yellow", "green", "blue"];
+        face = [el("span", { class: "num" }, ranged ? card.low + "–" + card.high : "W"),
+          el("span", { class: "jcolours" }, colours.map((c) => el("span", { class: "jc c-" + c }, SYMBOL[c]))),
+          el("span", { class: "cap" }, ranged ? t("card.joker") : t("card.wild"))];
+      }
+    }
+    const attrs = { class: classes.join(" "), "data-card-id": card.id, "aria-label": label, title: label };
+    let node;
+    if (opts.button) {
+      attrs.type = "button";
+      attrs["aria-pressed"] = opts.selected ? "true" : "false";
+      node = el("button", attrs, face);
+      if (opts.onclick) node.addEventListener("click", opts.onclick);
+    } else {
+      attrs.role = "img";
+      node = el("span", attrs, face);
+    }
+    if (opts.selected) node.classList.add("selected");
+    return node;
+  };
+
+  /** A laid group in words: "set of 7s", "run 3–9", "red", "colour run 2–5 (green)". */
+  P10.groupLabel = function (group) {
+    if (group.kind === "set") return t("group.set", { number: group.number ?? "?" });
+    if (group.kind === "run") return t("group.run", { start: group.start, end: group.end });
+    if (group.kind === "colour") return t("group.colour", { colour: colourName(group.colour) });
+    return t("group.colour_run", { start: group.start, end: group.end, colour: colourName(group.colour) });
+  };
+
+  P10.cardsText = function (cards) { return (cards || []).map(P10.cardLabel).join(", "); };
+
+  /** One event of the log in words (names: seat -> player name). Returns "" for events not worth a line. */
+  P10.eventText = function (e, names) {
+    const n = (seat) => (seat === null || seat === undefined ? "?" : names[seat] || t("seat.n", { n: seat + 1 }));
+    const c = (card) => P10.cardLabel(card);
+    switch (e.type) {
+      case "hands_dealt": return t("ev.hands_dealt", { round: e.round, name: n(e.first) });
+      case "card_drawn":
+        if (e.card) return t("ev.card_drawn_seen." + e.pile, { name: n(e.seat), card: c(e.card) });
+        return t("ev.card_drawn." + e.pile, { name: n(e.seat) });
+      case "draw_pile_rebuilt": return t("ev.draw_pile_rebuilt", { size: e.size });
+      case "draw_failed": return t("ev.draw_failed", { name: n(e.seat) });
+      case "phase_laid": return t("ev.phase_laid", { name: n(e.seat), groups: (e.groups || []).map((g) => P10.groupLabel(g)).join(" + ") });
+      case "card_hit": return t("ev.card_hit", { name: n(e.seat), card: c(e.card), group: P10.groupLabel(e.result || {}), owner: n((e.result || {}).owner) });
+      case "card_discarded": return t("ev.card_discarded", { name: n(e.seat), card: c(e.card) });
+      case "skip_played": return e.target === null ? t("ev.skip_nobody", { name: n(e.seat) }) : t("ev.skip_played", { name: n(e.seat), target: n(e.target) });
+      case "turn_skipped": return t("ev.turn_skipped", { name: n(e.seat) });
+      case "turn_started": return "";
+      case "round_ended":
+        return e.went_out === null || e.went_out === undefined ? t("ev.round_stalled", { round: e.round })
+          : t("ev.round_ended", { round: e.round, name: n(e.went_out) });
+      case "tie_break_started": return t("ev.tie_break", { names: (e.seats || []).map(n).join(", ") });
+      case "game_ended": return t("ev.game_ended", { names: (e.winners || []).map(n).join(", ") });
+      /* Master (R-5..R-11) */
+      case "starter_returned": return t("ev.starter_returned", { card: c(e.card) });
+      case "two_cards_drawn": return e.cards && e.cards.length && e.cards[0] ? t("ev.two_drawn_seen", { name: n(e.seat), cards: P10.cardsText(e.cards) }) : t("ev.two_drawn", { name: n(e.seat), pile: t("pile." + e.pile) });
+      case "take_two_chosen": return t("ev.take_two_chosen", { name: n(e.seat), card: c(e.returned), pile: t("pile." + e.to_pile) });
+      case "action_played": return t("ev.action." + e.effect, { name: n(e.seat), card: c(e.card), target: n(e.target) });
+      case "offers_asked": return t("ev.offers_asked", { name: n(e.seat) });
+      case "card_offered": return t("ev.card_offered", { name: n(e.seat), card: c(e.card) });
+      case "offer_taken": return t("ev.offer_taken", { name: n(e.seat), card: c(e.card), owner: n(e.owner) });
+      case "replacement_drawn": return e.card ? t("ev.replacement_seen", { name: n(e.seat), card: c(e.card) }) : t("ev.replacement", { name: n(e.seat) });
+      case "hand_kept": return t(e.keep ? "ev.hand_kept" : "ev.hand_returned", { name: n(e.seat), size: e.size });
+      case "keep_choices_asked": return t("ev.keep_asked", { names: (e.seats || []).map(n).join(", ") });
+      default: {
+        /* Board game and future events: a generic line built from the event's fields. */
+        const key = "ev." + e.type;
+        const params = { name: n(e.seat), target: n(e.target) };
+        for (const [k, v] of Object.entries(e)) {
+          if (k === "seat" || k === "target" || k === "type") continue;
+          if (v && typeof v === "object" && !Array.isArray(v) && v.kind) params[k] = c(v);
+          else if (Array.isArray(v) && v.length && v[0] && v[0].kind) params[k] = P10.cardsText(v);
+          else if (v === null || typeof v !== "object") params[k] = v;
+        }
+        const text = t(key, params);
+        return text === key ? e.type.replace(/_/g, " ") + (e.seat !== undefined ? " — " + n(e.seat) : "") : text;
+      }
+    }
+  };
+})(window.P10);

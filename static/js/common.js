@@ -1,0 +1,139 @@
+/* Shared helpers of every page: i18n, DOM building, API calls, toasts, the language switcher. */
+"use strict";
+
+window.P10 = window.P10 || {};
+(function (P10) {
+  const I18N = window.P10_I18N || {};
+
+  /** The interface text of `key` with {name} placeholders filled. */
+  P10.t = function (key, params) {
+    let text = Object.prototype.hasOwnProperty.call(I18N, key) ? I18N[key] : key;
+    if (params) {
+      for (const [name, value] of Object.entries(params)) {
+        text = text.split("{" + name + "}").join(String(value));
+      }
+    }
+    return text;
+  };
+
+  /** el("button", {class: "x", onclick: f, "aria-label": "..."}, child, "text", ...) */
+  P10.el = function (tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
+      else if (key === "class") node.className = value;
+      else if (key === "text") node.textContent = value;
+      else if (key === "dataset") Object.assign(node.dataset, value);
+      else node.setAttribute(key, value === true ? "" : String(value));
+    }
+    for (const child of children.flat()) {
+      if (child === null || child === undefined || child === false) continue;
+      node.appendChild(typeof child === "string" || typeof child === "number"
+        ? document.createTextNode(String(child)) : child);
+    }
+    return node;
+  };
+
+  P10.svg = function (tag, attrs, ...children) {
+    const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value === null || value === undefined) continue;
+      if (key === "text") node.textContent = value;
+      else node.setAttribute(key, String(value));
+    }
+    for (const child of children.flat()) if (child) node.appendChild(child);
+    return node;
+  };
+
+  P10.clear = function (node) { while (node.firstChild) node.removeChild(node.firstChild); return node; };
+
+  P10.uuid = function () {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    return "c" + Date.now().toString(36) + Math.random().toString(36).slice(2, 10);
+  };
+
+  /** An API error in words: the engine's message, translated by its code when the catalogue knows it. */
+  P10.errorText = function (error) {
+    if (!error) return P10.t("error.unknown");
+    const key = "error." + error.code;
+    const known = Object.prototype.hasOwnProperty.call(I18N, key);
+    return known ? P10.t(key, { message: error.message || "" }) : (error.message || error.code);
+  };
+
+  /** fetch JSON; resolves {ok, status, data} where data.error is set on failure. */
+  P10.api = async function (method, path, body) {
+    const init = { method, headers: { Accept: "application/json" }, credentials: "same-origin" };
+    if (body !== undefined) {
+      init.headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    let response;
+    try {
+      response = await fetch(path, init);
+    } catch (err) {
+      return { ok: false, status: 0, data: { error: { code: "network", message: P10.t("error.network") } } };
+    }
+    let data = null;
+    try { data = await response.json(); } catch (err) { data = null; }
+    if (!response.ok && !(data && data.error)) {
+      data = { error: { code: "http_" + response.status, message: response.statusText } };
+    }
+    return { ok: response.ok, status: response.status, data };
+  };
+
+  let toastTimer = null;
+  P10.toast = function (text) {
+    const node = document.getElementById("toast");
+    if (!node) return;
+    node.textContent = text;
+    node.classList.add("show");
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => node.classList.remove("show"), 3500);
+  };
+
+  P10.copy = async function (input) {
+    try {
+      await navigator.clipboard.writeText(input.value);
+    } catch (err) {
+      input.select();
+      document.execCommand && document.execCommand("copy");
+    }
+    P10.toast(P10.t("lobby.copied"));
+  };
+
+  P10.store = {
+    get(key) { try { return JSON.parse(localStorage.getItem("p10." + key)); } catch (err) { return null; } },
+    set(key, value) { try { localStorage.setItem("p10." + key, JSON.stringify(value)); } catch (err) { /* private mode */ } },
+  };
+
+  document.addEventListener("DOMContentLoaded", () => {
+    const select = document.getElementById("lang-select");
+    if (select) {
+      select.addEventListener("change", () => {
+        document.cookie = "lang=" + select.value + "; path=/; max-age=31536000; samesite=lax";
+        location.reload();
+      });
+    }
+  });
+})(window.P10);
+
+(function (P10) {
+  /** A phase's groups [{kind, size}] in words: "2 sets of 3 + 1 run of 4", "7 cards of one colour". */
+  P10.describePhase = function (groups) {
+    const parts = [];
+    let i = 0;
+    while (i < groups.length) {
+      const g = groups[i];
+      let count = 1;
+      while (i + count < groups.length && groups[i + count].kind === g.kind && groups[i + count].size === g.size) count++;
+      if (g.kind === "colour") {
+        for (let k = 0; k < count; k++) parts.push(P10.t("phase.colour", { size: g.size }));
+      } else {
+        parts.push(P10.t(count === 1 ? "phase.one." + g.kind : "phase.many." + g.kind, { count, size: g.size }));
+      }
+      i += count;
+    }
+    return parts.join(" + ");
+  };
+})(window.P10);
