@@ -11,6 +11,8 @@ from .core.ruleset import Ruleset
 # id -> module that defines ``RULESET``. Adding a rule set is one line here.
 _MODULES: dict[str, str] = {
     "mattel": "app.rules.mattel",
+    "board": "app.rules.board",
+    "master": "app.rules.master",
 }
 
 AnyRuleset = Ruleset[Any, Any, Any, Any]

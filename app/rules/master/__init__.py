@@ -1,0 +1,71 @@
+"""The Ravensburger Phase 10 Master card game (R-1..R-15): ranged jokers, colour runs, blue action cards."""
+
+from __future__ import annotations
+
+from ..core.ruleset import CodecMixin, JSONDict
+from . import game, views
+from .deck import MAX_PLAYERS, MIN_PLAYERS
+from .events import redact_event
+from .state import MASTER_COMMANDS, MasterCommand, MasterEvent, MasterOptions, MasterState, Stage
+
+
+class MasterRuleset(CodecMixin[MasterState, MasterCommand, MasterEvent, MasterOptions]):
+    """The ``master`` rule set (see ``app.rules.core.ruleset.Ruleset``)."""
+
+    id = "master"
+    title = "Phase 10 Master (Ravensburger card game)"
+    summary = ("128 cards: ranged jokers, colour runs and blue action cards (Take two, All mine, Skip, "
+               "Give me five); fewest minus points after phase 10 wins.")
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+    state_type = MasterState
+    options_type = MasterOptions
+    command_types = MASTER_COMMANDS
+    option_help = {
+        "scoring": "minus: 1 minus point per card in hand (rulebook); points: 5 per 1-9, 10 per 10-12, "
+                   "20 per joker or action card.",
+        "fixed_rounds": "Exactly one round per phase; everyone plays the round's phase; lowest total wins.",
+        "phases_to_win": "End the game with the N-th phase of the list (empty = all of them).",
+        "phase_selection": "Play all phases, only the even ones or only the odd ones.",
+    }
+
+    def check_options(self, options: MasterOptions) -> None:
+        game.check_options(options)
+
+    def new_game(self, seed: int, players: int, options: MasterOptions) -> MasterState:
+        """R-5: deal round 1 with a random dealer (C-10)."""
+        return game.new_game(seed, players, options)[0]
+
+    def apply(self, state: MasterState, seat: int,
+              command: MasterCommand) -> tuple[MasterState, tuple[MasterEvent, ...]]:
+        """R-6..R-14: one command of one awaited seat."""
+        return game.apply(state, seat, command)
+
+    def awaited(self, state: MasterState) -> tuple[int, ...]:
+        return game.awaited(state)
+
+    def legal_commands(self, state: MasterState, seat: int) -> tuple[MasterCommand, ...]:
+        return game.legal_commands(state, seat)
+
+    def player_view(self, state: MasterState, seat: int | None) -> JSONDict:
+        return views.player_view(state, seat)
+
+    def full_view(self, state: MasterState) -> JSONDict:
+        return views.full_view(state)
+
+    def redact_event(self, event: MasterEvent, seat: int | None) -> JSONDict:
+        return redact_event(event, seat)
+
+    def is_over(self, state: MasterState) -> bool:
+        return state.stage is Stage.OVER
+
+    def winners(self, state: MasterState) -> tuple[int, ...]:
+        return state.winners
+
+    def hint(self, state: MasterState, seat: int) -> tuple[tuple[int, ...], ...] | None:
+        return game.hint(state, seat)
+
+
+RULESET = MasterRuleset()
+
+__all__ = ["RULESET", "MasterRuleset", "MasterOptions", "MasterState"]
