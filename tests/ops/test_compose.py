@@ -1,0 +1,52 @@
+"""The compose file and the Dockerfile agree with the settings: services, ports, environment."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+from sqlalchemy.engine import make_url
+
+from app.settings import Settings
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _compose() -> dict[str, Any]:
+    data: dict[str, Any] = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    return data
+
+
+def test_compose_services_ports_and_environment_agree_with_settings() -> None:
+    compose = _compose()
+    services = compose["services"]
+    assert set(services) == {"app", "db"}
+    db, app = services["db"], services["app"]
+    assert db["image"] == "postgres:16"
+    volume = db["volumes"][0].split(":")
+    assert volume[0] in compose["volumes"] and volume[1] == "/var/lib/postgresql/data"
+    env = app["environment"]
+    known = {"DATABASE_URL"} | {f"PHASE10_{name.upper()}" for name in Settings.model_fields}
+    assert set(env) <= known, set(env) - known
+    settings = Settings(**{k: v for k, v in env.items() if k == "DATABASE_URL"},
+                        **{k.removeprefix("PHASE10_").lower(): v for k, v in env.items() if k != "DATABASE_URL"})
+    assert settings.is_postgres and settings.use_pg_hub
+    url = make_url(settings.database_url)
+    assert url.drivername == "postgresql+psycopg" and url.host == "db" and url.port == 5432
+    pg = db["environment"]
+    assert (url.username, url.password, url.database) == (pg["POSTGRES_USER"], pg["POSTGRES_PASSWORD"],
+                                                          pg["POSTGRES_DB"])
+    assert app["depends_on"]["db"]["condition"] == "service_healthy"
+    command = " ".join(app["command"])
+    assert "alembic upgrade head" in command and "app.main:app" in command
+    port = re.search(r"--port (\d+)", command)
+    assert port is not None
+    assert app["ports"] == [f"{port.group(1)}:{port.group(1)}"]
+
+
+def test_dockerfile_runs_migrations_and_exposes_the_port() -> None:
+    text = (ROOT / "Dockerfile").read_text()
+    assert "EXPOSE 8000" in text and "alembic upgrade head" in text and "/healthz" in text
+    assert (ROOT / "alembic.ini").exists() and (ROOT / "migrations" / "env.py").exists()
