@@ -12,6 +12,7 @@ from .core.ruleset import Ruleset
 _MODULES: dict[str, str] = {
     "mattel": "app.rules.mattel",
     "board": "app.rules.board",
+    "board": "app.rules.board",
     "master": "app.rules.master",
 }
 

@@ -1,0 +1,68 @@
+"""The Ravensburger Phase 10 board game (B-1..B-11): a 32-field ring, two dice, eight action types."""
+
+from __future__ import annotations
+
+from ..core.ruleset import CodecMixin, JSONDict
+from . import game, views
+from .material import MAX_PLAYERS, MIN_PLAYERS
+from .state import BOARD_COMMANDS, BoardCommand, BoardEvent, BoardOptions, BoardState, Stage
+
+
+class BoardRuleset(CodecMixin[BoardState, BoardCommand, BoardEvent, BoardOptions]):
+    """The ``board`` rule set (see ``app.rules.core.ruleset.Ruleset``)."""
+
+    id = "board"
+    title = "Phase 10 (Ravensburger board game)"
+    summary = "Roll, move round a ring of 32 action fields, lay your phase; first marker past phase 10 wins."
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+    state_type = BoardState
+    options_type = BoardOptions
+    command_types = BOARD_COMMANDS
+    option_help = {
+        "phases_to_win": "End the game with the N-th phase of the list (empty = all of them).",
+        "phases": "Your own phase list: [[{\"kind\": \"set\", \"size\": 3}, ...], ...] (empty = the box's).",
+        "ring": "Your own ring: field types clockwise from the start field (empty = the box's 32 fields).",
+        "first_player": "The seat that starts the first round (empty = at random).",
+    }
+
+    def check_options(self, options: BoardOptions) -> None:
+        game.check_options(options)
+
+    def new_game(self, seed: int, players: int, options: BoardOptions) -> BoardState:
+        """B-4: deal round 1 (C-10)."""
+        return game.new_game(seed, players, options)[0]
+
+    def apply(self, state: BoardState, seat: int,
+              command: BoardCommand) -> tuple[BoardState, tuple[BoardEvent, ...]]:
+        """B-5: one command of one seat."""
+        return game.apply(state, seat, command)
+
+    def awaited(self, state: BoardState) -> tuple[int, ...]:
+        return game.awaited(state)
+
+    def legal_commands(self, state: BoardState, seat: int) -> tuple[BoardCommand, ...]:
+        return game.legal_commands(state, seat)
+
+    def player_view(self, state: BoardState, seat: int | None) -> JSONDict:
+        return views.player_view(state, seat)
+
+    def full_view(self, state: BoardState) -> JSONDict:
+        return views.full_view(state)
+
+    def redact_event(self, event: BoardEvent, seat: int | None) -> JSONDict:
+        return views.redact_event(event, seat)
+
+    def is_over(self, state: BoardState) -> bool:
+        return state.stage is Stage.OVER
+
+    def winners(self, state: BoardState) -> tuple[int, ...]:
+        return state.winners
+
+    def hint(self, state: BoardState, seat: int) -> tuple[tuple[int, ...], ...] | None:
+        return game.hint(state, seat)
+
+
+RULESET = BoardRuleset()
+
+__all__ = ["RULESET", "BoardRuleset", "BoardOptions", "BoardState"]

@@ -1,0 +1,166 @@
+"""What each seat may see of a board game (C-9, B-5 search, B-6 turned cards), and the full record."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.cards import as_joker, card_to_json
+from ..core.commands import Pile
+from ..core.events import group_to_json, redact
+from ..core.table import hand_json
+from .game import (
+    asked_order,
+    awaited,
+    can_lay,
+    choosable,
+    current_phase,
+    keep_choices,
+    move_options,
+    phase_number,
+    phases,
+    present,
+    ring,
+    sequence,
+    two_discards,
+    walk,
+)
+from .material import KEEP_MAX, SWAP_MAX, action_of
+from .state import BoardEvent, BoardState, CardGiven, CardSearched, CardsKept, CardsSwapped, Stage
+
+
+def _public_prompt(state: BoardState, seat: int) -> dict[str, Any]:
+    """What everyone may know about what ``seat`` is awaited for."""
+    stage = state.stage
+    out: dict[str, Any] = {"seat": seat, "action": stage.value}
+    if stage is Stage.TAKE:
+        out["remaining"] = state.to_take
+    elif stage is Stage.GIVE:
+        out["number"] = state.asked
+        out["to"] = state.turn
+    elif stage is Stage.MOVE:
+        out["dice"] = list(state.dice)
+    return out
+
+
+def prompt(state: BoardState, seat: int) -> dict[str, Any] | None:
+    """What ``seat`` is awaited for now, with every choice it has (B-5, B-7, B-8), or ``None``."""
+    if seat not in awaited(state):
+        return None
+    stage = state.stage
+    out = _public_prompt(state, seat)
+    player = state.players[seat]
+    if stage is Stage.MOVE:
+        size = len(ring(state.options))
+        out["moves"] = [{"steps": s, "field": walk(state.pawns, seat, s, size)} for s in move_options(state.dice)]
+    elif stage is Stage.CHOOSE:
+        out["actions"] = list(choosable(state, seat))
+    elif stage is Stage.TAKE:
+        piles = [Pile.DRAW.value]
+        if state.piles.discard:
+            piles.append(Pile.DISCARD.value)
+        out["piles"] = piles
+        out["again"] = state.again
+    elif stage is Stage.SEARCH:
+        # B-5: the searching player alone sees the whole discard pile while searching (bottom first).
+        out["discard_pile"] = hand_json(state.piles.discard)
+    elif stage is Stage.SWAP:
+        out["min"] = 1
+        out["max"] = min(SWAP_MAX, len(player.hand))
+    elif stage is Stage.ASK:
+        out["numbers"] = list(range(1, 13))
+        out["directions"] = ["left", "right"]
+        out["left_order"] = list(asked_order(seat, "left", len(state.players)))
+        out["right_order"] = list(asked_order(seat, "right", len(state.players)))
+    elif stage is Stage.GIVE:
+        from .game import ask_candidates
+
+        assert state.asked is not None
+        out["cards"] = [c.id for c in ask_candidates(state, seat, state.asked)]
+    elif stage is Stage.PLAY:
+        out["can_lay"] = can_lay(state, seat) is not None
+        out["can_hit"] = player.laid and len(player.hand) >= 2
+        out["then"] = "discard"
+        out["two_discards"] = two_discards(state, seat)
+    elif stage is Stage.DISCARD2:
+        out["optional"] = True
+    elif stage is Stage.KEEP:
+        out["max"] = KEEP_MAX
+        out["choices"] = len(keep_choices(player.hand))
+    return out
+
+
+def _public(state: BoardState) -> dict[str, Any]:
+    seq = sequence(state.options)
+    listed = phases(state.options)
+    fields = ring(state.options)
+    players = []
+    for seat, p in enumerate(state.players):
+        number = phase_number(state, seat)
+        players.append({
+            "seat": seat, "hand_size": len(p.hand), "phase": number,
+            "phase_description": listed[number - 1].describe(), "marker": p.phase,
+            "finished": p.phase >= len(seq), "laid": p.laid, "pawn": state.pawns[seat],
+            # B-6: the face of a turned card is visible to every other player.
+            "turned": [card_to_json(as_joker(c)) for c in p.hand if c.id in state.turned],
+        })
+    top = state.piles.discard[-1] if state.piles.discard else None
+    return {
+        "ruleset": "board", "round": state.round, "turn": state.turn, "stage": state.stage.value,
+        "over": state.stage is Stage.OVER, "winners": list(state.winners), "players": players,
+        "ring": [{"index": i, "field": f, "action": action_of(f)} for i, f in enumerate(fields)],
+        "pawns": list(state.pawns), "dice": list(state.dice), "again": state.again,
+        "table": [group_to_json(g) for g in state.table],
+        "draw_size": len(state.piles.draw), "discard_size": len(state.piles.discard),
+        "discard_top": None if top is None else card_to_json(top),
+        "awaited": list(awaited(state)),
+        "waiting": [_public_prompt(state, s) for s in awaited(state)],
+        "finish": len(seq),
+        "phases": [{"number": n, "description": listed[n - 1].describe(), "groups": listed[n - 1].to_json()}
+                   for n in seq],
+    }
+
+
+def player_view(state: BoardState, seat: int | None) -> dict[str, Any]:
+    """C-9: own hand (turned cards as jokers), tops of piles, laid groups, the ring, pawns and markers, the
+    faces of turned cards (B-6) — never another hand, the draw pile or the discard pile below its top (but
+    for the searching player, B-5)."""
+    view = _public(state)
+    view["seat"] = seat
+    view["hand"] = None if seat is None else [card_to_json(present(state, c)) for c in state.players[seat].hand]
+    view["prompt"] = None if seat is None else prompt(state, seat)
+    if seat is not None and state.stage is not Stage.OVER:
+        view["my_phase"] = current_phase(state, seat).to_json()
+    return view
+
+
+def full_view(state: BoardState) -> dict[str, Any]:
+    """Everything, hands and piles included (C-9: for finished games and replays only)."""
+    view = _public(state)
+    view["seat"] = None
+    view["hands"] = [[card_to_json(present(state, c)) for c in p.hand] for p in state.players]
+    view["draw_pile"] = hand_json(state.piles.draw)
+    view["discard_pile"] = hand_json(state.piles.discard)
+    return view
+
+
+def redact_event(event: BoardEvent, seat: int | None) -> dict[str, Any]:
+    """The JSON of ``event`` as ``seat`` may see it (C-9, B-5)."""
+    match event:
+        case CardSearched(seat=searcher, card=card):
+            # B-5 search: the others learn only that a card was taken.
+            return {"type": "card_searched", "seat": searcher,
+                    "card": card_to_json(card) if seat == searcher else None}
+        case CardsSwapped(seat=swapper, cards=cards):
+            # B-5 swap: the others see only the card that ends on top.
+            shown = list(cards) if seat == swapper else list(cards[-1:])
+            return {"type": "cards_swapped", "seat": swapper, "count": len(cards),
+                    "cards": [card_to_json(c) for c in shown]}
+        case CardGiven(giver=giver, receiver=receiver, card=card, was_joker=was_joker):
+            # The asked number is public; the card itself only to the two players (or if it was turned, B-6).
+            visible = was_joker or seat in (giver, receiver)
+            return {"type": "card_given", "giver": giver, "receiver": receiver, "number": card.number,
+                    "was_joker": was_joker, "card": card_to_json(card) if visible else None}
+        case CardsKept(seat=keeper, cards=cards):
+            return {"type": "cards_kept", "seat": keeper, "count": len(cards),
+                    "cards": [card_to_json(c) for c in cards] if seat == keeper else None}
+    return redact(event, seat)
