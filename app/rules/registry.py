@@ -12,7 +12,6 @@ from .core.ruleset import Ruleset
 _MODULES: dict[str, str] = {
     "mattel": "app.rules.mattel",
     "board": "app.rules.board",
-    "board": "app.rules.board",
     "master": "app.rules.master",
 }
 
