@@ -237,10 +237,15 @@ def extend_group(group: LaidGroup, card: Card, policy: JokerPolicy, end: End | N
 
 
 def group_is_complete(group: LaidGroup, total_per_number: int = 8, total_per_colour: int = 24) -> bool:
-    """Whether no natural card could ever be added to ``group`` (B-7)."""
-    naturals = sum(1 for c in group.cards if c.is_natural)
+    """Whether ``group`` is complete in the sense of B-6/B-7.
+
+    The rulebook: "a set holding the eight 9s (with or without jokers) or a complete run (1 to 12, with or
+    without jokers)". Jokers count as cards of the group: a set is complete once it holds
+    ``total_per_number`` cards, a colour group once it holds ``total_per_colour`` cards (B-7: all 24 of its
+    colour), a run once it spans 1..12.
+    """
     if group.kind is GroupKind.SET:
-        return naturals >= total_per_number
+        return len(group.cards) >= total_per_number
     if group.kind is GroupKind.COLOUR:
-        return naturals >= total_per_colour
+        return len(group.cards) >= total_per_colour
     return group.start == MIN_NUMBER and group.end == MAX_NUMBER
