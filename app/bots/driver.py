@@ -1,0 +1,98 @@
+"""Running bots against the engine in-process: the one place where a game state meets a bot (C-9).
+
+``bot_command`` turns a state into the bot's only inputs — ``player_view(state, seat)`` and
+``legal_commands(state, seat)`` — and asks the bot. ``play_game`` plays a whole game with bots in every seat
+(used by the simulation and the tests); any command the engine rejects raises ``BotError``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.rules.core.errors import RuleError
+from app.rules.core.events import RoundEnded
+from app.rules.registry import AnyRuleset
+
+from . import choose
+
+
+class BotError(RuntimeError):
+    """A bot chose a command the engine rejected, or a game did not finish."""
+
+
+def bot_inputs(ruleset: AnyRuleset, state: Any, seat: int) -> tuple[dict[str, Any], tuple[Any, ...]]:
+    """Everything a bot may know about ``state``: the seat's own view and its legal commands (C-9)."""
+    return ruleset.player_view(state, seat), tuple(ruleset.legal_commands(state, seat))
+
+
+def bot_command(level: str, ruleset: AnyRuleset, state: Any, seat: int, rng: random.Random) -> Any:
+    """The command the bot of ``level`` plays for ``seat`` now."""
+    view, legal = bot_inputs(ruleset, state, seat)
+    if not legal:
+        raise BotError(f"seat {seat} has no legal command")
+    return choose(level, ruleset.id, view, legal, rng)
+
+
+@dataclass
+class GameRecord:
+    """What one simulated game produced."""
+
+    winners: tuple[int, ...] = ()
+    rounds: int = 0
+    turns: int = 0
+    commands: int = 0
+    # phase number -> [first attempts, made on the first attempt], per seat
+    first_try: dict[int, dict[int, list[int]]] = field(default_factory=lambda: defaultdict(dict))
+
+
+def _phases(ruleset: AnyRuleset, state: Any) -> dict[int, int]:
+    """Seat -> phase number this round, from the public (spectator) view."""
+    out: dict[int, int] = {}
+    for p in ruleset.player_view(state, None).get("players") or ():
+        if p.get("in_round", True) and p.get("phase") is not None:
+            out[int(p["seat"])] = int(p["phase"])
+    return out
+
+
+def play_game(ruleset: AnyRuleset, levels: Sequence[str], seed: int, options: Mapping[str, Any] | None = None,
+              max_commands: int = 100_000) -> GameRecord:
+    """Play one whole game with a bot of ``levels[seat]`` in every seat; every command must be accepted."""
+    state = ruleset.new_game(seed, len(levels), ruleset.parse_options(options or {}))
+    rngs = [random.Random(seed * 7919 + seat) for seat in range(len(levels))]
+    record = GameRecord()
+    tried: set[tuple[int, int]] = set()
+    phases = _phases(ruleset, state)
+    while not ruleset.is_over(state):
+        if record.commands >= max_commands:
+            raise BotError(f"game seed {seed} did not finish in {max_commands} commands")
+        awaited = ruleset.awaited(state)
+        if not awaited:
+            raise BotError("no seat is awaited in a running game")
+        seat = awaited[0]
+        command = bot_command(levels[seat], ruleset, state, seat, rngs[seat])
+        try:
+            state, events = ruleset.apply(state, seat, command)
+        except RuleError as err:
+            raise BotError(f"{levels[seat]} bot at seat {seat} played a rejected command {command!r}: {err}") \
+                from err
+        record.commands += 1
+        for event in events:
+            name = type(event).__name__
+            if name == "TurnStarted":
+                record.turns += 1
+            elif isinstance(event, RoundEnded):
+                record.rounds += 1
+                for s, number in phases.items():
+                    if (s, number) not in tried:
+                        tried.add((s, number))
+                        cell = record.first_try[s].setdefault(number, [0, 0])
+                        cell[0] += 1
+                        cell[1] += s in event.advanced
+        if any(isinstance(e, RoundEnded) for e in events) and not ruleset.is_over(state):
+            phases = _phases(ruleset, state)
+    record.winners = tuple(ruleset.winners(state))
+    return record

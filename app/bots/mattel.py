@@ -1,0 +1,44 @@
+"""Bot tactics for the Mattel card game: wild cards (M-5), skips (M-6) and penalty points (M-7)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from app.rules.core.cards import Card
+from app.rules.core.commands import Discard
+from app.rules.mattel.deck import WILDS, card_points
+
+from .tactics import Command, Tactics
+from .view import View, opponents
+
+
+def threat(player: Mapping[str, Any]) -> tuple[int, int, int]:
+    """How close an opponent is to winning: phases done, phase down this round, few cards in hand."""
+    return (int(player.get("phases_done", 0)), int(bool(player.get("laid"))), -int(player.get("hand_size", 0)))
+
+
+class MattelTactics(Tactics):
+    policy = WILDS
+
+    def card_cost(self, card: Card) -> float:
+        """M-7 penalty points."""
+        return float(card_points(card))
+
+    def end_turn(self, level: str, view: View, legal: Sequence[Command], rng: random.Random) -> Command | None:
+        """M-6: play a skip as the discard. ``easy`` names anyone; ``normal`` names the biggest threat."""
+        skips = [c for c in legal if isinstance(c, Discard) and _is_skip(view, c.card)]
+        if not skips:
+            return None
+        if level == "easy":
+            return rng.choice(skips)
+        rank = {p["seat"]: threat(p) for p in opponents(view)}
+        return max(skips, key=lambda c: rank.get(c.target, (-1, 0, 0)))
+
+
+def _is_skip(view: View, card_id: int) -> bool:
+    return any(c["id"] == card_id and c.get("action") == "skip" for c in view.get("hand") or ())
+
+
+TACTICS = MattelTactics()

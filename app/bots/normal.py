@@ -1,0 +1,92 @@
+"""The ``normal`` bot: plays to win with the engine's solver on its own hand (C-3, C-4).
+
+* draw: takes the discard pile's top card when it is a joker, brings the phase closer (solver distance), or —
+  once the phase is down — can be hit onto the table;
+* lays its phase as soon as it can and hits every card that fits, naturals first;
+* discards a spare card (one whose loss keeps the phase as close), preferring cards the next player could
+  not hit onto the table, then cards that fit the hand least, then the costliest in penalty points;
+* action cards, targets and other prompts: the rule set's tactics (``app/bots/<ruleset>.py``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from app.rules.core.cards import Card
+from app.rules.core.commands import Discard, Draw, Hit, LayPhase, Pile
+
+from . import view as v
+from .easy import plain_discards
+from .evaluate import distance, spare_cards, synergy
+from .tactics import Command, Tactics, tactics_for
+
+LEVEL = "normal"
+
+
+def choose(ruleset_id: str, view: v.View, legal: Sequence[Command], rng: random.Random) -> Command:
+    """One legal command for the seat whose ``view`` this is."""
+    tactics = tactics_for(ruleset_id)
+    found = tactics.prompt(LEVEL, view, legal, rng)
+    if found is not None:
+        return found
+    draws = [c for c in legal if isinstance(c, Draw)]
+    if draws:
+        return choose_draw(tactics, view, draws)
+    lays = [c for c in legal if isinstance(c, LayPhase)]
+    if lays:
+        return max(lays, key=lambda c: sum(len(g) for g in c.groups))
+    hits = [c for c in legal if isinstance(c, Hit)]
+    if hits:
+        return choose_hit(view, hits)
+    found = tactics.end_turn(LEVEL, view, legal, rng)
+    if found is not None:
+        return found
+    discards = plain_discards(view, legal)
+    if discards:
+        return choose_discard(tactics, view, discards)
+    return tactics.fallback(LEVEL, view, legal, rng)
+
+
+def wants(tactics: Tactics, view: v.View, card: Card, hand: Sequence[Card] | None = None) -> bool:
+    """Whether ``card`` would help: a joker, a card that brings the phase closer, or a hit once laid."""
+    if card.is_joker:
+        return True
+    if not card.is_natural:
+        return False
+    hand = v.hand(view) if hand is None else hand
+    req = v.requirement(view)
+    if req is not None:
+        return distance([*hand, card], req) < distance(hand, req)
+    return tactics.fits_table(card, v.table(view))
+
+
+def choose_draw(tactics: Tactics, view: v.View, draws: Sequence[Draw]) -> Draw:
+    top = v.discard_top(view)
+    take = next((c for c in draws if c.pile is Pile.DISCARD), None)
+    if take is not None and top is not None and wants(tactics, view, top):
+        return take
+    return next((c for c in draws if c.pile is Pile.DRAW), draws[0])
+
+
+def choose_hit(view: v.View, hits: Sequence[Hit]) -> Hit:
+    """Naturals before jokers (a joker may be needed for a later, harder hit)."""
+    jokers = {c["id"] for c in view.get("hand") or () if c.get("kind") == "joker"}
+    return min(hits, key=lambda h: (h.card in jokers, h.group))
+
+
+def choose_discard(tactics: Tactics, view: v.View, discards: Sequence[Discard]) -> Discard:
+    hand = v.hand(view)
+    by_id = {c.id: c for c in hand}
+    req = v.requirement(view)
+    groups = v.table(view)
+    nxt = v.next_player(view)
+    next_can_hit = bool(nxt and nxt.get("laid"))
+    spare = {c.id for c in spare_cards(hand, req)} if req is not None else set(by_id)
+
+    def key(command: Discard) -> tuple[bool, bool, bool, float, float]:
+        card = by_id[command.card]
+        return (card.is_joker, card.id not in spare, next_can_hit and tactics.fits_table(card, groups),
+                synergy(card, hand, req) if req is not None else 0.0, -tactics.card_cost(card))
+
+    return min(discards, key=key)

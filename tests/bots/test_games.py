@@ -1,0 +1,71 @@
+"""Bots finish whole games of every registered rule set with 2-6 players, every command accepted (issue 7)."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.bots import LEVELS
+from app.bots.driver import BotError, play_game
+from app.bots.simulate import main, simulate
+from app.rules import registry
+
+RULESETS = registry.ruleset_ids()
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_bots_finish_a_whole_game_without_a_rejected_command(ruleset_id: str, players: int) -> None:
+    ruleset = registry.get(ruleset_id)
+    if not ruleset.min_players <= players <= ruleset.max_players:
+        pytest.skip(f"{ruleset_id} is not for {players} players")
+    levels = [("normal", "easy")[seat % 2] for seat in range(players)]
+    record = play_game(ruleset, levels, seed=1000 + players)
+    assert record.winners, "a finished game has at least one winner"
+    assert record.rounds >= 1
+    assert record.commands > 0
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+@pytest.mark.parametrize("level", sorted(LEVELS))
+def test_each_level_alone_finishes_games(ruleset_id: str, level: str) -> None:
+    ruleset = registry.get(ruleset_id)
+    for seed in range(2):
+        assert play_game(ruleset, [level] * 3, seed=seed).winners
+
+
+@pytest.mark.parametrize("options", [{"fixed_rounds": True}, {"phase_selection": "even"}, {"phases_to_win": 3}])
+def test_bots_play_the_official_variants_m9(options: dict[str, object]) -> None:
+    ruleset = registry.get("mattel")
+    assert play_game(ruleset, ["normal", "easy", "normal"], seed=5, options=options).winners
+
+
+def test_a_rejected_bot_command_fails_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The driver never swallows an illegal command: a bot that discards a card it lacks raises BotError."""
+    from app.rules.core.commands import Discard
+
+    def cheat(ruleset_id, view, legal, rng):  # type: ignore[no-untyped-def]
+        return Discard(card=-99)
+
+    monkeypatch.setitem(LEVELS, "cheat", cheat)
+    with pytest.raises(BotError, match="rejected"):
+        play_game(registry.get("mattel"), ["cheat", "cheat"], seed=1)
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_normal_beats_easy_in_two_player_games(ruleset_id: str) -> None:
+    """A small, fixed-seed sample of the issue's figure (normal wins >= 70% of 2-player games vs easy)."""
+    summary = simulate(ruleset_id, 2, 16, ["normal", "easy"], seed=300)
+    assert summary.wins[0] >= 12, summary.wins
+
+
+def test_simulate_cli_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--ruleset", "mattel", "--players", "3", "--games", "2", "--bots", "normal,easy"]) == 0
+    out = capsys.readouterr().out
+    for needle in ("0:normal", "1:easy", "2:normal", "rounds per game", "turns per game",
+                   "phase made on the first try", "games per second"):
+        assert needle in out
+
+
+def test_simulate_rejects_an_unknown_level() -> None:
+    with pytest.raises(ValueError, match="unknown bot level"):
+        simulate("mattel", 2, 1, ["genius"])

@@ -1,0 +1,104 @@
+"""A bot never receives hidden information (C-9): its inputs are the seat's view and legal commands only."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import json
+import random
+from typing import Any
+
+import pytest
+
+import app.bots as bots
+from app.bots import LEVELS, choose
+from app.bots.driver import bot_command, bot_inputs
+from app.rules import registry
+
+RULESETS = registry.ruleset_ids()
+
+
+@pytest.mark.parametrize("level", sorted(LEVELS))
+def test_a_bot_is_a_function_of_view_legal_commands_and_rng_only(level: str) -> None:
+    params = list(inspect.signature(LEVELS[level]).parameters)
+    assert params == ["ruleset_id", "view", "legal", "rng"]
+
+
+def _midgame(ruleset_id: str, players: int = 3, steps: int = 40, seed: int = 11) -> Any:
+    ruleset = registry.get(ruleset_id)
+    state = ruleset.new_game(seed, players, ruleset.parse_options({}))
+    rng = random.Random(seed)
+    for _ in range(steps):
+        seat = ruleset.awaited(state)[0]
+        state, _ = ruleset.apply(state, seat, bot_command("normal", ruleset, state, seat, rng))
+    return state
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_the_driver_hands_the_bot_only_the_view_and_legal_commands(ruleset_id: str,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    ruleset = registry.get(ruleset_id)
+    state = _midgame(ruleset_id)
+    seat = ruleset.awaited(state)[0]
+    seen: list[tuple[Any, ...]] = []
+
+    def spy(level: str, rid: str, view: Any, legal: Any, rng: random.Random) -> Any:
+        seen.append((level, rid, view, legal))
+        return choose(level, rid, view, legal, rng)
+
+    monkeypatch.setattr("app.bots.driver.choose", spy)
+    bot_command("normal", ruleset, state, seat, random.Random(1))
+    (level, rid, view, legal), = seen
+    assert rid == ruleset_id
+    assert view == ruleset.player_view(state, seat)
+    assert legal == tuple(ruleset.legal_commands(state, seat))
+    assert json.loads(json.dumps(view)) == view, "the view is plain JSON"
+    text = json.dumps(view)
+    for key in ('"hands"', '"draw_pile"', '"discard_pile"', '"rng"'):
+        assert key not in text
+
+
+def _swap_hidden(state: Any, seat: int) -> Any:
+    """The same game as ``seat`` sees it, but other hands and the draw pile hold different cards."""
+    players = list(state.players)
+    draw = list(state.piles.draw)
+    changed = False
+    for other, player in enumerate(players):
+        if other == seat or not player.hand or len(draw) < len(player.hand):
+            continue
+        hand = tuple(draw[:len(player.hand)])
+        draw = list(player.hand) + draw[len(player.hand):]
+        players[other] = dataclasses.replace(player, hand=hand)
+        changed = True
+    assert changed
+    random.Random(3).shuffle(draw)
+    return dataclasses.replace(state, players=tuple(players), piles=dataclasses.replace(state.piles, draw=tuple(draw)))
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+@pytest.mark.parametrize("level", sorted(LEVELS))
+def test_decisions_do_not_change_when_only_hidden_information_changes(ruleset_id: str, level: str) -> None:
+    ruleset = registry.get(ruleset_id)
+    for steps in (0, 7, 25, 60):
+        state = _midgame(ruleset_id, steps=steps)
+        if not (hasattr(state, "players") and hasattr(state, "piles")):
+            pytest.skip("state shape unknown to this test")
+        seat = ruleset.awaited(state)[0]
+        other = _swap_hidden(state, seat)
+        assert ruleset.player_view(other, seat) == ruleset.player_view(state, seat)
+        assert other != state
+        a = bot_command(level, ruleset, state, seat, random.Random(5))
+        b = bot_command(level, ruleset, other, seat, random.Random(5))
+        assert a == b
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_a_bot_decides_the_same_from_a_json_copy_of_its_view(ruleset_id: str) -> None:
+    ruleset = registry.get(ruleset_id)
+    state = _midgame(ruleset_id, steps=31)
+    seat = ruleset.awaited(state)[0]
+    view, legal = bot_inputs(ruleset, state, seat)
+    for level in LEVELS:
+        copy = json.loads(json.dumps(view))
+        assert bots.choose(level, ruleset_id, copy, legal, random.Random(2)) == \
+            bots.choose(level, ruleset_id, view, legal, random.Random(2))
