@@ -22,7 +22,7 @@ def threat(player: Mapping[str, Any]) -> tuple[int, int, int]:
 class MattelTactics(Tactics):
     policy = WILDS
 
-    def card_cost(self, card: Card) -> float:
+    def card_cost(self, card: Card, view: View) -> float:
         """M-7 penalty points."""
         return float(card_points(card))
 

@@ -49,16 +49,25 @@ def choose(ruleset_id: str, view: v.View, legal: Sequence[Command], rng: random.
 
 
 def wants(tactics: Tactics, view: v.View, card: Card, hand: Sequence[Card] | None = None) -> bool:
-    """Whether ``card`` would help: a joker, a card that brings the phase closer, or a hit once laid."""
-    if card.is_joker:
-        return True
-    if not card.is_natural:
+    """Whether taking ``card`` leaves the hand better off *after* the turn's discard: it brings the phase
+    closer and another card can still go, or — once the phase is down — it can be hit onto the table.
+
+    Checking the discard too keeps two bots from passing the same card back and forth forever.
+    """
+    if not (card.is_natural or card.is_joker):
         return False
     hand = v.hand(view) if hand is None else hand
     req = v.requirement(view)
-    if req is not None:
-        return distance([*hand, card], req) < distance(hand, req)
-    return tactics.fits_table(card, v.table(view))
+    if req is None:
+        return tactics.fits_table(card, v.table(view))
+    before = distance(hand, req)
+    after = [*hand, card]
+    reach = distance(after, req, max(0, before - 1))
+    if reach >= before:
+        return False
+    if any(not (c.is_natural or c.is_joker) for c in hand):
+        return True  # an action card can end the turn
+    return any(c.id != card.id and not c.is_joker for c in spare_cards(after, req, reach))
 
 
 def choose_draw(tactics: Tactics, view: v.View, draws: Sequence[Draw]) -> Draw:
@@ -87,6 +96,6 @@ def choose_discard(tactics: Tactics, view: v.View, discards: Sequence[Discard]) 
     def key(command: Discard) -> tuple[bool, bool, bool, float, float]:
         card = by_id[command.card]
         return (card.is_joker, card.id not in spare, next_can_hit and tactics.fits_table(card, groups),
-                synergy(card, hand, req) if req is not None else 0.0, -tactics.card_cost(card))
+                synergy(card, hand, req) if req is not None else 0.0, -tactics.card_cost(card, view))
 
     return min(discards, key=key)

@@ -29,7 +29,7 @@ class Tactics:
 
     policy: JokerPolicy = UNIVERSAL
 
-    def card_cost(self, card: Card) -> float:
+    def card_cost(self, card: Card, view: View) -> float:
         """What ``card`` costs if it is still in hand when the round ends (for discard tie-breaks)."""
         if card.is_joker:
             return 25.0
@@ -73,7 +73,7 @@ def tactics_for(ruleset_id: str) -> Tactics:
         module = _MODULES.get(ruleset_id)
         try:
             found = import_module(module).TACTICS if module else Tactics()
-        except ModuleNotFoundError:
+        except ImportError:  # a rule set without bot tactics yet, or one whose module is changing
             found = Tactics()
         _CACHE[ruleset_id] = found
     return found
