@@ -5,10 +5,12 @@ from __future__ import annotations
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
+from .chat import router as chat_router
 from .pages import STATIC_DIR, router
 
 
 def mount_web(app: FastAPI) -> None:
-    """Add the pages and ``/static`` to ``app`` (called once from the app factory)."""
+    """Add the pages, the table chat route and ``/static`` to ``app`` (called once from the app factory)."""
     app.include_router(router)
+    app.include_router(chat_router)
     app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")

@@ -1,0 +1,116 @@
+/* Replay: a finished game step by step (first / back / play / forward / last and a slider), every hand
+   visible (C-9: the whole record is public once the game has finished), with the log alongside. */
+"use strict";
+
+(function (P10) {
+  const { t, el, clear } = P10;
+  const R = { record: null, step: 0, timer: null, cache: new Map(), names: {} };
+  P10.replay = R;
+  const $ = (id) => document.getElementById(id);
+
+  function commandText(c) {
+    const cmd = c.command || {};
+    let what = t("cmd." + cmd.type, { pile: t("pile." + (cmd.pile || "draw")) });
+    if (what === "cmd." + cmd.type) what = cmd.type.replace(/_/g, " ");
+    return t("replay.command", { n: c.seq, name: R.names[c.seat] || "?", command: what });
+  }
+
+  async function load(step) {
+    if (R.cache.has(step)) return R.cache.get(step);
+    const r = await P10.api("GET", `/api/tables/${R.tableId}/games/${R.number}/replay/${step}`);
+    if (!r.ok) { $("replay-error").textContent = P10.errorText(r.data.error); return null; }
+    R.cache.set(step, r.data);
+    return r.data;
+  }
+
+  async function show(step) {
+    step = Math.max(0, Math.min(step, R.record.version));
+    const data = await load(step);
+    if (!data) return;
+    R.step = step;
+    $("rp-slider").value = String(step);
+    $("rp-step").textContent = `${step} / ${R.record.version}`;
+    const s = data.state;
+    const lines = [data.command ? commandText(data.command) : t("replay.start")];
+    for (const e of data.events || []) { const text = P10.eventText(e, R.names); if (text) lines.push(text); }
+    $("rp-command").textContent = lines.join(" ");
+    renderState(s);
+    document.querySelectorAll("#rp-log li").forEach((li) => {
+      const current = Number(li.dataset.step) === step;
+      li.classList.toggle("current", current);
+      if (current) li.setAttribute("aria-current", "step"); else li.removeAttribute("aria-current");
+    });
+  }
+
+  function renderState(s) {
+    const box = clear($("rp-players"));
+    s.players.forEach((p, seat) => {
+      const groups = [];
+      (s.table || []).forEach((g, i) => {
+        if (g.owner === seat) {
+          groups.push(el("div", { class: "group" }, el("div", { class: "group-label" }, "#" + (i + 1) + " " + P10.groupLabel(g)),
+            el("div", { class: "group-cards" }, g.cards.map((c) => P10.cardEl(c, { small: true })))));
+        }
+      });
+      const hand = (s.hands || [])[seat] || [];
+      box.appendChild(el("article", { class: "player" + (s.turn === seat && !s.over ? " on-turn" : ""), "data-seat": seat },
+        el("header", { class: "player-head" }, el("strong", null, R.names[seat] || "?"),
+          s.turn === seat && !s.over ? el("span", { class: "badge turn" }, "▶ " + t("table.turn")) : null),
+        el("div", { class: "facts" },
+          el("span", { class: "fact" }, t("table.phase", { n: p.phase })),
+          el("span", { class: "fact" }, t("table.score", { n: p.score })),
+          p.laid ? el("span", { class: "fact ok" }, "✓ " + t("table.phase_done")) : null),
+        el("div", { class: "rp-hand", role: "group", "aria-label": t("replay.hand_of", { name: R.names[seat] || "?" }) },
+          el("div", { class: "muted small-text" }, t("replay.hand_of", { name: R.names[seat] || "?" })),
+          el("div", { class: "hand-row" }, P10.sortCards(hand, "number").map((c) => P10.cardEl(c, { small: true })))),
+        (p.in_front || []).length ? el("div", { class: "in-front" }, t("table.in_front") + ": ", p.in_front.map((c) => P10.cardEl(c, { small: true }))) : null,
+        el("div", { class: "groups" }, groups)));
+    });
+    const piles = clear($("rp-piles"));
+    piles.append(
+      el("div", { class: "pile-wrap" }, P10.cardEl(null), el("div", { class: "pile-caption" }, t("table.draw_pile"), el("br"), t("table.cards", { n: s.draw_size }))),
+      el("div", { class: "pile-wrap" }, s.discard_top ? P10.cardEl(s.discard_top) : el("span", { class: "card empty" }),
+        el("div", { class: "pile-caption" }, t("table.discard_pile"), el("br"), t("table.cards", { n: s.discard_size }))));
+    if (s.ruleset === "board" && P10.renderBoard) {
+      $("board").classList.remove("hidden");
+      P10.renderBoard($("board"), s, { names: R.names, seat: null, readonly: true });
+    }
+  }
+
+  function stop() {
+    clearInterval(R.timer);
+    R.timer = null;
+    $("rp-play").setAttribute("aria-pressed", "false");
+    $("rp-play").textContent = "▶︎";
+  }
+
+  document.addEventListener("DOMContentLoaded", async () => {
+    const root = $("replay");
+    R.tableId = root.dataset.table;
+    R.number = root.dataset.number;
+    const r = await P10.api("GET", `/api/tables/${R.tableId}/games/${R.number}/replay`);
+    if (!r.ok) { $("replay-error").textContent = P10.errorText(r.data.error); return; }
+    R.record = r.data;
+    r.data.seats.forEach((s) => { R.names[s.seat] = s.name; });
+    $("replay-title").textContent = t("replay.title") + " · " + t("ruleset." + r.data.ruleset + ".title");
+    const slider = $("rp-slider");
+    slider.max = String(r.data.version);
+    const log = clear($("rp-log"));
+    log.appendChild(el("li", { "data-step": 0 }, el("button", { type: "button", class: "linklike", onclick: () => { stop(); show(0); } }, t("replay.start"))));
+    r.data.commands.forEach((c) => log.appendChild(el("li", { "data-step": c.seq },
+      el("button", { type: "button", class: "linklike", onclick: () => { stop(); show(c.seq); } }, commandText(c)))));
+    $("rp-first").addEventListener("click", () => { stop(); show(0); });
+    $("rp-back").addEventListener("click", () => { stop(); show(R.step - 1); });
+    $("rp-forward").addEventListener("click", () => { stop(); show(R.step + 1); });
+    $("rp-last").addEventListener("click", () => { stop(); show(R.record.version); });
+    slider.addEventListener("input", () => { stop(); show(parseInt(slider.value, 10)); });
+    $("rp-play").addEventListener("click", () => {
+      if (R.timer) { stop(); return; }
+      if (R.step >= R.record.version) show(0);
+      $("rp-play").setAttribute("aria-pressed", "true");
+      $("rp-play").textContent = "⏸";
+      R.timer = setInterval(() => { if (R.step >= R.record.version) stop(); else show(R.step + 1); }, 900);
+    });
+    show(0);
+  });
+})(window.P10);

@@ -1,0 +1,723 @@
+/* The table page: waiting room, then the game of this browser's seat (or a spectator's view).
+
+   Everything shown comes from this seat's own view (C-9): the websocket sends it on connect and after
+   every accepted command; commands go to the REST API and the engine's error is shown next to the action. */
+"use strict";
+
+(function (P10) {
+  const { t, el, clear } = P10;
+
+  const S = {
+    tableId: null,
+    table: null,          // public table info (seats, status, game)
+    gameId: null,
+    version: 0,
+    seat: null,           // engine seat (or waiting-room position before the start)
+    view: null,
+    selected: new Set(),
+    builder: null,        // [[card ids]] while building a lay-down
+    builderFor: null,     // "round:phase" the builder belongs to
+    sort: P10.store.get("sort") || "number",
+    logVersion: -1,
+    logGame: null,
+    ws: null,
+    retry: 0,
+    closedByUs: false,
+    shownRound: 0,
+    shownOver: false,
+    chatSeen: new Set(),
+    busy: false,
+  };
+  P10.state = S;  // the page's own view, for tests and debugging (it holds only this seat's view)
+
+  const $ = (id) => document.getElementById(id);
+
+  /* ------------------------------------------------------------------ names and helpers */
+  function names() {
+    const out = {};
+    ((S.table && S.table.seats) || []).forEach((s) => { out[s.seat] = s.name; });
+    return out;
+  }
+  function nameOf(seat) { return names()[seat] || t("seat.n", { n: seat + 1 }); }
+  function connected(seat) {
+    const s = ((S.table && S.table.seats) || []).find((x) => x.seat === seat);
+    return Boolean(s && s.connected);
+  }
+  function isHost() { return S.table && S.seat !== null && S.table.host_seat === S.seat && S.table.status === "waiting"; }
+  function hand() { return (S.view && S.view.hand) || []; }
+  function cardById(id) { return hand().find((c) => c.id === id); }
+  function inBuilder(id) { return Boolean(S.builder && S.builder.some((g) => g.includes(id))); }
+  function prompt() { return (S.view && S.view.prompt) || null; }
+  function myTurnAction() { const p = prompt(); return p && p.action !== "wait" ? p.action : null; }
+
+  function setError(text) {
+    const node = $("action-error");
+    node.textContent = text || "";
+    if (text) node.classList.add("flash"); else node.classList.remove("flash");
+  }
+
+  /* ------------------------------------------------------------------ connection */
+  function setConn(stateName) {
+    const node = $("conn");
+    node.className = "conn conn-" + stateName;
+    node.querySelector(".conn-text").textContent = node.dataset[stateName === "on" ? "on" : stateName === "off" ? "off" : "wait"];
+    node.dataset.state = stateName;
+  }
+
+  function connect() {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    let url = `${proto}//${location.host}/ws/tables/${S.tableId}`;
+    if (S.gameId !== null) url += `?since=${S.version}&game=${S.gameId}`;
+    setConn("wait");
+    const ws = new WebSocket(url);
+    S.ws = ws;
+    ws.addEventListener("open", () => { S.retry = 0; setConn("on"); });
+    ws.addEventListener("message", (event) => {
+      let msg;
+      try { msg = JSON.parse(event.data); } catch (err) { return; }
+      onMessage(msg);
+    });
+    ws.addEventListener("close", (event) => {
+      if (S.ws !== ws) return;
+      S.ws = null;
+      setConn("off");
+      if (event.code === 4404) { $("page-error").textContent = t("error.table_not_found"); return; }
+      if (event.code === 4401) { showSeatless(); return; }
+      const delay = Math.min(8000, 500 * Math.pow(2, S.retry++));
+      setTimeout(connect, delay);
+    });
+  }
+  P10.dropConnection = function () { if (S.ws) S.ws.close(); };  // used by tests and by the "offline" simulation
+
+  function showSeatless() {
+    $("page-error").textContent = t("error.bad_token");
+    const link = el("a", { href: `/join/${S.tableId}` }, t("join.title"));
+    $("page-error").append(" ", link);
+  }
+
+  function onMessage(msg) {
+    switch (msg.type) {
+      case "snapshot":
+        S.table = msg.table || S.table;
+        if (msg.game_id !== S.gameId) { S.selected.clear(); S.builder = null; S.shownOver = false; }
+        S.gameId = msg.game_id;
+        S.seat = msg.seat;
+        if (msg.view) { S.view = msg.view; S.version = msg.version; }
+        else { S.view = null; S.version = 0; }
+        if (S.gameId !== null && S.logGame !== S.gameId) loadLog();
+        render();
+        break;
+      case "update":
+        if (msg.table) S.table = msg.table;
+        if (msg.game_id !== S.gameId) { S.gameId = msg.game_id; S.view = null; }
+        appendEvents(msg.since, msg.version, msg.events || []);
+        if (msg.view && msg.version >= S.version) { S.view = msg.view; S.version = msg.version; }
+        render();
+        break;
+      case "table":
+        S.table = msg.table;
+        render();
+        break;
+      case "chat":
+        addChat(msg);
+        break;
+      case "error":
+        if (msg.code === "seat_removed") { showSeatless(); }
+        else if (msg.ref === null && msg.code === "bad_token") { showSeatless(); }
+        else setError(P10.errorText(msg));
+        break;
+      default:
+        break;
+    }
+  }
+
+  /* ------------------------------------------------------------------ the event log */
+  async function loadLog() {
+    const game = S.gameId;
+    S.logGame = game;
+    const result = await P10.api("GET", `/api/tables/${S.tableId}/events?since=0`);
+    if (!result.ok || S.gameId !== game) return;
+    clear($("log"));
+    S.logVersion = 0;
+    appendEvents(0, result.data.version, result.data.events, true);
+  }
+
+  function appendEvents(since, version, events, initial) {
+    if (S.logVersion < 0) return;  // the initial load will bring them
+    if (version <= S.logVersion) return;
+    if (since > S.logVersion) { loadLog(); return; }
+    const log = $("log");
+    const nm = names();
+    for (const e of events) {
+      const text = P10.eventText(e, nm);
+      if (!text) continue;
+      log.appendChild(el("li", { class: "ev ev-" + e.type }, text));
+      if (!initial && (e.type === "round_ended" || e.type === "game_ended")) S.pendingSummary = true;
+    }
+    S.logVersion = version;
+    log.scrollTop = log.scrollHeight;
+  }
+
+  /* ------------------------------------------------------------------ commands */
+  async function send(command) {
+    if (S.busy) return false;
+    S.busy = true;
+    setError("");
+    const result = await P10.api("POST", `/api/tables/${S.tableId}/commands`,
+      { command_id: P10.uuid(), expected_version: S.version, command });
+    S.busy = false;
+    if (!result.ok) {
+      setError(P10.errorText(result.data.error));
+      if (result.data.error && result.data.error.code === "stale_version") refreshView();
+      return false;
+    }
+    if (result.data.version >= S.version) {
+      S.view = result.data.view;
+      S.version = result.data.version;
+    }
+    S.selected.clear();
+    render();
+    return true;
+  }
+
+  async function refreshView() {
+    const result = await P10.api("GET", `/api/tables/${S.tableId}/view`);
+    if (result.ok && result.data.view && result.data.version >= S.version) {
+      S.view = result.data.view;
+      S.version = result.data.version;
+      render();
+    }
+  }
+
+  function selectedIds() { return [...S.selected].filter((id) => cardById(id) && !inBuilder(id)); }
+  function oneSelected() {
+    const ids = selectedIds();
+    if (ids.length !== 1) { setError(t("act.select_one")); return null; }
+    return ids[0];
+  }
+
+  /* ------------------------------------------------------------------ rendering: waiting room */
+  function renderWaiting() {
+    $("waiting").classList.remove("hidden");
+    $("game").classList.add("hidden");
+    const tb = S.table;
+    $("waiting-ruleset").textContent = t("wait.ruleset", { ruleset: t("ruleset." + tb.ruleset + ".title"), seats: tb.capacity });
+    const list = clear($("seat-list"));
+    const host = isHost();
+    tb.seats.forEach((seat, i) => {
+      const badges = [];
+      if (seat.is_host) badges.push(el("span", { class: "badge" }, t("wait.host")));
+      if (seat.seat === S.seat) badges.push(el("span", { class: "badge you" }, t("wait.you")));
+      const controls = [];
+      if (host) {
+        const order = tb.seats.map((s) => s.seat);
+        if (i > 0) {
+          controls.push(el("button", { type: "button", class: "small", "aria-label": t("wait.up", { name: seat.name }),
+            onclick: () => { [order[i - 1], order[i]] = [order[i], order[i - 1]]; hostCall("POST", "seats/order", { order }); } }, "↑"));
+        }
+        if (i < tb.seats.length - 1) {
+          controls.push(el("button", { type: "button", class: "small", "aria-label": t("wait.down", { name: seat.name }),
+            onclick: () => { [order[i + 1], order[i]] = [order[i], order[i + 1]]; hostCall("POST", "seats/order", { order }); } }, "↓"));
+        }
+        if (!seat.is_host) {
+          controls.push(el("button", { type: "button", class: "small danger", "aria-label": t("wait.remove", { name: seat.name }),
+            onclick: () => hostCall("DELETE", "seats/" + seat.seat) }, "✕"));
+        }
+      }
+      list.appendChild(el("li", { class: "seat-row", "data-seat": seat.seat },
+        el("span", { class: "dot " + (seat.connected ? "on" : "off"), role: "img",
+          "aria-label": seat.connected ? t("wait.online") : t("wait.offline") }),
+        el("span", { class: "seat-name" }, seat.name), badges, el("span", { class: "seat-controls" }, controls)));
+    });
+    for (let i = tb.seats.length; i < tb.capacity; i++) {
+      list.appendChild(el("li", { class: "seat-row free" }, el("span", { class: "dot off", "aria-hidden": "true" }),
+        el("span", { class: "seat-name muted" }, t("wait.empty"))));
+    }
+    const invite = P10.store.get("invite." + S.tableId);
+    if (invite) {
+      $("waiting-invite").classList.remove("hidden");
+      $("waiting-invite-link").value = invite;
+    }
+    $("start-button").classList.toggle("hidden", !host);
+    $("waiting-note").textContent = host ? t("wait.note_host", { min: 2 }) : t("wait.note_guest");
+  }
+
+  async function hostCall(method, path, body) {
+    $("wait-error").textContent = "";
+    const result = await P10.api(method, `/api/tables/${S.tableId}/${path}`, body);
+    if (!result.ok) { $("wait-error").textContent = P10.errorText(result.data.error); return; }
+    if (result.data && result.data.seats) { S.table = result.data; render(); }
+  }
+
+  /* ------------------------------------------------------------------ rendering: the game */
+  function render() {
+    if (!S.table) return;
+    if (S.gameId === null || !S.view) {
+      if (S.table.status === "waiting") renderWaiting();
+      return;
+    }
+    $("waiting").classList.add("hidden");
+    $("game").classList.remove("hidden");
+    const v = S.view;
+    document.body.dataset.ruleset = v.ruleset;
+    $("game-title").textContent = t("ruleset." + v.ruleset + ".title") + " · " + t("table.round", { n: v.round });
+    document.querySelectorAll(".rules-section").forEach((n) => n.classList.toggle("hidden", n.dataset.ruleset !== v.ruleset));
+    // Drop selections of cards that left the hand; reset the builder when the phase changes.
+    const ids = new Set(hand().map((c) => c.id));
+    for (const id of [...S.selected]) if (!ids.has(id)) S.selected.delete(id);
+    const key = v.round + ":" + JSON.stringify(v.my_phase || null);
+    if (S.builderFor !== key || !(prompt() && prompt().can_lay)) {
+      S.builder = null;
+      S.builderFor = key;
+    }
+    if (S.builder) S.builder = S.builder.map((g) => g.filter((id) => ids.has(id)));
+    if (v.ruleset === "board" && P10.renderBoard) {
+      $("board").classList.remove("hidden");
+      P10.renderBoard($("board"), v, { names: names(), seat: S.seat, send, setError });
+    } else {
+      $("board").classList.add("hidden");
+    }
+    renderPlayers();
+    renderPiles();
+    renderPrompt();
+    renderHand();
+    renderScores();
+    maybeSummary();
+  }
+
+  function hitOptions(group) {
+    // Whether to offer hitting: my prompt allows it and exactly one hand card is selected.
+    const p = prompt();
+    return Boolean(p && p.action === "play" && p.can_hit && selectedIds().length === 1);
+  }
+
+  function groupEl(group, index) {
+    const label = P10.groupLabel(group);
+    const node = el("div", { class: "group", "data-group": index, "data-kind": group.kind, role: "group",
+      "aria-label": t("table.group_n", { n: index + 1 }) + ": " + label },
+    el("div", { class: "group-label" }, el("span", { class: "group-index" }, "#" + (index + 1)), " ", label),
+    el("div", { class: "group-cards" }, group.cards.map((c) => P10.cardEl(c, { small: true }))));
+    if (hitOptions(group)) {
+      const hitBox = el("div", { class: "hit-buttons" });
+      const isRun = group.kind === "run" || group.kind === "colour_run";
+      const card = selectedIds()[0];
+      if (isRun) {
+        hitBox.append(
+          el("button", { type: "button", class: "small hit", "data-hit": index, "data-end": "low",
+            "aria-label": t("table.hit_on_low", { group: label }),
+            onclick: () => send({ type: "hit", card, group: index, end: "low" }) }, t("table.hit_low")),
+          el("button", { type: "button", class: "small hit", "data-hit": index, "data-end": "high",
+            "aria-label": t("table.hit_on_high", { group: label }),
+            onclick: () => send({ type: "hit", card, group: index, end: "high" }) }, t("table.hit_high")));
+      } else {
+        hitBox.append(el("button", { type: "button", class: "small hit", "data-hit": index,
+          "aria-label": t("table.hit_on", { group: label }),
+          onclick: () => send({ type: "hit", card, group: index, end: null }) }, t("table.hit_here")));
+      }
+      node.appendChild(hitBox);
+    }
+    return node;
+  }
+
+  function renderPlayers() {
+    const v = S.view;
+    const box = clear($("players"));
+    const awaited = new Set(v.awaited || []);
+    v.players.forEach((p) => {
+      const me = p.seat === S.seat;
+      const onTurn = v.turn === p.seat && !v.over;
+      const classes = ["player"];
+      if (me) classes.push("me");
+      if (onTurn) classes.push("on-turn");
+      if (awaited.has(p.seat)) classes.push("awaited");
+      const facts = [
+        el("span", { class: "fact" }, t("table.cards_in_hand", { n: p.hand_size })),
+        el("span", { class: "fact" }, t("table.phase", { n: p.phase }) + (p.phase_description ? " – " + P10.phaseText(p.phase, v) : "")),
+        el("span", { class: "fact" }, v.ruleset === "master" && v.scoring === "minus" ? t("table.minus", { n: p.score }) : t("table.score", { n: p.score })),
+      ];
+      if (p.laid) facts.push(el("span", { class: "fact ok" }, "✓ " + t("table.phase_done")));
+      if (p.skip_pending) facts.push(el("span", { class: "fact warn" }, "⊘ " + t("table.skip_pending")));
+      const front = (p.in_front || []).length
+        ? el("div", { class: "in-front" }, el("span", { class: "muted" }, t("table.in_front") + ": "),
+          p.in_front.map((c) => P10.cardEl(c, { small: true })))
+        : null;
+      const groups = [];
+      (v.table || []).forEach((g, i) => { if (g.owner === p.seat) groups.push(groupEl(g, i)); });
+      box.appendChild(el("article", { class: classes.join(" "), "data-seat": p.seat,
+        "aria-label": nameOf(p.seat) + (onTurn ? ", " + t("table.turn") : "") },
+      el("header", { class: "player-head" },
+        el("span", { class: "dot " + (connected(p.seat) ? "on" : "off"), role: "img",
+          "aria-label": connected(p.seat) ? t("wait.online") : t("wait.offline") }),
+        el("strong", { class: "player-name" }, nameOf(p.seat)),
+        me ? el("span", { class: "badge you" }, t("table.you")) : null,
+        onTurn ? el("span", { class: "badge turn" }, "▶ " + t("table.turn")) : null,
+        !onTurn && awaited.has(p.seat) ? el("span", { class: "badge turn" }, "… " + t("table.awaited")) : null),
+      el("div", { class: "facts" }, facts), front,
+      el("div", { class: "groups" }, groups.length ? groups : el("span", { class: "muted small-text" }, t("table.no_groups")))));
+    });
+  }
+
+  P10.phaseText = function (number, v) {
+    const entry = (v.phases || []).find((p) => p.number === number);
+    return entry && entry.groups ? P10.describePhase(entry.groups) : "";
+  };
+
+  function pileButton(kind, label, card, size, enabled, onclick) {
+    const inner = card ? P10.cardEl(card) : el("span", { class: "card back", "aria-hidden": "true" }, el("span", { class: "back-mark" }, "10"));
+    const attrs = { type: "button", class: "pile pile-" + kind, id: "pile-" + kind,
+      "aria-label": label + (card ? ": " + P10.cardLabel(card) : "") + ", " + t("table.cards", { n: size }) };
+    if (!enabled) attrs.disabled = true;
+    return el("div", { class: "pile-wrap" },
+      el("button", Object.assign(attrs, { onclick }), inner),
+      el("div", { class: "pile-caption" }, label, el("br"), el("span", { class: "muted" }, t("table.cards", { n: size }))));
+  }
+
+  function renderPiles() {
+    const v = S.view;
+    const box = clear($("piles"));
+    if (v.ruleset === "board" && P10.renderBoardPiles) { P10.renderBoardPiles(box, v, { send, pileButton }); return; }
+    const p = prompt();
+    const piles = p && p.action === "draw" ? p.piles : [];
+    box.append(
+      pileButton("draw", t("table.draw_pile"), null, v.draw_size, piles.includes("draw"),
+        () => send({ type: "draw", pile: "draw" })),
+      pileButton("discard", t("table.discard_pile"), v.discard_top, v.discard_size, piles.includes("discard"),
+        () => send({ type: "draw", pile: "discard" })));
+    if (v.ruleset === "master") {
+      box.append(el("div", { class: "pile-wrap" },
+        el("div", { class: "pile pile-blue", role: "img", "aria-label": t("table.blue_pile") + (v.blue_top ? ": " + P10.cardLabel(v.blue_top) : ": " + t("table.empty")) },
+          v.blue_top ? P10.cardEl(v.blue_top) : el("span", { class: "card empty" })),
+        el("div", { class: "pile-caption" }, t("table.blue_pile"), el("br"), el("span", { class: "muted" }, t("table.cards", { n: v.blue_size })))));
+      if (v.give_me_five) {
+        box.append(el("div", { class: "offers" }, el("strong", null, t("action.give_me_five") + " → " + nameOf(v.give_me_five.taker)),
+          el("div", { class: "group-cards" }, v.give_me_five.offers.map((o) => el("span", { class: "offer" },
+            o.card ? P10.cardEl(o.card, { small: true }) : P10.cardEl(null, { small: true }), el("small", null, nameOf(o.seat)))))));
+      }
+    }
+  }
+
+  function waitingText(v) {
+    const awaited = (v.awaited || []).map(nameOf);
+    if (!awaited.length) return "";
+    return awaited.length === 1 ? t("prompt.wait", { name: awaited[0] }) : t("prompt.wait_many", { names: awaited.join(", ") });
+  }
+
+  function renderPrompt() {
+    const v = S.view;
+    const p = prompt();
+    const promptNode = $("prompt");
+    const controls = clear($("prompt-controls"));
+    const actions = clear($("actions"));
+    const builder = $("builder");
+    builder.classList.add("hidden");
+    if (S.seat === null) promptNode.textContent = t("table.spectating") + " " + waitingText(v);
+    if (v.over) { promptNode.textContent = t("prompt.over"); return; }
+    const action = myTurnAction();
+    if (!action) { if (S.seat !== null) promptNode.textContent = waitingText(v); return; }
+    if (v.ruleset === "board" && P10.renderBoardPrompt &&
+        P10.renderBoardPrompt({ p, v, promptNode, controls, actions, send, setError, selectedIds, oneSelected, nameOf, render })) {
+      if (p.action === "play") renderPlay(p, v, promptNode, actions);
+      return;
+    }
+    switch (action) {
+      case "draw":
+        promptNode.textContent = p.take_two ? t("prompt.draw_take_two") : p.piles.includes("discard") ? t("prompt.draw") : t("prompt.draw_only");
+        controls.append(
+          el("button", { type: "button", class: "primary", id: "act-draw", onclick: () => send({ type: "draw", pile: "draw" }) }, t("act.draw_pile")),
+          p.piles.includes("discard") ? el("button", { type: "button", id: "act-take-discard", onclick: () => send({ type: "draw", pile: "discard" }) }, t("act.discard_pile")) : null);
+        break;
+      case "play":
+        renderPlay(p, v, promptNode, actions);
+        break;
+      case "choose_take_two":
+        promptNode.textContent = t("prompt.choose_take_two");
+        controls.append(el("div", { class: "choice-cards" }, p.cards.map((c) => el("div", { class: "choice" }, P10.cardEl(c),
+          el("button", { type: "button", onclick: () => send({ type: "choose_take_two", keep: c.id }) }, t("act.keep"))))));
+        break;
+      case "offer":
+        promptNode.textContent = t("prompt.offer", { name: nameOf(p.taker), count: p.count });
+        actions.append(el("button", { type: "button", class: "primary", id: "act-offer", onclick: () => {
+          const id = oneSelected(); if (id !== null) send({ type: "offer_card", card: id });
+        } }, t("act.offer")));
+        break;
+      case "take_offer":
+        promptNode.textContent = t("prompt.take_offer");
+        controls.append(el("div", { class: "choice-cards" }, p.offers.filter((o) => o.card).map((o) => el("div", { class: "choice" },
+          P10.cardEl(o.card), el("small", null, nameOf(o.seat)),
+          el("button", { type: "button", onclick: () => send({ type: "take_offer", card: o.card.id }) }, t("act.take"))))));
+        break;
+      case "keep_hand":
+        promptNode.textContent = t("prompt.keep_hand", { n: p.hand_size });
+        controls.append(
+          el("button", { type: "button", class: "primary", onclick: () => send({ type: "keep_hand", keep: true }) }, t("act.keep_hand")),
+          el("button", { type: "button", onclick: () => send({ type: "keep_hand", keep: false }) }, t("act.return_hand")));
+        break;
+      default:
+        promptNode.textContent = action;
+    }
+  }
+
+  function renderPlay(p, v, promptNode, actions) {
+    const master = v.ruleset === "master";
+    promptNode.textContent = master ? t("prompt.play_master") : p.can_lay ? t("prompt.play") : t("prompt.play_laid");
+    if (p.can_lay && v.my_phase) renderBuilder(v);
+    const ids = selectedIds();
+    const single = ids.length === 1 ? cardById(ids[0]) : null;
+    const isAction = single && single.kind === "action";
+    const mattelSkip = single && !master && single.action === "skip";
+    const needsTarget = (mattelSkip || (master && single && single.action === "skip")) && (p.skip_targets || []).length > 0;
+    let targetSelect = null;
+    if (needsTarget) {
+      targetSelect = el("select", { id: "skip-target", "aria-label": t("act.skip_target") },
+        p.skip_targets.map((s) => el("option", { value: s }, nameOf(s))));
+      actions.append(el("label", { for: "skip-target", class: "inline-label" }, t("act.skip_target")), targetSelect);
+    }
+    const target = () => (targetSelect ? parseInt(targetSelect.value, 10) : null);
+    if (master && isAction) {
+      if (single.action === "give_me_five") {
+        actions.append(
+          el("button", { type: "button", class: "primary", id: "act-play-action", onclick: () => send({ type: "play_action", card: single.id, target: null, ask: true }) }, t("act.ask")),
+          el("button", { type: "button", id: "act-play-decline", onclick: () => send({ type: "play_action", card: single.id, target: null, ask: false }) }, t("act.decline")));
+      } else {
+        actions.append(el("button", { type: "button", class: "primary", id: "act-play-action",
+          onclick: () => send({ type: "play_action", card: single.id, target: target(), ask: true }) }, t("act.play_action")));
+      }
+    } else {
+      actions.append(el("button", { type: "button", class: "primary", id: "act-discard", disabled: ids.length !== 1 ? true : null,
+        onclick: () => { const id = oneSelected(); if (id !== null) send({ type: "discard", card: id, target: target() }); } },
+      t("act.discard")));
+    }
+  }
+
+  function renderBuilder(v) {
+    const box = clear($("builder"));
+    box.classList.remove("hidden");
+    const phase = v.my_phase;
+    if (!S.builder || S.builder.length !== phase.length) S.builder = phase.map(() => []);
+    box.append(el("h3", null, t("builder.title", { phase: P10.describePhase(phase) })));
+    const groups = el("div", { class: "builder-groups" });
+    phase.forEach((spec, gi) => {
+      const ids = S.builder[gi];
+      const isRun = spec.kind.includes("run");
+      const cards = ids.map((id, pos) => {
+        const card = cardById(id);
+        if (!card) return null;
+        const name = P10.cardLabel(card);
+        return el("div", { class: "slot" }, P10.cardEl(card, { small: true }),
+          el("div", { class: "slot-controls" },
+            isRun && pos > 0 ? el("button", { type: "button", class: "tiny", "aria-label": t("builder.left", { card: name }),
+              onclick: () => { [ids[pos - 1], ids[pos]] = [ids[pos], ids[pos - 1]]; render(); } }, "◀") : null,
+            el("button", { type: "button", class: "tiny", "aria-label": t("builder.remove", { card: name }),
+              onclick: () => { ids.splice(pos, 1); render(); } }, "✕"),
+            isRun && pos < ids.length - 1 ? el("button", { type: "button", class: "tiny", "aria-label": t("builder.right", { card: name }),
+              onclick: () => { [ids[pos + 1], ids[pos]] = [ids[pos], ids[pos + 1]]; render(); } }, "▶") : null));
+      });
+      groups.append(el("div", { class: "builder-group", "data-builder-group": gi, role: "group",
+        "aria-label": t("builder.group", { n: gi + 1, kind: P10.describePhase([spec]) }) },
+      el("div", { class: "group-label" }, t("builder.group", { n: gi + 1, kind: P10.describePhase([spec]) })),
+      el("div", { class: "group-cards" }, cards),
+      el("button", { type: "button", class: "small put", "data-put": gi, onclick: () => {
+        for (const id of selectedIds()) ids.push(id);
+        if (isRun) ids.sort((a, b) => sortValue(a) - sortValue(b));
+        S.selected.clear();
+        render();
+      } }, t("builder.put"))));
+    });
+    box.append(groups);
+    if (phase.some((g) => g.kind.includes("run"))) box.append(el("p", { class: "muted small-text" }, t("builder.run_order")));
+    box.append(el("div", { class: "builder-actions" },
+      el("button", { type: "button", id: "builder-suggest", onclick: suggest }, "💡 " + t("builder.suggest")),
+      el("button", { type: "button", id: "builder-clear", onclick: () => { S.builder = phase.map(() => []); render(); } }, t("builder.clear")),
+      el("button", { type: "button", class: "primary", id: "builder-lay", onclick: () => {
+        if (S.builder.some((g) => !g.length)) { setError(t("builder.incomplete")); return; }
+        send({ type: "lay_phase", groups: S.builder.map((g) => [...g]) });
+      } }, t("builder.lay"))));
+  }
+
+  function sortValue(id) {
+    const c = cardById(id);
+    // Naturals by number; jokers keep their place after the naturals (the player moves them with ◀ ▶).
+    return c && c.kind === "number" ? c.number : 100;
+  }
+
+  async function suggest() {
+    setError("");
+    const result = await P10.api("GET", `/api/tables/${S.tableId}/hint`);
+    if (!result.ok) { setError(P10.errorText(result.data.error)); return; }
+    if (!result.data.groups) { setError(t("builder.no_suggestion")); return; }
+    S.builder = result.data.groups.map((g) => [...g]);
+    S.selected.clear();
+    render();
+  }
+
+  function renderHand() {
+    const box = clear($("hand"));
+    const cards = P10.sortCards(hand().filter((c) => !inBuilder(c.id)), S.sort);
+    $("sort-number").setAttribute("aria-pressed", String(S.sort === "number"));
+    $("sort-colour").setAttribute("aria-pressed", String(S.sort === "colour"));
+    $("hand-area").classList.toggle("hidden", S.seat === null);
+    for (const card of cards) {
+      box.appendChild(P10.cardEl(card, { button: true, selected: S.selected.has(card.id), onclick: () => {
+        if (S.selected.has(card.id)) S.selected.delete(card.id); else S.selected.add(card.id);
+        setError("");
+        const focusId = card.id;
+        render();
+        const again = document.querySelector(`#hand [data-card-id="${focusId}"]`);
+        if (again) again.focus();
+      } }));
+    }
+  }
+
+  /* ------------------------------------------------------------------ score sheet, summary and chart */
+  function scoreTable(v) {
+    const hist = v.history || [];
+    if (!hist.length) return el("p", { class: "muted" }, t("scores.none"));
+    const head = el("tr", null, el("th", { scope: "col" }, t("scores.round")), v.players.map((p) => el("th", { scope: "col" }, nameOf(p.seat))));
+    const rows = hist.map((r) => el("tr", null, el("th", { scope: "row" }, String(r.round)),
+      v.players.map((p) => el("td", null, String(r.points[p.seat]), el("small", { class: "muted" },
+        " · " + (r.made[p.seat] ? t("summary.made", { n: r.made[p.seat] }) : t("summary.not_made")))))));
+    const total = el("tr", { class: "total" }, el("th", { scope: "row" }, t("summary.total")), v.players.map((p) => el("td", null, String(p.score))));
+    return el("table", { class: "scores" }, el("thead", null, head), el("tbody", null, rows, total));
+  }
+
+  function renderScores() {
+    const v = S.view;
+    const box = clear($("scores"));
+    box.append(el("h2", null, t("table.scores")), scoreTable(v));
+    if ((v.history || []).length) box.append(P10.chart(v, nameOf));
+  }
+
+  /* Two small SVG line charts: each player's total score and phase by round. */
+  P10.chart = function (v, nameOf) {
+    const hist = v.history || [];
+    const palette = ["#d33", "#26a", "#2a2", "#c80", "#838", "#0aa"];
+    const wrap = el("div", { class: "charts" });
+    const series = (kind) => v.players.map((p) => {
+      let total = 0, phase = 0;
+      return [0].concat(hist.map((r) => {
+        total += r.points[p.seat];
+        if (r.made[p.seat]) phase = Math.max(phase, r.made[p.seat]);
+        return kind === "score" ? total : phase;
+      }));
+    });
+    for (const kind of ["score", "phase"]) {
+      const data = series(kind);
+      const max = Math.max(1, ...data.flat());
+      const W = 260, H = 120, L = 28, B = 18;
+      const x = (i) => L + (i * (W - L - 6)) / Math.max(1, hist.length);
+      const y = (val) => H - B - (val * (H - B - 6)) / max;
+      const svgNode = P10.svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img",
+        "aria-label": t(kind === "score" ? "summary.chart_score" : "summary.chart_phase") + ": " +
+          v.players.map((p, i) => nameOf(p.seat) + " " + data[i][data[i].length - 1]).join(", ") },
+      P10.svg("line", { x1: L, y1: H - B, x2: W, y2: H - B, stroke: "#888" }),
+      P10.svg("line", { x1: L, y1: 0, x2: L, y2: H - B, stroke: "#888" }),
+      P10.svg("text", { x: 2, y: 10, "font-size": 9, text: String(max) }),
+      P10.svg("text", { x: 2, y: H - B, "font-size": 9, text: "0" }),
+      hist.map((r, i) => P10.svg("text", { x: x(i + 1) - 3, y: H - 4, "font-size": 9, text: String(r.round) })),
+      data.map((points, i) => P10.svg("polyline", { fill: "none", stroke: palette[i % palette.length], "stroke-width": 2,
+        "stroke-dasharray": i % 2 ? "4 2" : null, points: points.map((val, k) => `${x(k)},${y(val)}`).join(" ") })));
+      wrap.append(el("figure", null, el("figcaption", null, t(kind === "score" ? "summary.chart_score" : "summary.chart_phase")), svgNode));
+    }
+    wrap.append(el("ul", { class: "legend" }, v.players.map((p, i) => el("li", null,
+      el("span", { class: "swatch", style: `background:${palette[i % palette.length]}` }), nameOf(p.seat)))));
+    return wrap;
+  };
+
+  function maybeSummary() {
+    const v = S.view;
+    const hist = v.history || [];
+    const dialog = $("summary");
+    const roundDone = hist.length > S.shownRound && S.pendingSummary;
+    const over = v.over && !S.shownOver;
+    if (S.shownRound === 0 && !S.pendingSummary) S.shownRound = hist.length;  // opened mid-game: no old popups
+    if (!roundDone && !over) return;
+    S.shownRound = hist.length;
+    S.pendingSummary = false;
+    const body = clear($("summary-body"));
+    if (v.over) {
+      S.shownOver = true;
+      $("summary-title").textContent = t("summary.game");
+      body.append(el("p", { class: "winners" }, "🏆 " + t("summary.winners", { names: (v.winners || []).map(nameOf).join(", ") })));
+      const number = S.table && S.table.game ? S.table.game.number : 1;
+      const link = $("summary-replay");
+      link.href = `/tables/${S.tableId}/games/${number}/replay`;
+      link.classList.remove("hidden");
+      $("summary-rematch").classList.toggle("hidden", S.seat === null);
+    } else {
+      const last = hist[hist.length - 1];
+      $("summary-title").textContent = t("summary.round", { n: last.round });
+      $("summary-replay").classList.add("hidden");
+      $("summary-rematch").classList.add("hidden");
+    }
+    body.append(scoreTable(v), P10.chart(v, nameOf));
+    if (typeof dialog.showModal === "function" && !dialog.open) dialog.showModal();
+    else dialog.setAttribute("open", "");
+  }
+
+  /* ------------------------------------------------------------------ chat and reactions */
+  function addChat(msg) {
+    if (S.chatSeen.has(msg.id)) return;
+    S.chatSeen.add(msg.id);
+    const log = $("chat-log");
+    const who = msg.name || t("seat.n", { n: (msg.seat ?? 0) + 1 });
+    log.appendChild(el("li", { class: msg.emoji ? "reaction-line" : "" }, el("strong", null, who + ": "),
+      msg.emoji ? el("span", { class: "big-emoji" }, msg.emoji) : msg.text));
+    log.scrollTop = log.scrollHeight;
+    if (msg.emoji) floatEmoji(msg.emoji);
+  }
+
+  function floatEmoji(emoji) {
+    const node = el("span", { class: "float-emoji", "aria-hidden": "true" }, emoji);
+    document.body.appendChild(node);
+    setTimeout(() => node.remove(), 1800);
+  }
+
+  async function loadChat() {
+    const result = await P10.api("GET", `/api/tables/${S.tableId}/chat`);
+    if (result.ok) (result.data.messages || []).forEach(addChat);
+  }
+
+  async function postChat(body) {
+    const result = await P10.api("POST", `/api/tables/${S.tableId}/chat`, body);
+    if (!result.ok) { P10.toast(P10.errorText(result.data.error)); return; }
+    addChat(result.data);
+  }
+
+  /* ------------------------------------------------------------------ start */
+  document.addEventListener("DOMContentLoaded", async () => {
+    S.tableId = $("app").dataset.table;
+    $("sort-number").addEventListener("click", () => { S.sort = "number"; P10.store.set("sort", S.sort); render(); });
+    $("sort-colour").addEventListener("click", () => { S.sort = "colour"; P10.store.set("sort", S.sort); render(); });
+    const toggle = (button, panel) => button.addEventListener("click", () => {
+      const hidden = panel.classList.toggle("hidden");
+      button.setAttribute("aria-expanded", String(!hidden));
+    });
+    toggle($("help-button"), $("help"));
+    toggle($("scores-button"), $("scores"));
+    $("summary-close").addEventListener("click", () => $("summary").close());
+    $("summary-rematch").addEventListener("click", async () => {
+      const result = await P10.api("POST", `/api/tables/${S.tableId}/rematch`);
+      if (!result.ok) { P10.toast(P10.errorText(result.data.error)); return; }
+      $("summary").close();
+    });
+    $("start-button").addEventListener("click", () => hostCall("POST", "start"));
+    $("waiting-copy").addEventListener("click", () => P10.copy($("waiting-invite-link")));
+    $("chat-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      const input = $("chat-input");
+      const text = input.value.trim();
+      if (!text) return;
+      input.value = "";
+      postChat({ text });
+    });
+    document.querySelectorAll(".reaction").forEach((b) => b.addEventListener("click", () => postChat({ emoji: b.dataset.emoji })));
+    document.addEventListener("keydown", (event) => {
+      if (event.key === "Escape" && S.selected.size) { S.selected.clear(); render(); }
+    });
+    const info = await P10.api("GET", `/api/tables/${S.tableId}`);
+    if (!info.ok) { $("page-error").textContent = P10.errorText(info.data.error); return; }
+    S.table = info.data;
+    loadChat();
+    connect();
+  });
+})(window.P10);

@@ -1,0 +1,141 @@
+"""Browser test fixtures: a real uvicorn server on a free loopback port (its own SQLite database and a
+fixed seed, so the deal is known) and Debian's headless Chromium driven by Playwright.
+
+The tests skip cleanly when ``/usr/bin/chromium`` is absent (``apt-get install -y chromium``); Playwright
+cannot download its own browsers here, so it is pointed at the system one.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path(os.environ.get("E2E_CHROMIUM", "/usr/bin/chromium"))
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+
+pytestmark = pytest.mark.e2e
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/e2e" in str(item.fspath):
+            item.add_marker(pytest.mark.e2e)
+            if not CHROMIUM.exists():
+                item.add_marker(pytest.mark.skip(reason=f"{CHROMIUM} is not installed"))
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """A running uvicorn with its own database; ``url`` is its base URL."""
+
+    def __init__(self, tmp: Path, seed: int) -> None:
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = open(tmp / "server.log", "w+b")  # noqa: SIM115 - closed in stop()
+        env = dict(os.environ, DATABASE_URL=f"sqlite:///{tmp / 'e2e.db'}", PHASE10_FIXED_SEED=str(seed),
+                   PHASE10_LOG_LEVEL="WARNING", PHASE10_LOG_JSON="false")
+        env.pop("PHASE10_DATABASE_URL", None)
+        subprocess.run([sys.executable, "-m", "alembic", "upgrade", "head"], cwd=ROOT, env=env, check=True,
+                       stdout=self.log, stderr=self.log)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(self.port),
+             "--log-level", "warning"], cwd=ROOT, env=env, stdout=self.log, stderr=self.log)
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(self.url + "/healthz", timeout=1) as response:
+                    if response.status == 200:
+                        return
+            except OSError:
+                pass
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError("the server did not start:\n" + self.output())
+            time.sleep(0.1)
+
+    def output(self) -> str:
+        self.log.flush()
+        self.log.seek(0)
+        return self.log.read().decode(errors="replace")[-4000:]
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+        self.log.close()
+
+
+@pytest.fixture()
+def start_server(tmp_path: Path) -> Iterator[Callable[[int], Server]]:
+    """``start_server(seed)`` runs a fresh server whose every game uses ``seed``."""
+    servers: list[Server] = []
+
+    def start(seed: int) -> Server:
+        sub = tmp_path / f"server{len(servers)}"
+        sub.mkdir()
+        server = Server(sub, seed)
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        instance = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        yield instance
+        instance.close()
+
+
+@pytest.fixture()
+def new_page(browser: Any) -> Iterator[Callable[..., Any]]:
+    """``new_page(locale=..., width=...)``: a page in its own browser context (its own cookies = own seat)."""
+    contexts: list[Any] = []
+
+    def make(locale: str = "en-GB", width: int = 1280, height: int = 900) -> Any:
+        context = browser.new_context(locale=locale, viewport={"width": width, "height": height})
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.p10_errors = []
+        page.on("pageerror", lambda err: page.p10_errors.append(str(err)))
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def shot(page: Any, name: str, docs: bool = False) -> None:
+    """Save a screenshot to test-artifacts/ (and, for the README ones, to docs/screenshots/)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    if docs:
+        target = ROOT / "docs" / "screenshots"
+        target.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(target / f"{name}.png"), full_page=False)
