@@ -18,7 +18,7 @@ is returned, so the solver never proposes an invalid lay-down.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from .cards import ALL_COLOURS, MAX_NUMBER, MIN_NUMBER, Card, Colour
 from .groups import GroupKind, JokerPolicy, validate_laydown
@@ -27,8 +27,7 @@ Counts = tuple[int, ...]
 Arrangement = tuple[int, ...]  # type indexes in laid order
 
 
-@dataclass(frozen=True, slots=True)
-class _Type:
+class _Type(NamedTuple):
     joker: bool
     number: int | None
     colour: Colour | None
@@ -49,23 +48,28 @@ class _Search:
         kinds = {k for k, _ in requirement}
         self.by_number = any(k.has_number for k in kinds)
         self.by_colour = any(k.has_colour for k in kinds)
-        index: dict[_Type, int] = {}
+        index: dict[tuple[object, ...], int] = {}
         self.types: list[_Type] = []
         self.pools: list[list[int]] = []
         for card in hand:
             if card.is_natural:
-                t = _Type(False, card.number if self.by_number else None,
-                          card.colour if self.by_colour else None, 0, 0, frozenset())
+                key: tuple[object, ...] = (False, card.number if self.by_number else None,
+                                           card.colour if self.by_colour else None)
             elif card.is_joker:
-                low, high = (card.low, card.high) if self.by_number else (MIN_NUMBER, MAX_NUMBER)
-                t = _Type(True, None, None, low, high, card.colours if self.by_colour else ALL_COLOURS)
+                key = (True, *((card.low, card.high) if self.by_number else (MIN_NUMBER, MAX_NUMBER)),
+                       card.colours if self.by_colour else ALL_COLOURS)
             else:
                 continue
-            if t not in index:
-                index[t] = len(self.types)
-                self.types.append(t)
+            t = index.get(key)
+            if t is None:
+                t = index[key] = len(self.types)
+                if card.is_natural:
+                    self.types.append(_Type(False, key[1], key[2], 0, 0, frozenset()))  # type: ignore[arg-type]
+                else:
+                    self.types.append(_Type(True, None, None, key[1], key[2], key[3]))  # type: ignore[arg-type]
                 self.pools.append([])
-            self.pools[index[t]].append(card.id)
+            self.pools[t].append(card.id)
+        self._fitting: dict[tuple[bool, int | None, Colour | None], list[int]] = {}
         self.policy = policy
         self.requirement = list(requirement)
         cost = {GroupKind.SET: 0, GroupKind.COLOUR: 0, GroupKind.COLOUR_RUN: 1, GroupKind.RUN: 2}
@@ -74,6 +78,29 @@ class _Search:
         self.failed: set[tuple[int, Counts]] = set()
         self.naturals = [i for i, t in enumerate(self.types) if not t.joker]
         self.jokers = [i for i, t in enumerate(self.types) if t.joker]
+        self._natural_fit: dict[tuple[int | None, Colour | None], list[int]] = {}
+        for t in self.naturals:
+            number, colour = self.types[t].number, self.types[t].colour
+            for key in {(number, colour), (number, None), (None, colour), (None, None)}:
+                self._natural_fit.setdefault(key, []).append(t)
+        self.universal = all(self.types[t].low == MIN_NUMBER and self.types[t].high == MAX_NUMBER
+                             and self.types[t].colours == ALL_COLOURS for t in self.jokers)
+
+    def fitting(self, joker: bool, number: int | None, colour: Colour | None) -> list[int]:
+        """Type indexes of naturals (or jokers) that may stand for ``number`` and ``colour`` (memoised)."""
+        if not joker:
+            return self._natural_fit.get((number, colour), [])
+        key = (joker, number, colour)
+        found = self._fitting.get(key)
+        if found is None:
+            found = self._fitting[key] = [t for t in self.jokers if self.types[t].fits(number, colour)]
+        return found
+
+    def _present(self, counts: Counts, by_number: bool) -> list[Any]:
+        """The numbers (or colours) of the remaining natural cards: a set or colour group needs one (C-2)."""
+        if by_number:
+            return sorted({self.types[t].number for t in self.naturals if counts[t]})
+        return [c for c in Colour if any(counts[t] and self.types[t].colour is c for t in self.naturals)]
 
     # -- enumeration of one group's candidates -------------------------------------------------------
 
@@ -94,12 +121,12 @@ class _Search:
         need = self.policy.naturals_needed(kind)
         keys: list[tuple[int | None, Colour | None]]
         if kind is GroupKind.SET:
-            keys = [(n, None) for n in range(MIN_NUMBER, MAX_NUMBER + 1)]
+            keys = [(n, None) for n in self._present(counts, by_number=True)]
         else:
-            keys = [(None, c) for c in Colour]
+            keys = [(None, c) for c in self._present(counts, by_number=False)]
         for number, colour in keys:
-            nats = [t for t in self.naturals if counts[t] and self.types[t].fits(number, colour)]
-            joks = [t for t in self.jokers if counts[t] and self.types[t].fits(number, colour)]
+            nats = [t for t in self.fitting(False, number, colour) if counts[t]]
+            joks = [t for t in self.fitting(True, number, colour) if counts[t]]
             have_nat = sum(counts[t] for t in nats)
             have_jok = sum(counts[t] for t in joks)
             for k in range(min(size, have_nat), max(need, size - have_jok) - 1, -1):
@@ -135,12 +162,12 @@ class _Search:
         if nat + (length - pos) < need:
             return
         number = first + pos
-        for t in self.naturals:
-            if counts[t] and self.types[t].fits(number, colour):
+        for t in self.fitting(False, number, colour):
+            if counts[t]:
                 yield from self._fill(first, length, colour, _minus(counts, t), pos + 1, [*acc, t], nat + 1,
                                       need)
-        for t in self.jokers:
-            if counts[t] and self.types[t].fits(number, colour):
+        for t in self.fitting(True, number, colour):
+            if counts[t]:
                 yield from self._fill(first, length, colour, _minus(counts, t), pos + 1, [*acc, t], nat, need)
 
     def candidates(self, kind: GroupKind, size: int, counts: Counts) -> Iterator[Arrangement]:
@@ -157,6 +184,8 @@ class _Search:
         jokers = [t for t in self.jokers for _ in range(counts[t])]
         if len(jokers) < len(slots):
             return None
+        if self.universal:
+            return jokers[:len(slots)]
         owner: list[int | None] = [None] * len(jokers)
 
         def augment(slot: int, seen: set[int]) -> bool:
@@ -185,12 +214,11 @@ class _Search:
         if not kind.is_run:
             keys: list[tuple[int | None, Colour | None]]
             if kind is GroupKind.SET:
-                keys = [(n, None) for n in range(MIN_NUMBER, MAX_NUMBER + 1)]
+                keys = [(n, None) for n in self._present(counts, by_number=True)]
             else:
-                keys = [(None, c) for c in Colour]
+                keys = [(None, c) for c in self._present(counts, by_number=False)]
             for number, colour in keys:
-                nats = [t for t in self.naturals if self.types[t].fits(number, colour)
-                        for _ in range(counts[t])][:size]
+                nats = [t for t in self.fitting(False, number, colour) for _ in range(counts[t])][:size]
                 if len(nats) < need:
                     continue
                 jok = self._match_jokers([(number, colour)] * (size - len(nats)), counts)
@@ -199,19 +227,19 @@ class _Search:
             return None
         colours: list[Colour | None] = list(Colour) if kind is GroupKind.COLOUR_RUN else [None]
         longest = MAX_NUMBER if need >= 2 else size
+        jokers = sum(counts[t] for t in self.jokers)
         for colour in colours:
+            # the natural type to use at each number, if any (a natural wherever one fits is dominant)
+            at = [None] + [next((t for t in self.fitting(False, number, colour) if counts[t]), None)
+                           for number in range(MIN_NUMBER, MAX_NUMBER + 1)]
             for length in range(size, longest + 1):
                 for first in range(MIN_NUMBER, MAX_NUMBER - length + 2):
-                    arr: list[int | None] = []
-                    slots: list[tuple[int | None, Colour | None]] = []
-                    for number in range(first, first + length):
-                        t = next((t for t in self.naturals
-                                  if counts[t] and self.types[t].fits(number, colour)), None)
-                        arr.append(t)
-                        if t is None:
-                            slots.append((number, colour))
-                    if length - len(slots) < need:
+                    arr = at[first:first + length]
+                    missing = arr.count(None)
+                    if missing > jokers or length - missing < need:
                         continue
+                    slots: list[tuple[int | None, Colour | None]] = [
+                        (first + i, colour) for i, t in enumerate(arr) if t is None]
                     jok = self._match_jokers(slots, counts)
                     if jok is None:
                         continue

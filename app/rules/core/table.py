@@ -12,7 +12,7 @@ from typing import Any
 from .cards import Card, card_to_json
 from .errors import IllegalMove
 from .events import CardHit, DrawPileRebuilt, PhaseLaid
-from .groups import End, JokerPolicy, LaidGroup, extend_group, validate_laydown
+from .groups import End, GroupKind, JokerPolicy, LaidGroup, extend_group, validate_laydown
 from .phases import Phase
 from .rng import Rng
 
@@ -98,6 +98,8 @@ def legal_hits(hand: Sequence[Card], table: Sequence[LaidGroup],
         if not (card.is_natural or card.is_joker):
             continue
         for index, group in enumerate(table):
+            if card.is_natural and not _may_fit(group, card):
+                continue
             ends: tuple[End | None, ...] = (End.LOW, End.HIGH) if group.kind.is_run else (None,)
             for end in ends:
                 try:
@@ -106,6 +108,17 @@ def legal_hits(hand: Sequence[Card], table: Sequence[LaidGroup],
                     continue
                 out.append((card.id, index, end))
     return out
+
+
+def _may_fit(group: LaidGroup, card: Card) -> bool:
+    """A cheap necessary condition for a natural card to extend ``group`` (saves raising in ``legal_hits``)."""
+    if group.kind.has_colour and card.colour != group.colour:
+        return False
+    if group.kind is GroupKind.SET:
+        return card.number == group.number
+    if group.kind.is_run:
+        return card.number in (group.start - 1 if group.start else None, (group.end or 0) + 1)
+    return True
 
 
 def phase_sequence(phases: Sequence[Phase], selection: str, phases_to_win: int | None) -> tuple[int, ...]:

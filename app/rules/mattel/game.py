@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from ..core.cards import Card
 from ..core.commands import Discard, Draw, Hit, LayPhase, Pile
@@ -138,11 +139,14 @@ def _advance(state: MattelState, seat: int) -> tuple[int, tuple[TurnSkipped, ...
     return nxt, tuple(events)
 
 
-def _pass_turn(state: MattelState) -> tuple[MattelState, Events]:
+def _next_turn(state: MattelState) -> tuple[dict[str, Any], Events]:
+    """The state changes and events that pass the turn clockwise, serving skips on the way (M-6)."""
     turn, skips = _advance(state, state.turn)
-    served = _served(skips)
-    skipped = tuple(False if s in served else v for s, v in enumerate(state.skipped))
-    return replace(state, turn=turn, stage=Stage.DRAW, skipped=skipped), (*skips, TurnStarted(turn))
+    skipped = state.skipped
+    if skips:
+        served = _served(skips)
+        skipped = tuple(False if s in served else v for s, v in enumerate(skipped))
+    return {"turn": turn, "stage": Stage.DRAW, "skipped": skipped}, (*skips, TurnStarted(turn))
 
 
 def apply(state: MattelState, seat: int, command: MattelCommand) -> tuple[MattelState, Events]:
@@ -160,13 +164,11 @@ def apply(state: MattelState, seat: int, command: MattelCommand) -> tuple[Mattel
             _require_play(state)
             player, table, laid = lay_phase(state.players[seat], seat, current_phase(state, seat), groups,
                                             state.table, WILDS)
-            state = _with_player(replace(state, table=table), seat, player)
-            return _maybe_out(state, seat, (laid,))
+            return _maybe_out(_with_player(state, seat, player, table=table), seat, (laid,))
         case Hit(card=card, group=group, end=end):
             _require_play(state)
             player, table, event = hit(state.players[seat], seat, card, group, end, state.table, WILDS)
-            state = _with_player(replace(state, table=table), seat, player)
-            return _maybe_out(state, seat, (event,))
+            return _maybe_out(_with_player(state, seat, player, table=table), seat, (event,))
         case Discard(card=card_id, target=target):
             return _discard(state, seat, card_id, target)
     raise InvalidCommand("unknown_command", f"unknown command {command!r}")
@@ -177,8 +179,9 @@ def _require_play(state: MattelState) -> None:
         raise WrongStage("draw_first", "draw a card first")
 
 
-def _with_player(state: MattelState, seat: int, player: Player) -> MattelState:
-    return replace(state, players=state.players[:seat] + (player,) + state.players[seat + 1:])
+def _with_player(state: MattelState, seat: int, player: Player, **changes: Any) -> MattelState:
+    """``state`` with seat's player replaced and any other field changes, in one copy."""
+    return replace(state, players=state.players[:seat] + (player,) + state.players[seat + 1:], **changes)
 
 
 def _draw(state: MattelState, seat: int, pile: Pile) -> tuple[MattelState, Events]:
@@ -194,15 +197,14 @@ def _draw(state: MattelState, seat: int, pile: Pile) -> tuple[MattelState, Event
             raise IllegalMove("cannot_take_skip", "a skip can never be taken from the discard pile")
         piles = replace(state.piles, discard=state.piles.discard[:-1])
         player = replace(player, hand=player.hand + (top,))
-        state = _with_player(replace(state, piles=piles, stage=Stage.PLAY), seat, player)
-        return state, (CardDrawn(seat, pile.value, top),)
+        return _with_player(state, seat, player, piles=piles, stage=Stage.PLAY), (CardDrawn(seat, pile.value, top),)
     card, piles, rng, rebuilt = pop_draw(state.piles, state.rng)
-    state = replace(state, piles=piles, rng=rng, stage=Stage.PLAY)
     if piles.rebuilds >= STALL_REBUILDS:
-        return _end_round(state, None, tuple(rebuilt))
+        return _end_round(replace(state, piles=piles, rng=rng), None, tuple(rebuilt))
     if card is None:
-        return state, (*rebuilt, DrawFailed(seat))
-    state = _with_player(state, seat, replace(player, hand=player.hand + (card,)))
+        return replace(state, piles=piles, rng=rng, stage=Stage.PLAY), (*rebuilt, DrawFailed(seat))
+    player = replace(player, hand=player.hand + (card,))
+    state = _with_player(state, seat, player, piles=piles, rng=rng, stage=Stage.PLAY)
     return state, (*rebuilt, CardDrawn(seat, pile.value, card))
 
 
@@ -230,13 +232,13 @@ def _discard(state: MattelState, seat: int, card_id: int, target: int | None) ->
             raise InvalidCommand("unexpected_target", "only a skip names a target")
         event = CardDiscarded(seat, card)
     piles = replace(state.piles, discard=state.piles.discard + (card,))
-    state = _with_player(replace(state, piles=piles), seat, replace(player, hand=hand))
+    player = replace(player, hand=hand)
     if not hand:
-        return _end_round(state, seat, (event,))
+        return _end_round(_with_player(state, seat, player, piles=piles), seat, (event,))
     if target is not None:
         state = replace(state, skipped=tuple(v or s == target for s, v in enumerate(state.skipped)))
-    state, passed = _pass_turn(state)
-    return state, (event, *passed)
+    changes, passed = _next_turn(state)
+    return _with_player(state, seat, player, piles=piles, **changes), (event, *passed)
 
 
 def _maybe_out(state: MattelState, seat: int, events: Events) -> tuple[MattelState, Events]:

@@ -1,0 +1,112 @@
+"""Engine benchmark: prints full games per second, commands per second and solver latency per phase.
+
+    python bench/engine.py [--ruleset mattel] [--games 20] [--hands 300]
+
+Full games: 4 players, a greedy playout policy (lay whenever the solver finds a lay-down, hit whenever
+possible, otherwise a random legal command). Commands per second counts ``apply`` calls only. The solver is
+timed on random 11-card hands holding exactly 0, 1, 2 or 3 jokers, for every phase of the rule set.
+Everything runs on one core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from app.rules import registry  # noqa: E402
+from app.rules.core.cards import Card  # noqa: E402
+from app.rules.core.groups import JokerPolicy  # noqa: E402
+from app.rules.core.phases import Phase  # noqa: E402
+from app.rules.core.solver import find_laydown  # noqa: E402
+from tests.rules.playout import choose  # noqa: E402
+
+
+@dataclass
+class SolverCase:
+    naturals: list[Card]
+    jokers: list[Card]
+    phases: tuple[Phase, ...]
+    policy: JokerPolicy
+
+
+def _mattel() -> SolverCase:
+    from app.rules.mattel.deck import DECK, PHASES, WILDS
+    return SolverCase([c for c in DECK if c.is_natural], [c for c in DECK if c.is_joker], PHASES, WILDS)
+
+
+# Each rule set registers how to build its solver benchmark here.
+SOLVER_CASES: dict[str, Callable[[], SolverCase]] = {"mattel": _mattel}
+
+
+def bench_games(ruleset_id: str, games: int, players: int = 4) -> dict[str, float]:
+    ruleset = registry.get(ruleset_id)
+    options = ruleset.parse_options({})
+    commands = 0
+    apply_time = 0.0
+    rounds = 0
+    start = time.perf_counter()
+    for seed in range(games):
+        rnd = random.Random(seed)
+        state: Any = ruleset.new_game(seed, players, options)
+        while not ruleset.is_over(state):
+            seat = rnd.choice(ruleset.awaited(state))
+            command = choose(ruleset.legal_commands(state, seat), rnd, greed=1.0)
+            t = time.perf_counter()
+            state, _ = ruleset.apply(state, seat, command)
+            apply_time += time.perf_counter() - t
+            commands += 1
+        rounds += getattr(state, "round", 0)
+    elapsed = time.perf_counter() - start
+    return {"games_per_s": games / elapsed, "commands_per_s": commands / apply_time,
+            "commands_per_game": commands / games, "rounds_per_game": rounds / games}
+
+
+def bench_solver(case: SolverCase, hands: int) -> list[tuple[int, int, float, float]]:
+    rnd = random.Random(11)
+    rows = []
+    for number, phase in enumerate(case.phases, 1):
+        for jokers in range(4):
+            times = []
+            for _ in range(hands):
+                hand = rnd.sample(case.naturals, 11 - jokers) + rnd.sample(case.jokers, jokers)
+                t = time.perf_counter()
+                find_laydown(hand, phase.requirement, case.policy)
+                times.append(time.perf_counter() - t)
+            times.sort()
+            p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
+            rows.append((number, jokers, statistics.median(times) * 1e3, p99 * 1e3))
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--ruleset", action="append", choices=registry.ruleset_ids())
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--hands", type=int, default=300)
+    args = parser.parse_args()
+    for rid in args.ruleset or registry.ruleset_ids():
+        print(f"== {rid} ==")
+        g = bench_games(rid, args.games)
+        print(f"full 4-player games per second: {g['games_per_s']:.1f}  "
+              f"({g['commands_per_game']:.0f} commands, {g['rounds_per_game']:.1f} rounds per game)")
+        print(f"commands applied per second:    {g['commands_per_s']:.0f}")
+        if rid in SOLVER_CASES:
+            rows = bench_solver(SOLVER_CASES[rid](), args.hands)
+            print("solver on 11-card hands (ms):  phase jokers median p99")
+            for number, jokers, median, p99 in rows:
+                print(f"                               {number:5d} {jokers:6d} {median:6.3f} {p99:6.3f}")
+            print(f"solver overall: worst median {max(r[2] for r in rows):.3f} ms, "
+                  f"worst p99 {max(r[3] for r in rows):.3f} ms")
+
+
+if __name__ == "__main__":
+    main()
