@@ -58,6 +58,20 @@ def _phases(ruleset: AnyRuleset, state: Any) -> dict[int, int]:
     return out
 
 
+def _round_end(event: object) -> bool:
+    """A round-end event of any rule set (``RoundEnded``, the board game's ``BoardRoundEnded``)."""
+    return isinstance(event, RoundEnded) or type(event).__name__.endswith("RoundEnded")
+
+
+def _advanced(event: Any, phases: Mapping[int, int]) -> set[int]:
+    """The seats that made their phase this round: ``advanced``, or (B-8) everyone but the keepers."""
+    advanced = getattr(event, "advanced", None)
+    if advanced is not None:
+        return set(advanced)
+    keepers = set(getattr(event, "keepers", ()))
+    return {s for s in phases if s not in keepers}
+
+
 def play_game(ruleset: AnyRuleset, levels: Sequence[str], seed: int, options: Mapping[str, Any] | None = None,
               max_commands: int = 100_000) -> GameRecord:
     """Play one whole game with a bot of ``levels[seat]`` in every seat; every command must be accepted."""
@@ -84,15 +98,16 @@ def play_game(ruleset: AnyRuleset, levels: Sequence[str], seed: int, options: Ma
             name = type(event).__name__
             if name == "TurnStarted":
                 record.turns += 1
-            elif isinstance(event, RoundEnded):
+            elif _round_end(event):
                 record.rounds += 1
+                advanced = _advanced(event, phases)
                 for s, number in phases.items():
                     if (s, number) not in tried:
                         tried.add((s, number))
                         cell = record.first_try[s].setdefault(number, [0, 0])
                         cell[0] += 1
-                        cell[1] += s in event.advanced
-        if any(isinstance(e, RoundEnded) for e in events) and not ruleset.is_over(state):
+                        cell[1] += s in advanced
+        if any(_round_end(e) for e in events) and not ruleset.is_over(state):
             phases = _phases(ruleset, state)
     record.winners = tuple(ruleset.winners(state))
     return record

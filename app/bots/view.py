@@ -51,7 +51,7 @@ def table(view: View) -> list[LaidGroup]:
 def requirement(view: View) -> tuple[tuple[GroupKind, int], ...] | None:
     """The seat's current phase as ``(kind, size)`` pairs, or ``None`` once it is laid this round."""
     groups = view.get("my_phase")
-    if not groups:
+    if not groups or has_laid(view):
         return None
     return tuple((GroupKind(g["kind"]), int(g["size"])) for g in groups)
 

@@ -54,8 +54,8 @@ def test_a_rejected_bot_command_fails_the_game(monkeypatch: pytest.MonkeyPatch) 
 @pytest.mark.parametrize("ruleset_id", RULESETS)
 def test_normal_beats_easy_in_two_player_games(ruleset_id: str) -> None:
     """A small, fixed-seed sample of the issue's figure (normal wins >= 70% of 2-player games vs easy)."""
-    summary = simulate(ruleset_id, 2, 16, ["normal", "easy"], seed=300)
-    assert summary.wins[0] >= 12, summary.wins
+    summary = simulate(ruleset_id, 2, 12, ["normal", "easy"], seed=300)
+    assert summary.wins[0] >= 9, summary.wins
 
 
 def test_simulate_cli_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,164 @@
+"""Bot tactics for the board game: dice and fields (B-5), turned jokers (B-6), keep choices (B-8).
+
+``normal`` moves to the field worth most now — before its phase is down the fields that bring cards it can
+choose (joker, search, +3 ...), after it the fields that shed cards (joker, search, again ...) — searches the
+discard pile for the card that helps most, swaps and gives away its spare cards, asks for the number it
+needs, and keeps the five cards that bring its phase closest. ``easy`` picks at random among the legal
+commands for these prompts.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from app.rules.board.material import TURNED
+from app.rules.board.state import Ask, ChooseAction, Give, Keep, Move, Search, Swap
+from app.rules.core.cards import Card, CardKind, Colour
+
+from . import view as v
+from .evaluate import distance, spare_cards, synergy
+from .tactics import Command, Tactics
+
+# Field worth before / after the phase is down (B-5). ``+N`` as a choice is worth a ``+2``.
+_BEFORE = {"joker": 10, "choice": 9.5, "search": 9, "+3": 8, "again": 7, "+2": 6, "+N": 6, "ask": 5, "swap": 4,
+           "+1": 3, "all": 2}
+_AFTER = {"joker": 10, "choice": 9.5, "search": 9, "again": 8, "ask": 6, "all": 5, "+1": 4, "swap": 3, "+2": 2,
+          "+N": 2, "+3": 1}
+_SWAP_MAX, _KEEP_MAX = 4, 5
+
+
+class BoardTactics(Tactics):
+    policy = TURNED
+
+    def card_cost(self, card: Card, view: v.View) -> float:
+        """B-8: no penalty points; a joker is worth keeping, so it costs most to lose."""
+        return 0.0
+
+    def prompt(self, level: str, view: v.View, legal: Sequence[Command], rng: random.Random) -> Command | None:
+        kinds = {type(c) for c in legal}
+        if not kinds & {Move, ChooseAction, Search, Swap, Ask, Give, Keep}:
+            return None
+        if level == "easy":
+            return rng.choice(list(legal))
+        worth = _AFTER if v.has_laid(view) else _BEFORE
+        prompt: Mapping[str, Any] = view.get("prompt") or {}
+        if Move in kinds:
+            ring = view.get("ring") or []
+            fields = {m["steps"]: m["field"] for m in prompt.get("moves") or ()}
+            moves = [c for c in legal if isinstance(c, Move)]
+
+            def field_worth(c: Move) -> float:
+                f = fields.get(c.steps)
+                return float(worth.get(ring[f]["field"], 0)) if f is not None and f < len(ring) else 0.0
+
+            return max(moves, key=field_worth)
+        if ChooseAction in kinds:
+            return max((c for c in legal if isinstance(c, ChooseAction)), key=lambda c: worth.get(c.action, 0))
+        if Search in kinds:
+            pile = v.cards_from_json(prompt.get("discard_pile"))
+            return _best_search(self, view, [c for c in legal if isinstance(c, Search)], pile)
+        if Swap in kinds:
+            return _swap(self, view)
+        if Ask in kinds:
+            return _ask(self, view, [c for c in legal if isinstance(c, Ask)])
+        if Give in kinds:
+            return _give(view, [c for c in legal if isinstance(c, Give)])
+        return _keep(view)
+
+
+def _gain(tactics: Tactics, view: v.View, hand: Sequence[Card], card: Card) -> tuple[float, ...]:
+    req = v.requirement(view)
+    if req is None:
+        return (1.0 if tactics.fits_table(card, v.table(view)) else 0.0, float(card.is_joker))
+    return (float(distance(hand, req) - distance([*hand, card], req)), float(card.is_joker),
+            synergy(card, [*hand, card], req))
+
+
+def _best_search(tactics: Tactics, view: v.View, options: Sequence[Search], pile: Sequence[Card]) -> Search:
+    """B-5 search: the discard-pile card that helps most (the whole pile is in the searching seat's prompt)."""
+    hand = v.hand(view)
+    by_id = {c.id: c for c in pile}
+    return max(options, key=lambda s: _gain(tactics, view, hand, by_id[s.card]) if s.card in by_id else (-1.0,))
+
+
+def _swap(tactics: Tactics, view: v.View) -> Swap:
+    """B-5 swap: up to four spare cards (the engine accepts any 1-4 hand cards); never a joker if avoidable."""
+    hand = v.hand(view)
+    req = v.requirement(view)
+    rest = list(hand)
+    out: list[int] = []
+    groups = v.table(view)
+    while len(out) < _SWAP_MAX and len(rest) > 1:
+        if req is not None:
+            dist = distance(rest, req)
+            pool = [c for c in spare_cards(rest, req, dist) if not c.is_joker]
+        else:
+            pool = [c for c in rest if not c.is_joker and not tactics.fits_table(c, groups)]
+        if not pool:
+            break
+        worst = min(pool, key=lambda c: synergy(c, rest, req))
+        out.append(worst.id)
+        rest = [c for c in rest if c.id != worst.id]
+    if not out:
+        worst = min(hand, key=lambda c: (c.is_joker, synergy(c, hand, req)))
+        out.append(worst.id)
+    return Swap(tuple(out))
+
+
+def _ask(tactics: Tactics, view: v.View, options: Sequence[Ask]) -> Ask:
+    """B-5 ask: the number that helps most, towards the side whose first player holds more cards."""
+    hand = v.hand(view)
+    colours = [c.colour for c in hand if c.colour is not None]
+    colour = max(set(colours), key=colours.count) if colours else Colour.RED
+
+    def worth(number: int) -> tuple[float, ...]:
+        card = Card(-100, CardKind.NUMBER, number=number, colour=colour)
+        return _gain(tactics, view, hand, card)
+
+    number = max(range(1, 13), key=worth)
+    prompt: Mapping[str, Any] = view.get("prompt") or {}
+    sizes = {p["seat"]: p.get("hand_size", 0) for p in view.get("players") or ()}
+
+    def first_size(direction: str) -> int:
+        order = prompt.get(f"{direction}_order") or []
+        return int(sizes.get(order[0], 0)) if order else 0
+
+    direction = max(("left", "right"), key=first_size)
+    return next((c for c in options if c.number == number and c.direction == direction), options[0])
+
+
+def _give(view: v.View, options: Sequence[Give]) -> Give:
+    """B-5 ask: give the card we need least (never a turned joker if a natural card will do)."""
+    hand = v.hand(view)
+    by_id = {c.id: c for c in hand}
+    req = v.requirement(view)
+    spare = {c.id for c in spare_cards(hand, req)} if req is not None else set(by_id)
+
+    def key(g: Give) -> tuple[bool, bool, float]:
+        card = by_id.get(g.card)
+        if card is None:
+            return (True, True, 0.0)
+        return (card.is_joker, card.id not in spare, synergy(card, hand, req))
+
+    return min(options, key=key)
+
+
+def _keep(view: v.View) -> Keep:
+    """B-8: keep the (at most) five cards that bring the phase closest; jokers first."""
+    hand = v.hand(view)
+    req = v.requirement(view)
+    rest = list(hand)
+    while len(rest) > _KEEP_MAX:
+        if req is not None:
+            dist = distance(rest, req)
+            pool = spare_cards(rest, req, dist) or rest
+        else:
+            pool = rest
+        worst = min(pool, key=lambda c: (c.is_joker, synergy(c, rest, req)))
+        rest = [c for c in rest if c.id != worst.id]
+    return Keep(tuple(c.id for c in rest))
+
+
+TACTICS = BoardTactics()
