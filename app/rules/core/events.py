@@ -6,6 +6,7 @@ An event may hide some of its content from some seats; ``redact`` returns the JS
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -125,16 +126,21 @@ def redact(event: object, viewer: int | None) -> dict[str, Any]:
         case CardHit(seat=seat, card=card, group=index, result=result):
             return {"type": "card_hit", "seat": seat, "card": card_to_json(card), "group": index,
                     "result": group_to_json(result)}
-    data: dict[str, Any] = _cards_public(codec.to_json(event))
+    data: dict[str, Any] = public_json(event)
     return data
 
 
-def _cards_public(data: Any) -> Any:
-    """Cards in a public event, in their public JSON shape (with labels)."""
-    if isinstance(data, dict):
-        if data.get("type") == "card":
-            return {k: v for k, v in data.items() if k != "type"}
-        return {k: _cards_public(v) for k, v in data.items()}
-    if isinstance(data, list):
-        return [_cards_public(x) for x in data]
-    return data
+def public_json(value: object) -> Any:
+    """JSON of a public engine value, cards and groups in their public shapes (``card_to_json``)."""
+    if isinstance(value, Card):
+        return card_to_json(value)
+    if isinstance(value, LaidGroup):
+        return group_to_json(value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        out: dict[str, Any] = {"type": codec.type_tag(type(value))}
+        for f in dataclasses.fields(value):
+            out[f.name] = public_json(getattr(value, f.name))
+        return out
+    if isinstance(value, tuple | list):
+        return [public_json(v) for v in value]
+    return codec.to_json(value)
