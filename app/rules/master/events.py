@@ -42,7 +42,8 @@ def redact_event(event: MasterEvent, viewer: int | None) -> dict[str, Any]:
                     "card": card_to_json(card) if card is not None and viewer == seat else None,
                     "drawn": card is not None}
         case StarterReturned(card=card):
-            return {"type": "starter_returned", "card": card_to_json(card)}
+            # Its face was shown, but it now lies at the bottom of the draw pile: no card identity (C-9).
+            return {"type": "starter_returned", "card_kind": card.kind.value, "card_label": card.label()}
         case TurnStarted(seat=seat):
             return {"type": "turn_started", "seat": seat}
         case ActionPlayed(seat=seat, card=card, target=target, effect=effect):

@@ -117,6 +117,17 @@ def all_cards(state: MasterState) -> list[Card]:
     return out
 
 
+def hidden_from(state: MasterState, seat: int | None) -> set[int]:
+    """C-9: the card ids ``seat`` (``None`` = spectator) may not see: other hands, the draw pile, the discard
+    pile below its top, and the two Take-two cards another seat drew from the draw pile (R-8)."""
+    hidden = {c.id for s, p in enumerate(state.players) if s != seat for c in p.hand}
+    hidden |= {c.id for c in state.piles.draw}
+    hidden |= {c.id for c in state.piles.discard[:-1]}
+    if state.drawn_from == "draw" and seat != state.turn:
+        hidden |= {c.id for c in state.drawn}
+    return hidden
+
+
 # -- deal (R-5, R-13) ----------------------------------------------------------------------------------
 
 

@@ -22,7 +22,6 @@ from app.rules.master.state import (
     MasterCommand,
     MasterState,
     OfferTaken,
-    StarterReturned,
     TakeTwoChosen,
     TurnSkipped,
     TwoCardsDrawn,
@@ -58,7 +57,7 @@ def _shown(event: object) -> set[int]:
     """Cards an event shows face up to everybody by the rules (R-6..R-11, C-3, C-4)."""
     match event:
         case CardDiscarded(card=card) | ActionPlayed(card=card) | TurnSkipped(card=card) \
-                | StarterReturned(card=card) | CardOffered(card=card) | OfferTaken(card=card):
+                | CardOffered(card=card) | OfferTaken(card=card):
             return {card.id}
         case TakeTwoChosen(pile=pile, kept=kept, returned=returned):
             return {returned.id} | ({kept.id} if pile == "discard" else set())
