@@ -651,13 +651,17 @@ def test_B11_malformed_phase_lists_are_refused(raw: Any) -> None:
 
 
 def test_C12_stalled_round_ends_without_the_two_fields() -> None:
+    """C-12: the third rebuild of the draw pile ends the round at the end of that turn; nobody gets +2."""
     hands = [cards(1, 2, 3), cards(4, 5), cards(6, 7)]
     pile = cards(8, 9, 10, 11)
     state = position(hands, turn=1, stage=Stage.TAKE, to_take=1, laid=(True, False, True), markers=(1, 1, 1),
-                     draw=(), discard=pile)
+                     draw=(), discard=pile, again=True)
     state = replace(state, piles=Piles(draw=(), discard=pile, rebuilds=2))
     after, events = apply(state, 1, Draw(Pile.DRAW))
-    assert any(isinstance(e, DrawPileRebuilt) for e in events)
+    assert any(isinstance(e, DrawPileRebuilt) for e in events) and after.piles.rebuilds == 3
+    assert after.stage is Stage.PLAY and after.turn == 1  # the turn goes on: lay / hit, discard
+    after, events = apply(after, 1, Discard(hands[1][0].id))
+    assert TurnStarted(1, True) not in events  # the pending again turn is lost
     ended = next(e for e in events if isinstance(e, BoardRoundEnded))
     assert ended.went_out is None
     assert [(e.seat, e.fields) for e in events if isinstance(e, MarkerMoved)] == [(2, 1), (0, 1)]
