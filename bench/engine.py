@@ -43,8 +43,13 @@ def _mattel() -> SolverCase:
     return SolverCase([c for c in DECK if c.is_natural], [c for c in DECK if c.is_joker], PHASES, WILDS)
 
 
+def _master() -> SolverCase:
+    from app.rules.master.deck import DECK, PHASES, RANGED_JOKERS
+    return SolverCase([c for c in DECK if c.is_natural], [c for c in DECK if c.is_joker], PHASES, RANGED_JOKERS)
+
+
 # Each rule set registers how to build its solver benchmark here.
-SOLVER_CASES: dict[str, Callable[[], SolverCase]] = {"mattel": _mattel}
+SOLVER_CASES: dict[str, Callable[[], SolverCase]] = {"mattel": _mattel, "master": _master}
 
 
 def bench_games(ruleset_id: str, games: int, players: int = 4) -> dict[str, float]:
