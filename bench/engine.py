@@ -48,8 +48,18 @@ def _master() -> SolverCase:
     return SolverCase([c for c in DECK if c.is_natural], [c for c in DECK if c.is_joker], PHASES, RANGED_JOKERS)
 
 
+def _board() -> SolverCase:
+    """B-6: jokers are turned number cards; twelve of the 96 (the second blue copies) serve as the joker pool
+    so that a hand never holds the same physical card twice."""
+    from app.rules.board.material import DECK, PHASES, TURNED
+    from app.rules.core.cards import Colour, as_joker
+    pool = [c for c in DECK if c.colour is Colour.BLUE and c.id % 2 == 1]
+    return SolverCase([c for c in DECK if c not in pool], [as_joker(c) for c in pool], PHASES, TURNED)
+
+
 # Each rule set registers how to build its solver benchmark here.
 SOLVER_CASES: dict[str, Callable[[], SolverCase]] = {"mattel": _mattel, "master": _master}
+SOLVER_CASES["board"] = _board
 
 
 def bench_games(ruleset_id: str, games: int, players: int = 4) -> dict[str, float]:
