@@ -132,6 +132,7 @@ def phase_number(state: BoardState, seat: int) -> int:
 
 
 def current_phase(state: BoardState, seat: int) -> Phase:
+    """The phase ``seat`` must lay this round (C-5, B-3)."""
     return phases(state.options)[phase_number(state, seat) - 1]
 
 
@@ -144,6 +145,7 @@ def present(state: BoardState, card: Card) -> Card:
 
 
 def presented_hand(state: BoardState, seat: int) -> tuple[Card, ...]:
+    """``seat``'s hand as the validator and the solver see it (B-6)."""
     return tuple(present(state, c) for c in state.players[seat].hand)
 
 

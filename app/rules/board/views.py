@@ -6,9 +6,10 @@ from typing import Any
 
 from ..core.cards import as_joker, card_to_json
 from ..core.commands import Pile
-from ..core.events import group_to_json, redact
+from ..core.events import CardDiscarded, group_to_json, redact
 from ..core.table import hand_json
 from .game import (
+    ask_candidates,
     asked_order,
     awaited,
     can_lay,
@@ -25,7 +26,7 @@ from .game import (
     walk,
 )
 from .material import KEEP_MAX, SWAP_MAX, action_of
-from .state import BoardEvent, BoardState, CardGiven, CardSearched, CardsKept, CardsSwapped, Stage
+from .state import BoardEvent, BoardState, CardGiven, CardSearched, CardsKept, CardsSwapped, JokerTurned, Stage
 
 
 def _public_prompt(state: BoardState, seat: int) -> dict[str, Any]:
@@ -72,8 +73,6 @@ def prompt(state: BoardState, seat: int) -> dict[str, Any] | None:
         out["left_order"] = list(asked_order(seat, "left", len(state.players)))
         out["right_order"] = list(asked_order(seat, "right", len(state.players)))
     elif stage is Stage.GIVE:
-        from .game import ask_candidates
-
         assert state.asked is not None
         out["cards"] = [c.id for c in ask_candidates(state, seat, state.asked)]
     elif stage is Stage.PLAY:
@@ -160,6 +159,11 @@ def redact_event(event: BoardEvent, seat: int | None) -> dict[str, Any]:
             visible = was_joker or seat in (giver, receiver)
             return {"type": "card_given", "giver": giver, "receiver": receiver, "number": card.number,
                     "was_joker": was_joker, "card": card_to_json(card) if visible else None}
+        case JokerTurned(seat=holder, card=card):
+            # B-6: the turned card's face is visible to everyone.
+            return {"type": "joker_turned", "seat": holder, "card": card_to_json(as_joker(card))}
+        case CardDiscarded(seat=discarder, card=card):
+            return {"type": "card_discarded", "seat": discarder, "card": card_to_json(card)}
         case CardsKept(seat=keeper, cards=cards):
             return {"type": "cards_kept", "seat": keeper, "count": len(cards),
                     "cards": [card_to_json(c) for c in cards] if seat == keeper else None}

@@ -107,3 +107,30 @@ def test_every_listed_command_is_accepted(seed: int, players: int) -> None:
                     raise AssertionError(f"{command} listed but refused: {err}") from err
         for seat in set(range(players)) - set(RULESET.awaited(before)):
             assert legal_commands(before, seat) == ()
+
+
+def _card_dicts(data: Any) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    if isinstance(data, dict):
+        if "id" in data and "kind" in data:
+            out.append(data)
+        for v in data.values():
+            out.extend(_card_dicts(v))
+    elif isinstance(data, list):
+        for v in data:
+            out.extend(_card_dicts(v))
+    return out
+
+
+def test_cards_leave_the_engine_only_in_the_public_card_shape() -> None:
+    """Views and redacted events show cards exactly as ``card_to_json`` does."""
+    from app.rules.board.material import CARD_BY_ID
+    from app.rules.core.cards import as_joker, card_to_json
+
+    for _, _, _, after, events in steps(8, 4, limit=400):
+        outputs = [RULESET.player_view(after, s) for s in (0, 1, None)]
+        outputs += [RULESET.redact_event(e, s) for e in events for s in (0, 2, None)]
+        for data in outputs:
+            for card in _card_dicts(data):
+                printed = CARD_BY_ID[card["id"]]
+                assert card in (card_to_json(printed), card_to_json(as_joker(printed)))
