@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from ..core.cards import Card
 from ..core.commands import Discard, Draw, Hit, LayPhase, Pile
@@ -180,8 +181,9 @@ def deal(state: MasterState, dealer: int) -> Result:
 # -- helpers ---------------------------------------------------------------------------------------------
 
 
-def _with_player(state: MasterState, seat: int, player: Player) -> MasterState:
-    return replace(state, players=state.players[:seat] + (player,) + state.players[seat + 1:])
+def _with_player(state: MasterState, seat: int, player: Player, **changes: Any) -> MasterState:
+    """``state`` with seat's player replaced and any other field changes, in one copy."""
+    return replace(state, players=state.players[:seat] + (player,) + state.players[seat + 1:], **changes)
 
 
 def _with_front(state: MasterState, seat: int, front: tuple[Card, ...]) -> MasterState:
@@ -325,18 +327,18 @@ def _draw(state: MasterState, seat: int, pile: Pile) -> Result:
             if card is None:
                 break
             cards.append(card)
-    state = replace(state, piles=piles, rng=rng, stage=Stage.PLAY)
-    if pile is Pile.DRAW and _stalled(state):
+    if pile is Pile.DRAW and piles.rebuilds >= STALL_REBUILDS:
         # C-12: the draw that would need a third rebuild is not made; the round ends with nobody out.
-        state = replace(state, piles=replace(piles, draw=piles.draw + tuple(reversed(cards))))
-        return _end_round(state, None, tuple(events))
+        piles = replace(piles, draw=piles.draw + tuple(reversed(cards)))
+        return _end_round(replace(state, piles=piles, rng=rng), None, tuple(events))
     if not cards:
-        return state, (*events, DrawFailed(seat))
+        return replace(state, piles=piles, rng=rng, stage=Stage.PLAY), (*events, DrawFailed(seat))
     if len(cards) == 1:
         player = state.players[seat]
-        state = _with_player(state, seat, replace(player, hand=player.hand + (cards[0],)))
+        state = _with_player(state, seat, replace(player, hand=player.hand + (cards[0],)), piles=piles, rng=rng,
+                             stage=Stage.PLAY)
         return state, (*events, CardDrawn(seat, pile.value, cards[0]))
-    state = replace(state, stage=Stage.CHOOSE, drawn=tuple(cards), drawn_from=pile.value)
+    state = replace(state, piles=piles, rng=rng, stage=Stage.CHOOSE, drawn=tuple(cards), drawn_from=pile.value)
     return state, (*events, TwoCardsDrawn(seat, pile.value, tuple(cards)))
 
 
@@ -347,15 +349,14 @@ def _choose_take_two(state: MasterState, seat: int, keep: int) -> Result:
     if kept is None:
         raise IllegalMove("not_a_drawn_card", f"card {keep} is not one of the two cards drawn")
     returned = next(c for c in state.drawn if c.id != keep)
-    player = state.players[seat]
-    state = _with_player(state, seat, replace(player, hand=player.hand + (kept,)))
+    player = replace(state.players[seat], hand=state.players[seat].hand + (kept,))
+    changes: dict[str, Any] = {"stage": Stage.PLAY, "drawn": (), "drawn_from": "draw"}
     if is_action(returned):
-        state, to_pile = replace(state, blue=state.blue + (returned,)), "blue"
+        to_pile, changes["blue"] = "blue", state.blue + (returned,)
     else:
-        state, to_pile = replace(state, piles=replace(state.piles, discard=state.piles.discard + (returned,))), \
-            "discard"
+        to_pile, changes["piles"] = "discard", replace(state.piles, discard=state.piles.discard + (returned,))
     event = TakeTwoChosen(seat, state.drawn_from, kept, returned, to_pile)
-    return replace(state, stage=Stage.PLAY, drawn=(), drawn_from="draw"), (event,)
+    return _with_player(state, seat, player, **changes), (event,)
 
 
 def _discard(state: MasterState, seat: int, card_id: int, target: int | None) -> Result:
@@ -368,12 +369,11 @@ def _discard(state: MasterState, seat: int, card_id: int, target: int | None) ->
     if is_action(card):
         raise IllegalMove("action_not_discardable", "an action card is played (play_action), never discarded")
     piles = replace(state.piles, discard=state.piles.discard + (card,))
-    state = _with_player(replace(state, piles=piles), seat, replace(player, hand=hand))
     event = CardDiscarded(seat, card)
     if not hand:
-        return _end_round(state, seat, (event,))
-    state, passed = _pass_turn(state)
-    return state, (event, *passed)
+        return _end_round(_with_player(state, seat, replace(player, hand=hand), piles=piles), seat, (event,))
+    changes, passed = _next_turn(state)
+    return _with_player(state, seat, replace(player, hand=hand), piles=piles, **changes), (event, *passed)
 
 
 def _play_action(state: MasterState, seat: int, card_id: int, target: int | None, ask: bool) -> Result:
@@ -438,21 +438,30 @@ def _play_skip(state: MasterState, seat: int, card: Card, target: int | None) ->
     return state, (event, *passed)
 
 
-def _pass_turn(state: MasterState) -> Result:
-    """C-7: the next player clockwise; R-10: a player with a Skip in front only moves it to the blue pile."""
+def _next_turn(state: MasterState) -> tuple[dict[str, Any], Events]:
+    """C-7: the next player clockwise; R-10: a player with a Skip in front only moves it to the blue pile.
+
+    Returns the state changes and the events, so that callers copy the state once."""
     n = len(state.players)
     events: list[MasterEvent] = []
+    fronts, blue = state.fronts, state.blue
     seat = next_seat(state.turn, n)
     for _ in range(n):
-        skip = next((c for c in state.fronts[seat] if is_action(c, SKIP)), None)
+        skip = next((c for c in fronts[seat] if is_action(c, SKIP)), None)
         if skip is None:
             break
-        state = _with_front(state, seat, tuple(c for c in state.fronts[seat] if c.id != skip.id))
-        state = replace(state, blue=state.blue + (skip,))
+        front = tuple(c for c in fronts[seat] if c.id != skip.id)
+        fronts, blue = fronts[:seat] + (front,) + fronts[seat + 1:], blue + (skip,)
         events.append(TurnSkipped(seat, skip))
         seat = next_seat(seat, n)
-    state = replace(state, turn=seat, stage=Stage.DRAW, give=None)
-    return state, (*events, TurnStarted(seat))
+    changes: dict[str, Any] = {"turn": seat, "stage": Stage.DRAW, "give": None, "fronts": fronts, "blue": blue}
+    return changes, (*events, TurnStarted(seat))
+
+
+def _pass_turn(state: MasterState) -> Result:
+    """C-7, R-10: pass the turn (see :func:`_next_turn`)."""
+    changes, events = _next_turn(state)
+    return replace(state, **changes), events
 
 
 # -- Give me five (R-11) -------------------------------------------------------------------------------
