@@ -128,7 +128,14 @@
       return el("div", { class: "form-row check option" }, control,
         el("label", { for: id }, optionLabel(ruleset, option)), helpNode);
     }
-    if (CHOICES[option.name] || (typeof option.default === "string" && CHOICES[option.name])) {
+    if (option.name === "first_player") {
+      control = el("select", { id, name: option.name, "aria-describedby": describedBy, "data-int": "1" },
+        el("option", { value: "" }, t("option.first_player.random")),
+        [0, 1, 2, 3, 4, 5].map((s) => el("option", { value: s }, t("seat.n", { n: s + 1 }))));
+    } else if (option.name === "ring") {
+      control = el("input", { id, name: option.name, "aria-describedby": describedBy, "data-list": "1",
+        placeholder: t("option.ring.placeholder") });
+    } else if (CHOICES[option.name]) {
       control = el("select", { id, name: option.name, "aria-describedby": describedBy },
         CHOICES[option.name].map((v) => el("option", { value: v, selected: v === option.default },
           t("choice." + option.name + "." + v) === "choice." + option.name + "." + v ? v : t("choice." + option.name + "." + v))));
@@ -172,6 +179,11 @@
       else if (input.type === "number") {
         if (input.value === "") { if (input.dataset.nullable) options[option.name] = null; }
         else options[option.name] = parseInt(input.value, 10);
+      } else if (input.dataset.int) {
+        options[option.name] = input.value === "" ? null : parseInt(input.value, 10);
+      } else if (input.dataset.list) {
+        const items = input.value.split(",").map((x) => x.trim()).filter(Boolean);
+        options[option.name] = items.length ? items : null;
       } else options[option.name] = input.value;
     }
     return { ruleset, options, problem };

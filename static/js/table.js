@@ -152,7 +152,7 @@
       const text = P10.eventText(e, nm);
       if (!text) continue;
       log.appendChild(el("li", { class: "ev ev-" + e.type }, text));
-      if (!initial && (e.type === "round_ended" || e.type === "game_ended")) S.pendingSummary = true;
+      if (!initial && /round_ended|game_ended/.test(e.type)) S.pendingSummary = true;
     }
     S.logVersion = version;
     log.scrollTop = log.scrollHeight;
@@ -333,10 +333,19 @@
       const facts = [
         el("span", { class: "fact" }, t("table.cards_in_hand", { n: p.hand_size })),
         el("span", { class: "fact" }, t("table.phase", { n: p.phase }) + (p.phase_description ? " – " + P10.phaseText(p.phase, v) : "")),
-        el("span", { class: "fact" }, v.ruleset === "master" && v.scoring === "minus" ? t("table.minus", { n: p.score }) : t("table.score", { n: p.score })),
       ];
+      if (p.score !== undefined) {
+        facts.push(el("span", { class: "fact" }, v.ruleset === "master" && v.scoring === "minus" ? t("table.minus", { n: p.score }) : t("table.score", { n: p.score })));
+      }
+      if (p.pawn !== undefined) facts.push(el("span", { class: "fact" }, t("board.pawn_on", { n: p.pawn })));
+      if (p.finished) facts.push(el("span", { class: "fact ok" }, "🏁 " + t("board.finish")));
+      if (p.keep_pending) facts.push(el("span", { class: "fact warn" }, t("table.keep_pending")));
       if (p.laid) facts.push(el("span", { class: "fact ok" }, "✓ " + t("table.phase_done")));
       if (p.skip_pending) facts.push(el("span", { class: "fact warn" }, "⊘ " + t("table.skip_pending")));
+      const turned = (p.turned || []).length && p.seat !== S.seat
+        ? el("div", { class: "in-front" }, el("span", { class: "muted" }, t("board.turned") + ": "),
+          p.turned.map((c) => P10.cardEl(c, { small: true })))
+        : null;
       const front = (p.in_front || []).length
         ? el("div", { class: "in-front" }, el("span", { class: "muted" }, t("table.in_front") + ": "),
           p.in_front.map((c) => P10.cardEl(c, { small: true })))
@@ -352,7 +361,7 @@
         me ? el("span", { class: "badge you" }, t("table.you")) : null,
         onTurn ? el("span", { class: "badge turn" }, "▶ " + t("table.turn")) : null,
         !onTurn && awaited.has(p.seat) ? el("span", { class: "badge turn" }, "… " + t("table.awaited")) : null),
-      el("div", { class: "facts" }, facts), front,
+      el("div", { class: "facts" }, facts), front, turned,
       el("div", { class: "groups" }, groups.length ? groups : el("span", { class: "muted small-text" }, t("table.no_groups")))));
     });
   }
@@ -375,9 +384,8 @@
   function renderPiles() {
     const v = S.view;
     const box = clear($("piles"));
-    if (v.ruleset === "board" && P10.renderBoardPiles) { P10.renderBoardPiles(box, v, { send, pileButton }); return; }
     const p = prompt();
-    const piles = p && p.action === "draw" ? p.piles : [];
+    const piles = p && (p.action === "draw" || p.action === "take") ? p.piles || [] : [];
     box.append(
       pileButton("draw", t("table.draw_pile"), null, v.draw_size, piles.includes("draw"),
         () => send({ type: "draw", pile: "draw" })),
@@ -416,7 +424,6 @@
     if (!action) { if (S.seat !== null) promptNode.textContent = waitingText(v); return; }
     if (v.ruleset === "board" && P10.renderBoardPrompt &&
         P10.renderBoardPrompt({ p, v, promptNode, controls, actions, send, setError, selectedIds, oneSelected, nameOf, render })) {
-      if (p.action === "play") renderPlay(p, v, promptNode, actions);
       return;
     }
     switch (action) {
@@ -627,7 +634,8 @@
     const v = S.view;
     const hist = v.history || [];
     const dialog = $("summary");
-    const roundDone = hist.length > S.shownRound && S.pendingSummary;
+    const roundDone = (hist.length > S.shownRound || (v.ruleset === "board" && v.round > (S.boardRound || 1))) && S.pendingSummary;
+    if (v.ruleset === "board") S.boardRound = v.round;
     const over = v.over && !S.shownOver;
     if (S.shownRound === 0 && !S.pendingSummary) S.shownRound = hist.length;  // opened mid-game: no old popups
     if (!roundDone && !over) return;
@@ -645,11 +653,16 @@
       $("summary-rematch").classList.toggle("hidden", S.seat === null);
     } else {
       const last = hist[hist.length - 1];
-      $("summary-title").textContent = t("summary.round", { n: last.round });
+      $("summary-title").textContent = t("summary.round", { n: last ? last.round : v.round - 1 });
       $("summary-replay").classList.add("hidden");
       $("summary-rematch").classList.add("hidden");
     }
-    body.append(scoreTable(v), P10.chart(v, nameOf));
+    if (v.ruleset === "board") {
+      body.append(el("ul", null, v.players.map((p) => el("li", null, nameOf(p.seat) + ": " +
+        (p.finished ? t("board.finish") : t("table.phase", { n: p.phase }))))));
+    } else {
+      body.append(scoreTable(v), P10.chart(v, nameOf));
+    }
     if (typeof dialog.showModal === "function" && !dialog.open) dialog.showModal();
     else dialog.setAttribute("open", "");
   }

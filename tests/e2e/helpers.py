@@ -6,11 +6,10 @@ seat's view) and then made through the page's buttons, never through the API dir
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from app.rules.core.groups import JokerPolicy
-
-from .strategy import discard_choice, first_hit
+from .strategy import decide
 
 
 def create_table(page: Any, base: str, ruleset: str, name: str, seats: int = 2,
@@ -76,42 +75,176 @@ def click_card(page: Any, card_id: int) -> None:
     page.wait_for_selector(f"#hand [data-card-id='{card_id}'][aria-pressed=true]")
 
 
-def act(page: Any, policy: JokerPolicy, stats: dict[str, int]) -> None:
-    """Make one move of the card games through the page: draw, lay (via Suggest), hit, or discard."""
+def suggestion(page: Any) -> list[list[int]] | None:
+    """Click Suggest (the server's solver) and return the groups it put into the builder, or ``None``."""
+    page.click("#builder-suggest")
+    page.wait_for_function(
+        "() => (P10.state.builder && P10.state.builder.every(g => g.length)) || "
+        "document.getElementById('action-error').textContent")
+    groups: list[list[int]] | None = page.evaluate(
+        "P10.state.builder && P10.state.builder.every(g => g.length) ? P10.state.builder : null")
+    if groups is None:
+        page.click("#builder-clear")
+    return groups
+
+
+def perform(page: Any, command: dict[str, Any]) -> None:
+    """Make ``command`` through the page's own controls (never the API directly)."""
+    kind = command["type"]
+    if kind == "draw":
+        page.click(f"#pile-{command['pile']}")
+    elif kind == "lay_phase":
+        page.click("#builder-lay")
+    elif kind == "hit":
+        click_card(page, command["card"])
+        end = command.get("end")
+        page.click(f"#players [data-hit='{command['group']}']" + (f"[data-end='{end}']" if end else ""))
+    elif kind == "discard":
+        click_card(page, command["card"])
+        if command.get("target") is not None:
+            page.select_option("#skip-target", str(command["target"]))
+        page.click("#act-discard")
+    elif kind == "play_action":
+        click_card(page, command["card"])
+        if command.get("target") is not None:
+            page.select_option("#skip-target", str(command["target"]))
+        page.click("#act-play-action" if command.get("ask", True) else "#act-play-decline")
+    elif kind == "choose_take_two":
+        page.click(f"#prompt-controls .choice:has([data-card-id='{command['keep']}']) button")
+    elif kind == "offer_card":
+        click_card(page, command["card"])
+        page.click("#act-offer")
+    elif kind == "take_offer":
+        page.click(f"#prompt-controls .choice:has([data-card-id='{command['card']}']) button")
+    elif kind == "keep_hand":
+        page.click("#prompt-controls button" + (":first-child" if command["keep"] else ":last-child"))
+    elif kind == "roll_dice":
+        page.click("#act-roll")
+    elif kind == "move":
+        page.click(f"[data-steps='{command['steps']}']")
+    elif kind == "choose_action":
+        page.click(f"[data-action='{command['action']}']")
+    elif kind == "search":
+        page.click(f"[data-search='{command['card']}']")
+    elif kind in ("swap", "keep"):
+        for card in command["cards"]:
+            click_card(page, card)
+        page.click("#act-swap" if kind == "swap" else "#act-keep")
+    elif kind == "ask":
+        page.select_option("#ask-number", str(command["number"]))
+        page.select_option("#ask-direction", command["direction"])
+        page.click("#act-ask")
+    elif kind == "give":
+        page.click(f"[data-give='{command['card']}']")
+    elif kind == "end_turn":
+        page.click("#act-end-turn")
+    else:
+        raise AssertionError(f"no control for {command}")
+
+
+def act(page: Any, stats: dict[str, int]) -> dict[str, Any]:
+    """One move of whatever the seat is awaited for, chosen by ``strategy.decide`` from the page's view."""
     close_summary(page)
     before = version(page)
     v = view(page)
     prompt = v["prompt"]
-    if prompt["action"] == "draw":
-        page.click("#pile-draw")
-    elif prompt["action"] == "play":
-        laid = False
-        if prompt.get("can_lay"):
-            page.click("#builder-suggest")
-            page.wait_for_function(
-                "() => (P10.state.builder && P10.state.builder.every(g => g.length)) || "
-                "document.getElementById('action-error').textContent")
-            if page.evaluate("P10.state.builder && P10.state.builder.every(g => g.length)"):
-                page.click("#builder-lay")
-                stats["lays"] += 1
-                laid = True
-            else:
-                page.click("#builder-clear")
-        hit = None if laid or not prompt.get("can_hit") else first_hit(v, policy)
-        if laid:
-            pass
-        elif hit is not None:
-            card, group, end = hit
-            click_card(page, card)
-            selector = f"#players [data-hit='{group}']" + (f"[data-end='{end}']" if end else "")
-            page.click(selector)
-            stats["hits"] += 1
-        else:
-            card, target = discard_choice(v)
-            click_card(page, card)
-            if target is not None:
-                page.select_option("#skip-target", str(target))
-            page.click("#act-discard")
-    else:
-        raise AssertionError(f"unexpected prompt {prompt}")
+    hint = suggestion(page) if prompt["action"] == "play" and prompt.get("can_lay") else None
+    command = decide(v, hint)
+    try:
+        perform(page, command)
+    except Exception as err:
+        raise AssertionError(f"{command} failed; page errors: {page.p10_errors}; prompt: {prompt}") from err
+    stats[command["type"]] = stats.get(command["type"], 0) + 1
     wait_version(page, before + 1)
+    return command
+
+
+def play_until_over(pages: list[Any], stats: dict[str, int], limit: int = 120,
+                    before_move: Any = None) -> None:
+    """Let the awaited seats move until the game is over (``before_move(page, other)`` may interject)."""
+    for _ in range(limit):
+        if view(pages[0])["over"]:
+            return
+        page = awaited_page(pages)
+        assert page is not None, "nobody is awaited"
+        others = [p for p in pages if p is not page]
+        if before_move is not None and before_move(page, others[0]):
+            continue
+        act(page, stats)
+    raise AssertionError("the game did not finish")
+
+
+def start_two(server: Any, new_page: Any, ruleset: str, options: dict[str, Any],
+              lobby_shot: Any = None, ben_locale: str = "en-GB", ben_width: int = 1280) -> tuple[Any, Any, str]:
+    """Anna creates the table in the lobby, Ben joins with the invite link, Anna starts the game."""
+    anna = new_page()
+    ben = new_page(locale=ben_locale, width=ben_width, height=780 if ben_width < 500 else 900)
+    invite = create_table(anna, server.url, ruleset, "Anna", options=options, screenshot=lobby_shot)
+    join_table(ben, invite, "Ben")
+    anna.wait_for_selector("#seat-list li:has-text('Ben')")
+    anna.click("#start-button")
+    for page in (anna, ben):
+        page.wait_for_selector("#game:not(.hidden)")
+        wait_version(page, 0)
+    return anna, ben, invite
+
+
+def no_hidden_information(page: Any) -> None:
+    """C-9: the page holds its own seat's view only (no hands, no draw pile)."""
+    v = view(page)
+    assert v["hand"] is not None
+    for key in ("hands", "draw_pile", "discard_pile", "blue_pile", "take_two_drawn"):
+        assert key not in v, key
+
+
+def illegal_laydown(page: Any) -> None:
+    """Build a lay-down that breaks C-2 (mixed numbers or colours, a group too small), submit it, and see
+    the engine's error in words next to the action — with nothing changed."""
+    v = view(page)
+    naturals = sorted((c for c in v["hand"] if c["kind"] == "number"), key=lambda c: (c["number"], c["id"]))
+    groups = len(v["my_phase"])
+    first, last = naturals[0], naturals[-1]
+    assert first["number"] != last["number"]
+    before = version(page)
+    click_card(page, first["id"])
+    click_card(page, last["id"])
+    page.click("[data-put='0']")
+    for index in range(1, groups):
+        click_card(page, naturals[index]["id"])
+        page.click(f"[data-put='{index}']")
+    page.click("#builder-lay")
+    page.wait_for_function("() => document.getElementById('action-error').textContent.length > 0")
+    text = page.locator("#action-error").text_content() or ""
+    assert re.search(r"set|run|colour|cards|natural", text), text
+    assert version(page) == before  # nothing happened
+    page.click("#builder-clear")
+
+
+def milestones(ruleset: str, stats: dict[str, int]) -> tuple[dict[str, bool], Any]:
+    """The ``before_move`` hook every game test uses: once an illegal lay-down, once a dropped socket that
+    catches up on reconnect (the move happens while it is away), once a screenshot after a hit."""
+    done = {"illegal": False, "reconnect": False, "shot": False}
+
+    def interject(page: Any, other: Any) -> bool:
+        v = view(page)
+        if not done["illegal"] and v["prompt"]["action"] == "play" and v["prompt"].get("can_lay"):
+            illegal_laydown(page)
+            done["illegal"] = True
+        if not done["reconnect"] and stats.get("lay_phase"):
+            other.evaluate("P10.dropConnection()")
+            other.wait_for_function("document.getElementById('conn').dataset.state !== 'on'")
+            act(page, stats)
+            other.wait_for_function("document.getElementById('conn').dataset.state === 'on'")
+            wait_version(other, version(page))
+            assert other.evaluate("P10.state.logVersion") == version(page)
+            done["reconnect"] = True
+            return True
+        if not done["shot"] and stats.get("lay_phase") and v["prompt"]["action"] in ("draw", "roll"):
+            from .conftest import shot
+
+            close_summary(page)
+            shot(page, f"table-{ruleset}", docs=True)
+            done["shot"] = True
+        return False
+
+    return done, interject

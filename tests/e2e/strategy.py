@@ -49,12 +49,98 @@ def discard_choice(view: JSON) -> tuple[int, int | None]:
     hand = view["hand"]
     prompt = view["prompt"] or {}
     skips = [c for c in hand if c["kind"] == "action"]
-    if skips:
+    if skips and view["ruleset"] == "mattel":
         targets = prompt.get("skip_targets") or []
         return skips[0]["id"], (targets[0] if targets else None)
     naturals = [c for c in hand if c["kind"] == "number"]
     if not naturals:
-        return hand[0]["id"], None
+        playable = [c for c in hand if c["kind"] != "action"] or hand
+        return playable[0]["id"], None
     counts = Counter(c["number"] for c in naturals)
     best = min(naturals, key=lambda c: (counts[c["number"]], -c["number"], c["id"]))
     return best["id"], None
+
+
+def policy_of(ruleset: str) -> JokerPolicy:
+    """The joker policy the rule set's hits follow (M-5, R-4, B-6)."""
+    if ruleset == "master":
+        from app.rules.master.deck import RANGED_JOKERS
+
+        return RANGED_JOKERS
+    if ruleset == "board":
+        from app.rules.board.material import TURNED
+
+        return TURNED
+    from app.rules.mattel.deck import WILDS
+
+    return WILDS
+
+
+def _keepers(hand: list[JSON], count: int) -> list[int]:
+    naturals = [c for c in hand if c["kind"] == "number"]
+    counts = Counter(c["number"] for c in naturals)
+    ranked = sorted(hand, key=lambda c: (c["kind"] != "joker", -counts.get(c.get("number"), 0),
+                                         c.get("number") or 0, c["id"]))
+    return [c["id"] for c in ranked[:count]]
+
+
+def decide(view: JSON, hint: list[list[int]] | None) -> JSON:
+    """The next command of the seat whose view this is, for all three rule sets.
+
+    ``hint`` is the solver's lay-down (what the page's Suggest button fetches) when the seat may lay.
+    """
+    prompt = view["prompt"]
+    action = prompt["action"]
+    hand = view["hand"] or []
+    ruleset = view["ruleset"]
+    if action in ("draw", "take"):
+        return {"type": "draw", "pile": "draw"}
+    if action == "play":
+        if prompt.get("can_lay") and hint:
+            return {"type": "lay_phase", "groups": hint}
+        hit = first_hit(view, policy_of(ruleset)) if prompt.get("can_hit") else None
+        if hit is not None:
+            return {"type": "hit", "card": hit[0], "group": hit[1], "end": hit[2]}
+        if ruleset == "master":
+            actions = [c for c in hand if c["kind"] == "action"]
+            if actions and len(hand) > 1:
+                card = actions[0]
+                targets = prompt.get("skip_targets") or []
+                if card["action"] != "skip" or targets:
+                    return {"type": "play_action", "card": card["id"],
+                            "target": targets[0] if card["action"] == "skip" else None,
+                            "ask": True}
+        card, target = discard_choice(view)
+        if ruleset == "mattel":
+            return {"type": "discard", "card": card, "target": target}
+        return {"type": "discard", "card": card, "target": None}
+    if action == "choose_take_two":
+        return {"type": "choose_take_two", "keep": prompt["cards"][0]["id"]}
+    if action == "offer":
+        return {"type": "offer_card", "card": discard_choice(view)[0]}
+    if action == "take_offer":
+        offered = [o["card"] for o in prompt["offers"] if o["card"]]
+        return {"type": "take_offer", "card": offered[0]["id"]}
+    if action == "keep_hand":
+        return {"type": "keep_hand", "keep": True}
+    if action == "roll":
+        return {"type": "roll_dice"}
+    if action == "move":
+        return {"type": "move", "steps": prompt["moves"][0]["steps"]}
+    if action == "choose":
+        return {"type": "choose_action", "action": prompt["actions"][0]}
+    if action == "search":
+        return {"type": "search", "card": prompt["discard_pile"][-1]["id"]}
+    if action == "swap":
+        return {"type": "swap", "cards": [discard_choice(view)[0]]}
+    if action == "ask":
+        naturals = [c["number"] for c in hand if c["kind"] == "number"]
+        number = Counter(naturals).most_common(1)[0][0] if naturals else 1
+        return {"type": "ask", "number": number, "direction": "left"}
+    if action == "give":
+        return {"type": "give", "card": prompt["cards"][0]}
+    if action == "discard2":
+        return {"type": "end_turn"}
+    if action == "keep":
+        return {"type": "keep", "cards": _keepers(hand, min(prompt["max"], len(hand)))}
+    raise ValueError(f"no decision for {action!r}")

@@ -13,93 +13,34 @@ from typing import Any
 
 import pytest
 
-from app.rules.mattel.deck import WILDS
-
 from . import helpers as h
 from .conftest import shot
 
 SEED = 306
 
 
-def illegal_laydown(page: Any) -> None:
-    """Build a lay-down that breaks C-2 (a set of mixed numbers, a group too small) and submit it."""
-    v = h.view(page)
-    naturals = sorted((c for c in v["hand"] if c["kind"] == "number"), key=lambda c: (c["number"], c["id"]))
-    first, last = naturals[0], naturals[-1]
-    assert first["number"] != last["number"]
-    before = h.version(page)
-    h.click_card(page, first["id"])
-    h.click_card(page, last["id"])
-    page.click("[data-put='0']")
-    h.click_card(page, naturals[1]["id"])
-    page.click("[data-put='1']")
-    page.click("#builder-lay")
-    error = page.locator("#action-error")
-    error.wait_for()
-    page.wait_for_function("() => document.getElementById('action-error').textContent.length > 0")
-    text = error.text_content() or ""
-    assert re.search(r"set|cards", text), text
-    assert h.version(page) == before  # nothing happened
-    page.click("#builder-clear")
-
-
 @pytest.mark.e2e
 def test_mattel_game_through_the_pages(start_server: Any, new_page: Any) -> None:
     server = start_server(SEED)
-    anna = new_page()
-    ben = new_page(locale="de-DE", width=360, height=780)  # phone width, German interface
-
-    invite = h.create_table(anna, server.url, "mattel", "Anna", options={"phases_to_win": 1},
-                            screenshot=lambda p: shot(p, "lobby", docs=True))
-    assert "/join/" in invite
-    h.join_table(ben, invite, "Ben")
+    # Ben plays at phone width (360 px) with a German browser.
+    anna, ben, invite = h.start_two(server, new_page, "mattel", {"phases_to_win": 1},
+                                    lobby_shot=lambda p: shot(p, "lobby", docs=True),
+                                    ben_locale="de-DE", ben_width=360)
     assert ben.locator("html").get_attribute("lang") == "de"
-    # The host sees Ben arrive (pushed over the socket) and starts.
-    anna.wait_for_selector("#seat-list li:has-text('Ben')")
-    shot(anna, "waiting-room")
-    anna.click("#start-button")
+    assert "/join/" in invite
     for page in (anna, ben):
-        page.wait_for_selector("#game:not(.hidden)")
-        h.wait_version(page, 0)
-
-    # C-9: the page holds this seat's view only.
-    for page in (anna, ben):
-        v = h.view(page)
-        assert "hands" not in v and "draw_pile" not in v and v["hand"] is not None
+        h.no_hidden_information(page)
 
     # A returning player (same browser) goes straight back to the seat from the invite link.
     ben.goto(invite)
     ben.wait_for_url("**/tables/*")
     ben.wait_for_selector("#game:not(.hidden)")
 
-    stats = {"lays": 0, "hits": 0}
-    illegal_done = reconnect_done = False
-    pages = [anna, ben]
-    for _ in range(60):
-        if h.view(anna)["over"]:
-            break
-        page = h.awaited_page(pages)
-        assert page is not None
-        other = ben if page is anna else anna
-        v = h.view(page)
-        if not illegal_done and v["prompt"]["action"] == "play" and v["prompt"]["can_lay"]:
-            illegal_laydown(page)
-            illegal_done = True
-        if not reconnect_done and stats["lays"] >= 1:
-            # Drop the other seat's socket; the move below happens while it is away.
-            other.evaluate("P10.dropConnection()")
-            other.wait_for_function("document.getElementById('conn').dataset.state !== 'on'")
-            h.act(page, WILDS, stats)
-            other.wait_for_function("document.getElementById('conn').dataset.state === 'on'")
-            h.wait_version(other, h.version(page))
-            reconnect_done = True
-            continue
-        if stats["lays"] == 1 and v["prompt"]["action"] == "draw":
-            shot(page, "table-mattel", docs=True)
-        h.act(page, WILDS, stats)
-    assert h.view(anna)["over"], "the game did not finish"
-    assert illegal_done and reconnect_done
-    assert stats["lays"] >= 2 and stats["hits"] >= 1, stats
+    stats: dict[str, int] = {}
+    done, interject = h.milestones("mattel", stats)
+    h.play_until_over([anna, ben], stats, before_move=interject)
+    assert all(done.values()), done
+    assert stats.get("lay_phase", 0) >= 2 and stats.get("hit", 0) >= 1, stats
 
     # Both see the end-of-game summary, with the score chart, and the log in words.
     for page in (anna, ben):

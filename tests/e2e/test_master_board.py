@@ -1,0 +1,64 @@
+"""Whole Master (R-1..R-14) and board (B-1..B-9) games through the pages in headless Chromium.
+
+Seeds found offline with the engine and ``strategy.decide`` (``phases_to_win = 1``): Master seed 66 is a
+10-command game with an action card played (R-6), both lay-downs and two hits; board seed 2 is a 30-command
+game with dice, moves, a search, an ask, a swap, both lay-downs and hits (B-5).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from . import helpers as h
+from .conftest import shot
+
+
+def finish_and_replay(anna: Any, ben: Any, ruleset: str) -> None:
+    for page in (anna, ben):
+        h.wait_version(page, h.version(anna))
+        page.wait_for_selector("#summary[open]")
+    shot(anna, f"game-over-{ruleset}")
+    anna.click("#summary-replay")
+    anna.wait_for_url("**/replay")
+    anna.wait_for_selector("#rp-players article")
+    anna.click("#rp-last")
+    anna.wait_for_function("P10.replay.step === P10.replay.record.version")
+    assert anna.locator(".rp-hand").count() == 2
+    shot(anna, f"replay-{ruleset}")
+    assert not anna.p10_errors and not ben.p10_errors, anna.p10_errors + ben.p10_errors
+
+
+@pytest.mark.e2e
+def test_master_game_through_the_pages(start_server: Any, new_page: Any) -> None:
+    server = start_server(66)
+    anna, ben, _ = h.start_two(server, new_page, "master", {"phases_to_win": 1}, ben_locale="fr-FR")
+    for page in (anna, ben):
+        h.no_hidden_information(page)
+    assert anna.locator("#pile-blue, .pile-blue").count() == 1  # R-6: the blue pile is shown
+    stats: dict[str, int] = {}
+    done, interject = h.milestones("master", stats)
+    h.play_until_over([anna, ben], stats, before_move=interject)
+    assert all(done.values()), done
+    assert stats.get("play_action") and stats.get("lay_phase") == 2 and stats.get("hit"), stats
+    assert anna.locator("#log").get_by_text("Anna").count() + anna.locator("#log").get_by_text("Ben").count() > 5
+    finish_and_replay(anna, ben, "master")
+
+
+@pytest.mark.e2e
+def test_board_game_through_the_pages(start_server: Any, new_page: Any) -> None:
+    server = start_server(2)
+    anna, ben, _ = h.start_two(server, new_page, "board", {"phases_to_win": 1}, ben_locale="it-IT",
+                               ben_width=360)
+    for page in (anna, ben):
+        h.no_hidden_information(page)
+        assert page.locator("#board svg .field").count() == 32  # B-2: the ring
+        assert page.locator("#board svg .pawn").count() == 2
+    stats: dict[str, int] = {}
+    done, interject = h.milestones("board", stats)
+    h.play_until_over([anna, ben], stats, before_move=interject)
+    assert all(done.values()), done
+    for kind in ("roll_dice", "move", "search", "ask", "swap", "lay_phase", "hit"):
+        assert stats.get(kind), (kind, stats)
+    finish_and_replay(anna, ben, "board")
