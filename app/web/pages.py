@@ -47,48 +47,42 @@ def _inline(text: str) -> str:
 
 
 def markdown_sections(source: str) -> dict[str, str]:
-    """A tiny Markdown subset (``##`` headings with an id in braces, paragraphs, ``-`` lists) -> HTML per id.
-
-    ``docs/rules.md`` marks each rule set's section as ``## Title {#mattel}``.
-    """
+    """A tiny Markdown subset (``##`` headings with an id in braces, ``###``, paragraphs, ``-`` lists) -> HTML
+    per id. ``docs/rules.md`` marks each rule set's section as ``## Title {#mattel}``."""
     sections: dict[str, list[str]] = {}
-    current: list[str] | None = None
-    in_list = False
+    out: list[str] | None = None
+    block = ""  # "", "p" or "ul": what the previous line left open
     for raw in source.splitlines():
         line = raw.rstrip()
-        match = re.match(r"^##\s+(.*?)\s*\{#([\w-]+)\}\s*$", line)
-        if match:
-            if current is not None and in_list:
-                current.append("</ul>")
-            current = sections.setdefault(match.group(2), [])
-            current.append(f"<h3>{_inline(match.group(1))}</h3>")
-            in_list = False
+        heading = re.match(r"^##\s+(.*?)\s*\{#([\w-]+)\}\s*$", line)
+        closes_list = bool(heading) or not line or line.startswith("### ")
+        if out is not None and block == "ul" and closes_list:
+            out.append("</ul>")
+            block = ""
+        if heading:
+            out = sections.setdefault(heading.group(2), [])
+            out.append(f"<h3>{_inline(heading.group(1))}</h3>")
+            block = ""
+        elif out is None:
             continue
-        if current is None:
-            continue
-        if line.startswith("### "):
-            if in_list:
-                current.append("</ul>")
-                in_list = False
-            current.append(f"<h4>{_inline(line[4:])}</h4>")
-        elif line.lstrip().startswith("- "):
-            if not in_list:
-                current.append("<ul>")
-                in_list = True
-            current.append(f"<li>{_inline(line.lstrip()[2:])}</li>")
-        elif line.startswith("  ") and in_list and current:
-            current[-1] = current[-1][:-5] + " " + _inline(line.strip()) + "</li>"
         elif not line:
-            if in_list:
-                current.append("</ul>")
-                in_list = False
+            block = ""
+        elif line.startswith("### "):
+            out.append(f"<h4>{_inline(line[4:])}</h4>")
+            block = ""
+        elif line.lstrip().startswith("- "):
+            if block != "ul":
+                out.append("<ul>")
+                block = "ul"
+            out.append(f"<li>{_inline(line.lstrip()[2:])}</li>")
+        elif block in ("ul", "p"):  # a continuation line of the list item or paragraph
+            end = "</li>" if block == "ul" else "</p>"
+            out[-1] = out[-1][: -len(end)] + " " + _inline(line.strip()) + end
         else:
-            if in_list:
-                current.append("</ul>")
-                in_list = False
-            current.append(f"<p>{_inline(line)}</p>")
-    if current is not None and in_list:
-        current.append("</ul>")
+            out.append(f"<p>{_inline(line)}</p>")
+            block = "p"
+    if out is not None and block == "ul":
+        out.append("</ul>")
     return {key: "\n".join(parts) for key, parts in sections.items()}
 
 
