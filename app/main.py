@@ -12,6 +12,7 @@ import json
 import logging
 import sys
 from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -72,7 +73,11 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        hub.bind(asyncio.get_running_loop())
+        loop = asyncio.get_running_loop()
+        # Database work runs in threads (asyncio.to_thread); the default pool (CPUs + 4) is too small for
+        # many tables waiting on Postgres round trips at once.
+        loop.set_default_executor(ThreadPoolExecutor(settings.db_threads, thread_name_prefix="phase10-db"))
+        hub.bind(loop)
         listener = PgListener(settings.database_url, hub) if settings.use_pg_hub else None
         if listener is not None:
             listener.start()

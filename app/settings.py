@@ -28,6 +28,12 @@ class Settings(BaseSettings):
     fixed_seed: int | None = None
     # "auto": Postgres LISTEN/NOTIFY when the database is Postgres, in-memory otherwise.
     hub_backend: Literal["auto", "memory", "postgres"] = "auto"
+    # Decoded game states kept per process (the latest version of each recently active game).
+    state_cache_size: int = 2000
+    # Store the full state every N commands (and at the end); in between, commands are replayed on load.
+    snapshot_every: int = 25
+    # Threads for database work from the event loop (socket commands, fan-out reads).
+    db_threads: int = 24
     ws_max_message_bytes: int = 16_384
     ws_send_queue: int = 256
     ws_auth_timeout_seconds: float = 10.0

@@ -76,7 +76,10 @@ class Game(Base):
     seats: Mapped[list[Any]] = mapped_column(JSON)
     status: Mapped[str] = mapped_column(String(16))
     version: Mapped[int] = mapped_column(Integer, default=0)
+    # The state at ``snapshot_version`` (taken every few commands and at the end); the state at
+    # ``version`` is the snapshot plus the commands after it, replayed.
     snapshot: Mapped[dict[str, Any]] = mapped_column(JSON)
+    snapshot_version: Mapped[int] = mapped_column(Integer, default=0)
     winners: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

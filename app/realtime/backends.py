@@ -31,7 +31,7 @@ class MemoryNotifier:
         pass
 
     def after_commit(self, table_id: str, version: int) -> None:
-        self.hub.wake(table_id)
+        self.hub.wake(table_id, version)
 
 
 class PgNotifier(MemoryNotifier):
@@ -66,8 +66,8 @@ class PgListener:
                     self.ready.set()
                     self.hub.wake_all()  # we may have missed notifications while (re)connecting
                     async for note in conn.notifies():
-                        table_id, _, _version = note.payload.rpartition(":")
-                        self.hub.wake_local(table_id)
+                        table_id, _, version = note.payload.rpartition(":")
+                        self.hub.wake_local(table_id, int(version) if version.isdigit() else None)
             except asyncio.CancelledError:
                 raise
             except Exception as err:

@@ -96,6 +96,9 @@ class Channel:
         self.connections: set[Connection] = set()
         self.dirty = False
         self.worker: asyncio.Task[None] | None = None
+        # The game version of the last fan-out read (any game: a new game always arrives with a
+        # version-less lobby wake first, which resets this).
+        self.loaded_version = -1
 
 
 class Hub:
@@ -113,7 +116,12 @@ class Hub:
         channel = self.channels.get(table_id)
         if channel is None:
             return set()
-        return {c.seat_id for c in channel.connections if c.seat_id is not None and not c.closed}
+        for _ in range(3):  # may be read from a worker thread while the loop changes the set
+            try:
+                return {c.seat_id for c in list(channel.connections) if c.seat_id is not None and not c.closed}
+            except RuntimeError:
+                continue
+        return set()
 
     def attach(self, conn: Connection) -> None:
         channel = self.channels.setdefault(conn.table_id, Channel(conn.table_id))
@@ -134,8 +142,8 @@ class Hub:
         elif channel.worker is None:
             del self.channels[conn.table_id]
 
-    def wake(self, table_id: str) -> None:
-        """Thread-safe: schedule a fan-out of ``table_id`` on the hub's loop."""
+    def wake(self, table_id: str, version: int | None = None) -> None:
+        """Thread-safe: schedule a fan-out of ``table_id`` (now at ``version``) on the hub's loop."""
         if self.loop is None or self.loop.is_closed():
             return
         try:
@@ -143,18 +151,20 @@ class Hub:
         except RuntimeError:
             running = None
         if running is self.loop:
-            self.wake_local(table_id)
+            self.wake_local(table_id, version)
         else:
-            self.loop.call_soon_threadsafe(self.wake_local, table_id)
+            self.loop.call_soon_threadsafe(self.wake_local, table_id, version)
 
     def wake_all(self) -> None:
         for table_id in list(self.channels):
             self.wake_local(table_id)
 
-    def wake_local(self, table_id: str) -> None:
+    def wake_local(self, table_id: str, version: int | None = None) -> None:
         channel = self.channels.get(table_id)
         if channel is None:
             return
+        if version and version <= channel.loaded_version:
+            return  # already loaded: the local fast path and the NOTIFY of one command both arrive
         channel.dirty = True
         if channel.worker is None:
             channel.worker = asyncio.get_running_loop().create_task(self._run(channel))
@@ -175,7 +185,14 @@ class Hub:
                         c.send({"type": "error", "ref": None, "code": getattr(err, "code", "server_error"),
                                 "message": getattr(err, "message", "could not load the table")})
                     continue
-                table_key = json.dumps(data.table, sort_keys=True)
+                channel.loaded_version = data.version
+                online = self.presence(channel.table_id)  # this loop's view of who is connected
+                data.table = dict(data.table, seats=[
+                    dict(seat, connected=seat_id in online)
+                    for seat, seat_id in zip(data.table.get("seats", []), data.seat_ids, strict=False)])
+                # table.game.version is only as fresh as the last table read; updates carry the version.
+                volatile = dict(data.table, game={**(data.table.get("game") or {}), "version": None})
+                table_key = json.dumps(volatile, sort_keys=True)
                 for c in conns:
                     if not c.closed:
                         self._deliver(c, data, table_key)

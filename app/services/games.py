@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import logging
 import secrets
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, defer
 
 from app.persistence.db import Database
 from app.persistence.models import Game, GameCommand, GameTable, Seat, utcnow
@@ -70,7 +72,6 @@ class FanoutData:
     """What the hub needs to update every socket of one table after a change."""
 
     table: JSONDict
-    revision: int
     seat_ids: list[int]
     game_id: int | None
     version: int
@@ -81,6 +82,39 @@ class FanoutData:
 
 def _key(seat: int | None) -> str:
     return SPECTATOR if seat is None else str(seat)
+
+
+class StateCache:
+    """The latest decoded state per game, keyed by version (states are immutable, so sharing is safe).
+
+    Decoding a snapshot is the costliest step of a command; a process usually holds the state of the
+    version it just wrote or fanned out, so it rarely decodes twice.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[int, tuple[int, Any]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, game_id: int, version: int) -> Any | None:
+        with self._lock:
+            item = self._items.get(game_id)
+            if item is None or item[0] != version:
+                return None
+            self._items.move_to_end(game_id)
+            return item[1]
+
+    def put(self, game_id: int, version: int, state: Any) -> None:
+        if self.size <= 0:
+            return
+        with self._lock:
+            current = self._items.get(game_id)
+            if current is not None and current[0] > version:
+                return
+            self._items[game_id] = (version, state)
+            self._items.move_to_end(game_id)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
 
 
 class _Conflict(Exception):
@@ -100,6 +134,23 @@ class GameService:
         self.table_limiter = SlidingWindowLimiter(settings.join_failures_per_table, window)
         self.address_limiter = SlidingWindowLimiter(settings.join_failures_per_address, window)
         self.presence: Callable[[str], set[int]] = lambda _table_id: set()
+        self.states = StateCache(settings.state_cache_size)
+
+    def _state(self, s: Session, ruleset: AnyRuleset, game: Game) -> Any:
+        """The game's state at its current version: from this process's cache, or the stored snapshot
+        (taken every ``snapshot_every`` commands) plus the commands accepted since, replayed (C-10)."""
+        state = self.states.get(game.id, game.version)
+        if state is None:
+            state = ruleset.state_from_json(game.snapshot)
+            if game.snapshot_version < game.version:
+                rows = s.execute(select(GameCommand.seat, GameCommand.command)
+                                 .where(GameCommand.game_id == game.id, GameCommand.seq > game.snapshot_version,
+                                        GameCommand.seq <= game.version)
+                                 .order_by(GameCommand.seq)).all()
+                for seat, command in rows:
+                    state, _ = ruleset.apply(state, seat, ruleset.parse_command(command))
+            self.states.put(game.id, game.version, state)
+        return state
 
     # ----------------------------------------------------------------- rule sets
     def rulesets(self) -> list[JSONDict]:
@@ -128,7 +179,9 @@ class GameService:
         return list(s.scalars(select(Seat).where(Seat.table_id == table_id).order_by(Seat.position)))
 
     def _game(self, s: Session, table_id: str) -> Game | None:
-        return s.scalar(select(Game).where(Game.table_id == table_id).order_by(Game.number.desc()).limit(1))
+        # The snapshot is loaded only when the state cache misses.
+        return s.scalar(select(Game).options(defer(Game.snapshot)).where(Game.table_id == table_id)
+                        .order_by(Game.number.desc()).limit(1))
 
     def _game_number(self, s: Session, table_id: str, number: int) -> Game:
         game = s.scalar(select(Game).where(Game.table_id == table_id, Game.number == number))
@@ -295,7 +348,7 @@ class GameService:
             return self.settings.fixed_seed
         return secrets.randbits(63)
 
-    def _new_game(self, s: Session, table: GameTable, seats: list[JSONDict], number: int) -> Game:
+    def _new_game(self, s: Session, table: GameTable, seats: list[JSONDict], number: int) -> tuple[Game, Any]:
         ruleset = self._ruleset(table.ruleset)
         if not ruleset.min_players <= len(seats) <= ruleset.max_players:
             raise ServiceError(409, "not_enough_players",
@@ -305,7 +358,7 @@ class GameService:
         state = ruleset.new_game(seed, len(seats), options)
         game = Game(table_id=table.id, number=number, ruleset=table.ruleset, options=table.options, seed=seed,
                     players=len(seats), seats=seats, status="playing", version=0,
-                    snapshot=ruleset.state_to_json(state), winners=None)
+                    snapshot=ruleset.state_to_json(state), snapshot_version=0, winners=None)
         s.add(game)
         self._bump(s, table)
         try:
@@ -313,13 +366,14 @@ class GameService:
         except IntegrityError:
             raise ServiceError(409, "game_started", "the game has already started") from None
         self._publish(s, table.id, 0)
-        return game
+        return game, state
 
     def start(self, table_id: str, token: str | None) -> JSONDict:
         with self.db.write() as s:
             table, seats = self._host_lobby(s, table_id, token)
-            game = self._new_game(s, table, [{"seat_id": x.id, "name": x.name} for x in seats], 1)
+            game, state = self._new_game(s, table, [{"seat_id": x.id, "name": x.name} for x in seats], 1)
             info = self._table_info(s, table, seats, game)
+        self.states.put(game.id, 0, state)
         self.notifier.after_commit(table_id, 0)
         log.info("game started", extra={"table_id": table_id, "game_id": game.id})
         return info
@@ -333,29 +387,31 @@ class GameService:
                 raise ServiceError(409, "game_not_started", "no game has been played yet")
             if previous.status != "finished":
                 raise ServiceError(409, "game_not_finished", "the current game is still running")
-            game = self._new_game(s, table, list(previous.seats), previous.number + 1)
+            game, state = self._new_game(s, table, list(previous.seats), previous.number + 1)
             info = self._table_info(s, table, None, game)
+        self.states.put(game.id, 0, state)
         self.notifier.after_commit(table_id, 0)
         log.info("rematch started", extra={"table_id": table_id, "game_id": game.id})
         return info
 
     # ----------------------------------------------------------------- playing
     def _running(self, s: Session, table_id: str, token: str | None, seated: bool = False,
-                 known: Viewer | None = None) -> tuple[GameTable, Viewer, Game, int | None]:
-        table = self._table(s, table_id)
-        if known is not None:
+                 known: Viewer | None = None) -> tuple[Viewer, Game, int | None]:
+        if known is not None:  # an authenticated socket: no need to read the table row
             viewer = known
             if seated and viewer.seat_id is None:
                 raise bad_token("a seat token is required")
         else:
+            table = self._table(s, table_id)
             viewer = self._seated(s, table, token) if seated else self._viewer(s, table, token)
         game = self._game(s, table_id)
         if game is None:
+            self._table(s, table_id)  # 404 for an unknown table
             raise ServiceError(409, "game_not_started", "the game has not started yet")
         seat = self._engine_seat(game, viewer.seat_id)
         if seated and seat is None:
             raise ServiceError(403, "not_seated", "this seat does not play in the current game")
-        return table, viewer, game, seat
+        return viewer, game, seat
 
     def view(self, table_id: str, token: str | None) -> JSONDict:
         with self.db.read() as s:
@@ -368,13 +424,13 @@ class GameService:
                         "seat": None if seat is None else seat.position, "view": None}
             seat_index = self._engine_seat(game, viewer.seat_id)
             ruleset = self._ruleset(game.ruleset)
-            state = ruleset.state_from_json(game.snapshot)
+            state = self._state(s, ruleset, game)
             return {"game_id": game.id, "number": game.number, "version": game.version, "seat": seat_index,
                     "view": ruleset.player_view(state, seat_index)}
 
     def events_since(self, table_id: str, token: str | None, since: int) -> JSONDict:
         with self.db.read() as s:
-            _, _, game, seat = self._running(s, table_id, token)
+            _, game, seat = self._running(s, table_id, token)
             if not 0 <= since <= game.version:
                 raise ServiceError(422, "invalid_since", f"since must be between 0 and {game.version}",
                                    field="since")
@@ -386,10 +442,10 @@ class GameService:
 
     def hint(self, table_id: str, token: str | None) -> JSONDict:
         with self.db.read() as s:
-            _, _, game, seat = self._running(s, table_id, token, seated=True)
+            _, game, seat = self._running(s, table_id, token, seated=True)
             assert seat is not None
             ruleset = self._ruleset(game.ruleset)
-            groups = ruleset.hint(ruleset.state_from_json(game.snapshot), seat)
+            groups = ruleset.hint(self._state(s, ruleset, game), seat)
             return {"version": game.version,
                     "groups": None if groups is None else [list(g) for g in groups]}
 
@@ -400,19 +456,21 @@ class GameService:
         Without ``expected_version`` a lost race is retried on the new state (the command was meant for
         "now"); with it, a lost race is ``stale_version`` and nothing is applied.
         """
-        return self._submit(table_id, token, None, command_id, expected_version, raw)
+        return self._submit(table_id, token, None, command_id, expected_version, raw, True)
 
     def submit_as(self, table_id: str, seat_id: int | None, command_id: str, expected_version: int | None,
                   raw: Any) -> JSONDict:
-        """``submit`` for a socket whose seat was authenticated when it connected."""
-        return self._submit(table_id, None, Viewer(seat_id), command_id, expected_version, raw)
+        """``submit`` for a socket whose seat was authenticated when it connected (the view is not
+        returned: the socket receives it with the update)."""
+        return self._submit(table_id, None, Viewer(seat_id), command_id, expected_version, raw, False)
 
     def _submit(self, table_id: str, token: str | None, known: Viewer | None, command_id: str,
-                expected_version: int | None, raw: Any) -> JSONDict:
+                expected_version: int | None, raw: Any, with_view: bool) -> JSONDict:
         attempts = 1 if expected_version is not None else 5
         for attempt in range(attempts):
             try:
-                result, version = self._submit_once(table_id, token, known, command_id, expected_version, raw)
+                result, version = self._submit_once(table_id, token, known, command_id, expected_version, raw,
+                                                    with_view)
             except _Conflict:
                 if attempt == attempts - 1:
                     raise StaleVersion("stale_version", "another command was accepted first") from None
@@ -423,10 +481,10 @@ class GameService:
         raise AssertionError("unreachable")
 
     def _submit_once(self, table_id: str, token: str | None, known: Viewer | None, command_id: str,
-                     expected_version: int | None, raw: Any) -> tuple[JSONDict, int]:
+                     expected_version: int | None, raw: Any, with_view: bool) -> tuple[JSONDict, int]:
         try:
             with self.db.write() as s:
-                _, _, game, seat = self._running(s, table_id, token, seated=True, known=known)
+                _, game, seat = self._running(s, table_id, token, seated=True, known=known)
                 assert seat is not None
                 ruleset = self._ruleset(game.ruleset)
                 existing = s.scalar(select(GameCommand).where(GameCommand.game_id == game.id,
@@ -434,21 +492,22 @@ class GameService:
                 if existing is not None:
                     if existing.seat != seat:
                         raise ServiceError(409, "command_id_reused", "this command id belongs to another seat")
-                    state = ruleset.state_from_json(game.snapshot)
+                    view = ruleset.player_view(self._state(s, ruleset, game), seat) if with_view else None
                     return ({"game_id": game.id, "version": existing.seq, "duplicate": True,
-                             "events": existing.redacted[_key(seat)],
-                             "view": ruleset.player_view(state, seat)}, existing.seq)
+                             "events": existing.redacted[_key(seat)], "view": view}, existing.seq)
                 if expected_version is not None and expected_version != game.version:
                     raise StaleVersion("stale_version",
                                        f"the game is at version {game.version}, not {expected_version}")
                 if game.status == "finished":
                     raise GameOver("game_over", "the game has finished")
                 command = ruleset.parse_command(raw)
-                state = ruleset.state_from_json(game.snapshot)
+                state = self._state(s, ruleset, game)
                 new_state, events = ruleset.apply(state, seat, command)
                 version = game.version + 1
                 over = ruleset.is_over(new_state)
-                values: JSONDict = {"version": version, "snapshot": ruleset.state_to_json(new_state)}
+                values: JSONDict = {"version": version}
+                if over or version - game.snapshot_version >= self.settings.snapshot_every:
+                    values |= {"snapshot": ruleset.state_to_json(new_state), "snapshot_version": version}
                 if over:
                     values |= {"status": "finished", "winners": list(ruleset.winners(new_state)),
                                "finished_at": utcnow()}
@@ -463,10 +522,13 @@ class GameService:
                                   events=[ruleset.event_to_json(e) for e in events], redacted=redacted))
                 s.flush()
                 self._publish(s, table_id, version)
+                new_state_to_cache = new_state
                 result = {"game_id": game.id, "version": version, "duplicate": False,
-                          "events": redacted[_key(seat)], "view": ruleset.player_view(new_state, seat)}
+                          "events": redacted[_key(seat)],
+                          "view": ruleset.player_view(new_state, seat) if with_view else None}
         except IntegrityError:
             raise _Conflict() from None
+        self.states.put(result["game_id"], version, new_state_to_cache)
         log.info("command accepted", extra={"table_id": table_id, "game_id": result["game_id"],
                                             "version": version, "seat": seat})
         return result, version
@@ -527,20 +589,21 @@ class GameService:
             return self._viewer(s, table, token), self._table_info(s, table)
 
     def fanout(self, table_id: str, seat_ids: set[int | None], since: int) -> FanoutData:
-        """The table, its game's version, one view per engine seat asked for, and the steps after ``since``."""
+        """The table, its game's version, one view per seat asked for, and the stored redacted events
+        after ``since`` (connected flags are the hub's to fill in)."""
         with self.db.read() as s:
             table = self._table(s, table_id)
-            seats = self._seats(s, table_id)
             game = self._game(s, table_id)
-            info = self._table_info(s, table, seats, game)
-            data = FanoutData(table=info, revision=table.revision, seat_ids=[x.id for x in seats],
-                              game_id=None, version=0, engine_seat={x.id: x.position for x in seats}, views={})
+            seats = self._seats(s, table_id)
+            data = FanoutData(table=self._table_info(s, table, seats, game, with_game=game is not None),
+                              seat_ids=[x.id for x in seats], game_id=None, version=0,
+                              engine_seat={x.id: x.position for x in seats}, views={})
             if game is None:
                 return data
             data.game_id, data.version = game.id, game.version
             data.engine_seat = {entry["seat_id"]: i for i, entry in enumerate(game.seats)}
             ruleset = self._ruleset(game.ruleset)
-            state = ruleset.state_from_json(game.snapshot)
+            state = self._state(s, ruleset, game)
             for seat_id in seat_ids:
                 seat = self._engine_seat(game, seat_id)
                 if seat not in data.views:

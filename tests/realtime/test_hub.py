@@ -32,7 +32,7 @@ def test_slow_client_is_closed_and_others_keep_receiving() -> None:
 
         async def fanout(table_id: str, seat_ids: set[int | None], since: int) -> FanoutData:
             steps = [(v, {"0": [{"type": "tick", "v": v}], "spectator": []}) for v in range(since + 1, version + 1)]
-            return FanoutData(table={"table_id": table_id}, revision=0, seat_ids=[1], game_id=7,
+            return FanoutData(table={"table_id": table_id}, seat_ids=[1], game_id=7,
                               version=version, engine_seat={1: 0}, views={0: {"v": version}, None: {}},
                               steps=steps)
 

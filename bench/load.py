@@ -1,0 +1,271 @@
+"""Load benchmark: N tables with 4 websocket clients each play real games through a real server.
+
+    python bench/load.py [--tables 200] [--rate 200] [--duration 20] [--idle 2000] [--workers 1]
+
+Starts uvicorn on loopback against a scratch Postgres database (created and dropped here; or pass
+``--database-url``), seats 4 players per table, and plays ``mattel`` games over the websockets at a steady
+total command rate. Each table has at most one command in flight; a command's latency runs from its send
+to the moment the last of the table's 4 sockets has received the new version. The clients know the
+server's deal because the server runs with ``PHASE10_FIXED_SEED`` (test-only setting), so each table keeps
+a local copy of its state and picks a legal command with the engine. Prints commands per second, p50/p99
+latency and the server's resident memory; then opens ``--idle`` idle sockets and prints memory again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import httpx  # noqa: E402
+import psycopg  # noqa: E402
+import websockets  # noqa: E402
+
+from app.rules import registry  # noqa: E402
+from tests.rules.playout import choose  # noqa: E402
+
+SEED = 20261125
+PLAYERS = 4
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def rss_mb(pid: int) -> float:
+    """Resident memory of a process and its children (uvicorn workers), in MB."""
+    total = 0
+    pids = [pid]
+    children = Path(f"/proc/{pid}/task/{pid}/children")
+    if children.exists():
+        pids += [int(x) for x in children.read_text().split()]
+    for p in pids:
+        for line in Path(f"/proc/{p}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                total += int(line.split()[1])
+    return total / 1024
+
+
+@dataclass
+class Pending:
+    version: int
+    sent: float
+    waiting: set[int]
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+@dataclass
+class TableRun:
+    table_id: str
+    tokens: list[str]
+    ruleset: Any
+    state: Any
+    sockets: list[Any] = field(default_factory=list)
+    version: int = 0
+    pending: Pending | None = None
+    latencies: list[float] = field(default_factory=list)
+    errors: int = 0
+
+
+async def setup_table(http: httpx.AsyncClient, options: dict[str, Any]) -> TableRun:
+    r = await http.post("/api/tables", json={"ruleset": "mattel", "seats": PLAYERS, "name": "P0",
+                                             "options": options})
+    r.raise_for_status()
+    created = r.json()
+    tokens = [created["token"]]
+    for i in range(1, PLAYERS):
+        r = await http.post(f"/api/tables/{created['table_id']}/join",
+                            json={"name": f"P{i}", "code": created["join_code"]})
+        r.raise_for_status()
+        tokens.append(r.json()["token"])
+    http.cookies.clear()
+    return TableRun(created["table_id"], tokens, None, None)
+
+
+async def reader(run: TableRun, seat: int, ws: Any) -> None:
+    async for raw in ws:
+        msg = json.loads(raw)
+        kind = msg["type"]
+        if kind == "update":
+            pending = run.pending
+            if pending is not None and msg["version"] >= pending.version:
+                pending.waiting.discard(seat)
+                if not pending.waiting:
+                    run.latencies.append(time.perf_counter() - pending.sent)
+                    pending.done.set()
+        elif kind == "error":
+            run.errors += 1
+            if run.pending is not None:
+                run.pending.done.set()
+
+
+async def connect_all(base: str, run: TableRun) -> list[asyncio.Task[None]]:
+    tasks = []
+    for seat, token in enumerate(run.tokens):
+        ws = await websockets.connect(f"ws://{base}/ws/tables/{run.table_id}?token={token}", max_size=2**22)
+        json.loads(await ws.recv())  # the snapshot
+        run.sockets.append(ws)
+        tasks.append(asyncio.create_task(reader(run, seat, ws)))
+    return tasks
+
+
+async def drive(run: TableRun, interval: float, end: float, rnd: random.Random) -> None:
+    next_at = time.perf_counter() + rnd.random() * interval
+    rs = run.ruleset
+    while time.perf_counter() < end and not rs.is_over(run.state):
+        delay = next_at - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        next_at = max(next_at + interval, time.perf_counter() - interval)
+        seat = rnd.choice(rs.awaited(run.state))
+        command = choose(rs.legal_commands(run.state, seat), rnd)
+        after, _ = rs.apply(run.state, seat, command)
+        run.pending = Pending(run.version + 1, time.perf_counter(), set(range(PLAYERS)))
+        await run.sockets[seat].send(json.dumps({
+            "type": "command", "command_id": str(uuid.uuid4()), "expected_version": run.version,
+            "command": rs.command_to_json(command)}))
+        try:
+            await asyncio.wait_for(run.pending.done.wait(), 10)
+        except TimeoutError:
+            run.errors += 1
+            return
+        if run.errors:
+            return
+        run.state, run.version = after, run.version + 1
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def bench(base: str, pid: int, args: argparse.Namespace) -> None:
+    ruleset = registry.get("mattel")
+    options = ruleset.parse_options({})
+    limits = httpx.Limits(max_connections=50)
+    async with httpx.AsyncClient(base_url=f"http://{base}", limits=limits, timeout=30) as http:
+        t0 = time.perf_counter()
+        sem = asyncio.Semaphore(20)
+
+        async def one() -> TableRun:
+            async with sem:
+                return await setup_table(http, {})
+
+        runs = await asyncio.gather(*(one() for _ in range(args.tables)))
+        for run in runs:
+            r = await http.post(f"/api/tables/{run.table_id}/start",
+                                headers={"Authorization": f"Bearer {run.tokens[0]}"})
+            r.raise_for_status()
+            run.ruleset, run.state = ruleset, ruleset.new_game(SEED, PLAYERS, options)
+        readers = [t for run in runs for t in await connect_all(base, run)]
+        print(f"set up {args.tables} tables, {PLAYERS * args.tables} sockets in {time.perf_counter() - t0:.1f} s; "
+              f"server RSS {rss_mb(pid):.0f} MB")
+
+        rnd = random.Random(1)
+        interval = args.tables / args.rate
+        start = time.perf_counter()
+        end = start + args.duration
+        await asyncio.gather(*(drive(run, interval, end, random.Random(rnd.random())) for run in runs))
+        elapsed = time.perf_counter() - start
+        latencies = [x for run in runs for x in run.latencies]
+        errors = sum(run.errors for run in runs)
+        print(f"commands: {len(latencies)} in {elapsed:.1f} s = {len(latencies) / elapsed:.0f} commands/s "
+              f"(target {args.rate}); errors {errors}")
+        if latencies:
+            print(f"latency send -> last of 4 sockets: p50 {1000 * statistics.median(latencies):.1f} ms, "
+                  f"p99 {1000 * percentile(latencies, 0.99):.1f} ms, max {1000 * max(latencies):.1f} ms")
+        print(f"server RSS after play: {rss_mb(pid):.0f} MB")
+        for run in runs:
+            for ws in run.sockets:
+                await ws.close()
+        for task in readers:
+            task.cancel()
+
+        if args.idle:
+            t0 = time.perf_counter()
+            idle_runs = await asyncio.gather(*(one() for _ in range(args.idle // PLAYERS)))
+            before = rss_mb(pid)
+            sockets = []
+            for run in idle_runs:
+                for token in run.tokens:
+                    ws = await websockets.connect(f"ws://{base}/ws/tables/{run.table_id}?token={token}")
+                    await ws.recv()
+                    sockets.append(ws)
+            await asyncio.sleep(1)
+            print(f"idle: {len(sockets)} sockets open in {time.perf_counter() - t0:.1f} s; server RSS "
+                  f"{rss_mb(pid):.0f} MB (before the idle sockets: {before:.0f} MB)")
+            for ws in sockets:
+                await ws.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--rate", type=float, default=200.0, help="total commands per second")
+    parser.add_argument("--duration", type=float, default=20.0, help="seconds of play")
+    parser.add_argument("--idle", type=int, default=2000, help="idle sockets for the memory figure (0: skip)")
+    parser.add_argument("--workers", type=int, default=1, help="uvicorn worker processes")
+    parser.add_argument("--database-url", default="", help="an existing, migrated Postgres database")
+    parser.add_argument("--postgres", default="postgresql://postgres@127.0.0.1:5432/postgres",
+                        help="server on which to create the scratch database")
+    args = parser.parse_args()
+
+    scratch = ""
+    url = args.database_url
+    if not url:
+        scratch = f"phase10_bench_{os.getpid()}"
+        with psycopg.connect(args.postgres, autocommit=True) as conn:
+            conn.execute(f"CREATE DATABASE {scratch}")
+        url = args.postgres.rsplit("/", 1)[0].replace("postgresql://", "postgresql+psycopg://") + f"/{scratch}"
+    try:
+        from app.persistence.db import upgrade
+
+        upgrade(url)
+        port = free_port()
+        env = {**os.environ, "DATABASE_URL": url, "PHASE10_FIXED_SEED": str(SEED),
+               "PHASE10_LOG_LEVEL": "WARNING", "PHASE10_JOIN_FAILURES_PER_ADDRESS": "1000000"}
+        server = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port),
+             "--workers", str(args.workers), "--log-level", "warning", "--no-access-log"],
+            cwd=ROOT, env=env)
+        try:
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    pass
+                if time.monotonic() > deadline:
+                    raise SystemExit("server did not start")
+                time.sleep(0.2)
+            print(f"server: uvicorn x{args.workers} on 127.0.0.1:{port}, Postgres {url.rsplit('/', 1)[1]}; "
+                  f"{os.cpu_count()} CPUs shared by server, Postgres and clients")
+            asyncio.run(bench(f"127.0.0.1:{port}", server.pid, args))
+        finally:
+            server.terminate()
+            server.wait(20)
+    finally:
+        if scratch:
+            with psycopg.connect(args.postgres, autocommit=True) as conn:
+                conn.execute(f"DROP DATABASE IF EXISTS {scratch} WITH (FORCE)")
+
+
+if __name__ == "__main__":
+    main()
