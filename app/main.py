@@ -21,6 +21,7 @@ from fastapi.responses import JSONResponse
 
 from app.api import errors, routes, ws
 from app.api.schemas import Health
+from app.bots.runner import install_bots
 from app.persistence.db import Database
 from app.realtime.backends import MemoryNotifier, PgListener, PgNotifier
 from app.realtime.hub import Hub
@@ -112,6 +113,7 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
             return JSONResponse({"status": "unavailable", "database": "down"}, status_code=503)
         return {"status": "ok", "database": "ok"}
 
+    install_bots(app)  # bot seats, stand-ins and turn timers (issue 7): app/bots/runner.py
     return app
 
 

@@ -1,0 +1,118 @@
+"""Bot seats and table clocks over REST (issue 7); the wire format is in docs/protocol.md, "Bots".
+
+* ``GET /api/tables/{id}/bots`` — bot levels, the table's bot seats, ``turn_timer``, ``stand_in``, the seats a
+  stand-in plays for now and the running timer;
+* ``POST /api/tables/{id}/bots`` — host, waiting room: add a bot seat ``{"level": "normal", "name": ...}``;
+* ``DELETE /api/tables/{id}/bots/{seat}`` — host, waiting room: remove a bot seat;
+* ``PUT /api/tables/{id}/clock`` — host, any time: ``{"turn_timer": "off|relaxed|fast", "stand_in": bool}``.
+
+Every change bumps the table revision and is published like any lobby change, so sockets get the new table.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, Field
+from sqlalchemy import select
+
+from app.api.deps import Service, Token
+from app.bots import LEVELS
+from app.bots.models import BotSeat, TableClock
+from app.bots.timers import TIMER_MODES, bot_levels, timer_seconds
+from app.persistence.models import Seat
+from app.services.errors import ServiceError
+
+router = APIRouter(prefix="/api", tags=["bots"])
+
+Level = Literal["easy", "normal"]
+
+
+class AddBot(BaseModel):
+    level: Level = "normal"
+    name: str | None = Field(default=None, min_length=1, max_length=40)
+
+
+class ClockIn(BaseModel):
+    turn_timer: Literal["off", "relaxed", "fast"] | None = None
+    stand_in: bool | None = None
+
+
+def _runner(request: Request) -> Any:
+    runner = getattr(request.app.state, "bots", None)
+    if runner is None:
+        raise ServiceError(404, "not_found", "bots are not enabled on this server")
+    return runner
+
+
+@router.get("/tables/{table_id}/bots")
+def get_bots(table_id: str, request: Request, service: Service) -> Any:
+    """The table's bot seats and clock, and the levels and timer lengths on offer."""
+    runner = _runner(request)
+    with service.db.read() as s:
+        table = service._table(s, table_id)
+        positions = {x.id: x.position for x in s.scalars(select(Seat).where(Seat.table_id == table.id))}
+        out = runner.table_extras(s, table_id, positions, service._game(s, table_id))
+    out["levels"] = sorted(LEVELS)
+    out["turn_timers"] = {mode: timer_seconds(mode, runner.settings) for mode in TIMER_MODES}
+    out["stand_in_grace_seconds"] = runner.settings.stand_in_grace_seconds
+    return out
+
+
+@router.post("/tables/{table_id}/bots", status_code=201)
+def add_bot(table_id: str, body: AddBot, service: Service, token: Token) -> Any:
+    """Host, before the start: a bot takes the next free seat."""
+    with service.db.write() as s:
+        table, seats = service._host_lobby(s, table_id, token)
+        if len(seats) >= table.capacity:
+            raise ServiceError(409, "table_full", "every seat is taken")
+        count = len(bot_levels(s, table_id)) + 1
+        seat = Seat(table_id=table_id, position=len(seats), name=body.name or f"Bot {count} ({body.level})",
+                    is_host=False, is_bot=True, token_hash=None)
+        s.add(seat)
+        s.flush()
+        s.add(BotSeat(seat_id=seat.id, level=body.level))
+        service._bump(s, table)
+        s.flush()
+        info = service._table_info(s, table, [*seats, seat], with_game=False)
+        service._publish(s, table_id, 0)
+    service.notifier.after_commit(table_id, 0)
+    return {"seat": seat.position, "level": body.level, "table": info}
+
+
+@router.delete("/tables/{table_id}/bots/{seat}")
+def remove_bot(table_id: str, seat: int, service: Service, token: Token) -> Any:
+    """Host, before the start: remove a bot seat (later seats move up)."""
+    with service.db.read() as s:
+        row = s.scalar(select(Seat).where(Seat.table_id == table_id, Seat.position == seat))
+        if row is None:
+            service._table(s, table_id)
+            raise ServiceError(404, "seat_not_found", f"no seat {seat}")
+        if not row.is_bot:
+            raise ServiceError(409, "not_a_bot", f"seat {seat} is not a bot seat")
+    return service.remove_seat(table_id, token, seat)
+
+
+@router.put("/tables/{table_id}/clock")
+def set_clock(table_id: str, body: ClockIn, service: Service, token: Token) -> Any:
+    """Host, any time: the table's ``turn_timer`` and ``stand_in`` options."""
+    with service.db.write() as s:
+        table = service._table(s, table_id, lock=True)
+        viewer = service._seated(s, table, token)
+        if not viewer.is_host:
+            raise ServiceError(403, "not_host", "only the host may do this")
+        row = s.get(TableClock, table_id)
+        if row is None:
+            row = TableClock(table_id=table_id, turn_timer="off", stand_in=False)
+            s.add(row)
+        if body.turn_timer is not None:
+            row.turn_timer = body.turn_timer
+        if body.stand_in is not None:
+            row.stand_in = body.stand_in
+        service._bump(s, table)
+        s.flush()
+        info = service._table_info(s, table)
+        service._publish(s, table_id, 0)
+    service.notifier.after_commit(table_id, 0)
+    return info

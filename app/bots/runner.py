@@ -1,0 +1,425 @@
+"""The bot runner: bots, stand-ins and turn timers in a live server, off the request path (issue 7).
+
+``install_bots(app)`` hooks the runner into an app built by ``app.main.create_app`` without changing how the
+server works:
+
+* the service's notifier is wrapped, so every accepted command and lobby change (REST or websocket) pokes
+  the runner for that table;
+* the app's lifespan is wrapped: the runner starts after the server and, at start, pokes every running
+  game — so after a restart a game whose turn is a bot's (or whose timer ran out) goes on by itself;
+* table info gains ``bots``, ``turn_timer``, ``stand_in``, ``stand_ins`` and ``timer``; every view gains
+  ``timer`` (the time left for the seats on the clock).
+
+For each poked table the runner reads the game and, for every awaited seat, schedules one decision: a bot
+seat after ``delay_seconds``; a seat disconnected longer than the grace period at a ``stand_in`` table
+after ``delay_seconds`` (until it reconnects); any other seat at its ``turn_timer`` deadline, with the
+``easy`` logic. A decision is the bot's choice from the seat's view and legal commands only
+(``app.bots.driver.bot_inputs``), submitted through ``GameService.submit_as`` — validated, persisted,
+published and replayable exactly like a human's — with a deterministic ``command_id`` and the expected
+version, so a decision that lost a race (or that two processes both made) is applied at most once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from fastapi import FastAPI
+from sqlalchemy import or_, select
+from sqlalchemy.orm import Session
+
+from app.persistence.models import Game, GameTable, Seat
+from app.rules.core.errors import RuleError
+from app.services.errors import ServiceError
+from app.services.games import FanoutData, GameService
+
+from . import choose
+from .driver import bot_inputs
+from .models import BotSeat, TableClock
+from .settings import BotSettings
+from .timers import Clock, bot_levels, clock, deadline, timer_json
+
+log = logging.getLogger("phase10.bots")
+
+JSONDict = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision the runner will make for ``seat`` (engine index) at ``version`` of ``game_id``."""
+
+    game_id: int
+    version: int
+    seat: int
+    seat_id: int
+    level: str
+    kind: str  # "bot" | "stand_in" | "timer"
+    wait: float  # seconds from the plan
+
+
+@dataclass
+class Plan:
+    game_id: int
+    version: int
+    decisions: list[Decision] = field(default_factory=list)
+    humans: list[int] = field(default_factory=list)  # seat ids of the human players of the game
+    stand_in: bool = False
+    stand_ins: set[int] = field(default_factory=set)  # seat ids a stand-in plays for now
+    recheck: float | None = None  # seconds until a disconnected seat's grace period ends
+
+
+class PokingNotifier:
+    """The service's notifier, plus a poke of the bot runner after every commit."""
+
+    def __init__(self, inner: Any, runner: BotRunner) -> None:
+        self.inner = inner
+        self.runner = runner
+
+    def in_transaction(self, session: Session, table_id: str, version: int) -> None:
+        self.inner.in_transaction(session, table_id, version)
+
+    def after_commit(self, table_id: str, version: int) -> None:
+        self.inner.after_commit(table_id, version)
+        self.runner.poke(table_id)
+
+
+class BotRunner:
+    """Schedules and makes bot, stand-in and timer decisions for the tables of this process."""
+
+    def __init__(self, service: GameService, settings: BotSettings) -> None:
+        self.service = service
+        self.settings = settings
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.queue: asyncio.Queue[str] | None = None
+        self.task: asyncio.Task[None] | None = None
+        self.scheduled: dict[str, tuple[tuple[Any, ...], list[asyncio.TimerHandle]]] = {}
+        self.watched: set[str] = set()
+        self.absent_since: dict[int, float] = {}  # seat id -> monotonic time it was first seen absent
+        self.stand_ins: dict[str, set[int]] = {}  # table id -> seat ids played by a stand-in now
+        self.acting: set[asyncio.Task[Any]] = set()
+
+    # -- lifecycle -------------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.queue = asyncio.Queue()
+        self.task = self.loop.create_task(self._main())
+        for table_id in await asyncio.to_thread(self._running_tables):
+            self.poke(table_id)
+        log.info("bot runner started")
+
+    async def stop(self) -> None:
+        for _, handles in self.scheduled.values():
+            for handle in handles:
+                handle.cancel()
+        self.scheduled.clear()
+        tasks = [t for t in (self.task, *self.acting) if t is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(BaseException):
+                await task
+        self.task = None
+
+    def _running_tables(self) -> list[str]:
+        """Running games at tables with a bot seat, a turn timer or stand-ins (the only ones to resume)."""
+        with self.service.db.read() as s:
+            with_bots = select(Seat.table_id).join(BotSeat, BotSeat.seat_id == Seat.id)
+            with_clock = select(TableClock.table_id).where(
+                or_(TableClock.turn_timer != "off", TableClock.stand_in.is_(True)))
+            return list(s.scalars(select(Game.table_id).where(
+                Game.status == "playing", or_(Game.table_id.in_(with_bots), Game.table_id.in_(with_clock)))
+                .distinct()))
+
+    # -- pokes ------------------------------------------------------------------------------------------
+
+    def poke(self, table_id: str) -> None:
+        """Thread-safe: re-plan ``table_id`` soon."""
+        loop, queue = self.loop, self.queue
+        if loop is None or queue is None or loop.is_closed():
+            return
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            queue.put_nowait(table_id)
+        else:
+            loop.call_soon_threadsafe(queue.put_nowait, table_id)
+
+    async def _main(self) -> None:
+        assert self.queue is not None
+        next_tick = time.monotonic() + self.settings.tick_seconds
+        while True:
+            tables: set[str] = set()
+            timeout = max(0.0, next_tick - time.monotonic())
+            with contextlib.suppress(TimeoutError):
+                tables.add(await asyncio.wait_for(self.queue.get(), timeout))
+            while not self.queue.empty():
+                tables.add(self.queue.get_nowait())
+            if time.monotonic() >= next_tick:
+                tables |= self.watched
+                next_tick = time.monotonic() + self.settings.tick_seconds
+            for table_id in tables:
+                try:
+                    await self._replan(table_id)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("bot planning failed", extra={"table_id": table_id})
+
+    # -- planning ---------------------------------------------------------------------------------------
+
+    async def _replan(self, table_id: str) -> None:
+        present = set(self.service.presence(table_id))
+        plan = await asyncio.to_thread(self._plan, table_id, present, dict(self.absent_since), time.monotonic())
+        if plan is None:
+            self._cancel(table_id)
+            self.watched.discard(table_id)
+            self._set_stand_ins(table_id, set())
+            return
+        now = time.monotonic()
+        for seat_id in plan.humans:
+            if seat_id in present:
+                self.absent_since.pop(seat_id, None)
+            else:
+                self.absent_since.setdefault(seat_id, now)
+        if plan.stand_in:
+            self.watched.add(table_id)
+        else:
+            self.watched.discard(table_id)
+        self._set_stand_ins(table_id, plan.stand_ins)
+        key = (plan.game_id, plan.version, tuple((d.seat, d.kind, d.level) for d in plan.decisions))
+        current = self.scheduled.get(table_id)
+        if current is not None and current[0] == key:
+            return  # the same decisions are already scheduled (keep their clocks running)
+        self._cancel(table_id)
+        assert self.loop is not None
+        handles = [self.loop.call_later(max(0.0, d.wait), self._spawn, table_id, d) for d in plan.decisions]
+        self.scheduled[table_id] = (key, handles)
+
+    def _cancel(self, table_id: str) -> None:
+        current = self.scheduled.pop(table_id, None)
+        if current is not None:
+            for handle in current[1]:
+                handle.cancel()
+
+    def _set_stand_ins(self, table_id: str, seat_ids: set[int]) -> None:
+        if self.stand_ins.get(table_id, set()) != seat_ids:
+            if seat_ids:
+                self.stand_ins[table_id] = set(seat_ids)
+            else:
+                self.stand_ins.pop(table_id, None)
+            assert self.loop is not None
+            task = self.loop.create_task(asyncio.to_thread(self.announce, table_id))
+            self.acting.add(task)
+            task.add_done_callback(self.acting.discard)
+
+    def announce(self, table_id: str) -> None:
+        """A stand-in started or stopped: a lobby-style change (new table revision, published), so every
+        socket gets the table info that names the seats played by stand-ins."""
+        service = self.service
+        try:
+            with service.db.write() as s:
+                table = service._table(s, table_id, lock=True)
+                service._bump(s, table)
+                service._publish(s, table_id, 0)
+        except ServiceError:
+            return
+        service.notifier.after_commit(table_id, 0)
+
+    def _plan(self, table_id: str, present: set[int], absent_since: dict[int, float], now: float) -> Plan | None:
+        """What to decide for ``table_id`` now (runs in a worker thread; reads only)."""
+        service = self.service
+        with service.db.read() as s:
+            table_clock = clock(s, table_id)
+            levels = bot_levels(s, table_id)
+            if not levels and table_clock == Clock():
+                return None  # an ordinary table: nothing for the runner to do
+            game = service._game(s, table_id)
+            if game is None or game.status != "playing":
+                return None
+            ruleset = service._ruleset(game.ruleset)
+            state = service._state(s, ruleset, game)
+            if ruleset.is_over(state):
+                return None
+            end = deadline(s, game, table_clock.turn_timer, self.settings)
+        seat_ids = [entry["seat_id"] for entry in game.seats]
+        plan = Plan(game.id, game.version, humans=[x for x in seat_ids if x not in levels],
+                    stand_in=table_clock.stand_in)
+        grace = self.settings.stand_in_grace_seconds
+        for seat_id in plan.humans:
+            if table_clock.stand_in and seat_id not in present:
+                gone = now - absent_since.get(seat_id, now)
+                if gone >= grace:
+                    plan.stand_ins.add(seat_id)
+                else:
+                    wait = grace - gone
+                    plan.recheck = wait if plan.recheck is None else min(plan.recheck, wait)
+        for seat in ruleset.awaited(state):
+            seat_id = seat_ids[seat]
+            if seat_id in levels:
+                plan.decisions.append(Decision(game.id, game.version, seat, seat_id, levels[seat_id], "bot",
+                                               self.settings.delay_seconds))
+            elif seat_id in plan.stand_ins:
+                plan.decisions.append(Decision(game.id, game.version, seat, seat_id,
+                                               self.settings.stand_in_level, "stand_in",
+                                               self.settings.delay_seconds))
+            elif end is not None:
+                wait = (end - datetime.now(UTC)).total_seconds()
+                plan.decisions.append(Decision(game.id, game.version, seat, seat_id, "easy", "timer", wait))
+        return plan
+
+    # -- deciding ---------------------------------------------------------------------------------------
+
+    def _spawn(self, table_id: str, decision: Decision) -> None:
+        assert self.loop is not None
+        task = self.loop.create_task(self._act(table_id, decision))
+        self.acting.add(task)
+        task.add_done_callback(self.acting.discard)
+
+    async def _act(self, table_id: str, decision: Decision) -> None:
+        try:
+            await asyncio.to_thread(self.decide, table_id, decision)
+        except (ServiceError, RuleError) as err:
+            # A lost race (someone moved first) or a game that moved on: plan again from the new state.
+            log.info("bot decision not applied: %s", err, extra={"table_id": table_id})
+            self.poke(table_id)
+        except Exception:
+            log.exception("bot decision failed", extra={"table_id": table_id})
+
+    def decide(self, table_id: str, decision: Decision) -> JSONDict | None:
+        """Make one decision through the game service, from the seat's view and legal commands only."""
+        service = self.service
+        with service.db.read() as s:
+            game = service._game(s, table_id)
+            if game is None or game.id != decision.game_id or game.version != decision.version:
+                return None
+            ruleset = service._ruleset(game.ruleset)
+            state = service._state(s, ruleset, game)
+        view, legal = bot_inputs(ruleset, state, decision.seat)
+        if not legal:
+            return None
+        rng = random.Random(f"{decision.game_id}:{decision.version}:{decision.seat}")
+        command = choose(decision.level, ruleset.id, view, legal, rng)
+        command_id = f"{decision.kind}:{decision.game_id}:{decision.version}:{decision.seat}"
+        result = service.submit_as(table_id, decision.seat_id, command_id, decision.version,
+                                   ruleset.command_to_json(command))
+        log.info("bot decision applied", extra={"table_id": table_id, "game_id": decision.game_id,
+                                                "version": result["version"], "seat": decision.seat})
+        return result
+
+    # -- what tables and views show ---------------------------------------------------------------------
+
+    def table_extras(self, s: Session, table_id: str, positions: dict[int, int],
+                     game: Game | None) -> JSONDict:
+        """Bot levels, the clock options, the seats played by stand-ins, and the running timer."""
+        levels = bot_levels(s, table_id)
+        table_clock = clock(s, table_id)
+        stand_ins = self.stand_ins.get(table_id, set())
+        timer = None
+        if game is not None and game.status == "playing" and table_clock.turn_timer != "off":
+            timer = timer_json(s, game, table_clock.turn_timer, self.settings, [])
+        return {"bots": [{"seat": positions[seat_id], "level": level} for seat_id, level in levels.items()
+                         if seat_id in positions],
+                "turn_timer": table_clock.turn_timer, "stand_in": table_clock.stand_in,
+                "stand_ins": sorted(positions[x] for x in stand_ins if x in positions), "timer": timer}
+
+    def view_timer(self, s: Session, table_id: str, game: Game, view: JSONDict | None) -> JSONDict | None:
+        """The timer of a view: the awaited seats that are neither bots nor played by a stand-in."""
+        table_clock = clock(s, table_id)
+        if table_clock.turn_timer == "off" or view is None:
+            return None
+        levels = bot_levels(s, table_id)
+        stand_ins = self.stand_ins.get(table_id, set())
+        seat_ids = [entry["seat_id"] for entry in game.seats]
+        seats = [seat for seat in view.get("awaited") or ()
+                 if 0 <= seat < len(seat_ids) and seat_ids[seat] not in levels and seat_ids[seat] not in stand_ins]
+        return timer_json(s, game, table_clock.turn_timer, self.settings, seats)
+
+
+def _with_view_timer(runner: BotRunner, table_id: str, views: list[JSONDict | None]) -> None:
+    service = runner.service
+    with service.db.read() as s:
+        game = service._game(s, table_id)
+        if game is None:
+            return
+        for view in views:
+            if view is not None:
+                view["timer"] = runner.view_timer(s, table_id, game, view)
+
+
+def install_bots(app: FastAPI, settings: BotSettings | None = None) -> BotRunner:
+    """Hook the bot runner, the bot routes and the timer fields into an app from ``create_app``."""
+    existing: BotRunner | None = getattr(app.state, "bots", None)
+    if existing is not None:
+        if settings is not None:
+            existing.settings = settings
+        return existing
+    service: GameService = app.state.service
+    runner = BotRunner(service, settings or BotSettings())
+    app.state.bots = runner
+    service.notifier = PokingNotifier(service.notifier, runner)
+
+    # The wrappers pass every argument through unchanged (the service's signatures may grow) and only add
+    # the bot fields to what comes back.
+    table_info = service._table_info
+
+    def _table_info(s: Session, table: GameTable, *args: Any, **kwargs: Any) -> JSONDict:
+        info: JSONDict = table_info(s, table, *args, **kwargs)
+        positions = {x.id: x.position for x in s.scalars(select(Seat).where(Seat.table_id == table.id))}
+        game_id = (info.get("game") or {}).get("game_id")
+        current = s.get(Game, game_id) if game_id is not None else None
+        info.update(runner.table_extras(s, table.id, positions, current))
+        return info
+
+    service._table_info = _table_info  # type: ignore[method-assign]
+
+    fanout, view, submit, submit_as = service.fanout, service.view, service.submit, service.submit_as
+
+    def _fanout(table_id: str, *args: Any, **kwargs: Any) -> FanoutData:
+        data: FanoutData = fanout(table_id, *args, **kwargs)
+        _with_view_timer(runner, table_id, list(data.views.values()))
+        return data
+
+    def _viewed(original: Callable[..., JSONDict]) -> Callable[..., JSONDict]:
+        def wrapper(table_id: str, *args: Any, **kwargs: Any) -> JSONDict:
+            out = original(table_id, *args, **kwargs)
+            _with_view_timer(runner, table_id, [out.get("view")])
+            return out
+
+        return wrapper
+
+    service.fanout = _fanout  # type: ignore[method-assign]
+    service.view = _viewed(view)  # type: ignore[method-assign]
+    service.submit = _viewed(submit)  # type: ignore[method-assign]
+    service.submit_as = _viewed(submit_as)  # type: ignore[method-assign]
+
+    inner = app.router.lifespan_context
+
+    @asynccontextmanager
+    async def lifespan(a: FastAPI) -> AsyncIterator[Any]:
+        async with inner(a) as state:
+            await runner.start()
+            try:
+                yield state
+            finally:
+                await runner.stop()
+
+    app.router.lifespan_context = lifespan
+
+    from app.api.bots import router
+
+    app.include_router(router)
+    return runner
+
+
+__all__ = ["BotRunner", "Clock", "install_bots"]

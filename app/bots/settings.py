@@ -1,0 +1,20 @@
+"""Bot runner settings from the environment (``PHASE10_BOT_<NAME>``)."""
+
+from __future__ import annotations
+
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class BotSettings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="PHASE10_BOT_", extra="ignore")
+
+    # Pause before a bot (or a stand-in) moves, so that humans can follow.
+    delay_seconds: float = 1.0
+    # turn_timer lengths.
+    relaxed_seconds: float = 120.0
+    fast_seconds: float = 30.0
+    # How long a seated player may be disconnected before a stand-in bot plays for them.
+    stand_in_grace_seconds: float = 30.0
+    stand_in_level: str = "normal"
+    # How often tables with stand-ins enabled are re-checked for disconnected players.
+    tick_seconds: float = 1.0

@@ -1,0 +1,227 @@
+"""Bots in a live server (issue 7): bot seats, the runner, turn timers, stand-ins, restarts.
+
+Every bot decision goes through the game service (validated, stored, published, replayable); the tests
+check it from the outside: REST, the websocket, and the stored command record.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import select
+
+from app.bots.driver import bot_command
+from app.bots.runner import install_bots
+from app.bots.settings import BotSettings
+from app.main import create_app
+from app.persistence.models import Game, GameCommand
+from app.services.games import GameService
+from tests.server_helpers import bearer, new_table, server_game
+
+FAST = BotSettings(delay_seconds=0.0, relaxed_seconds=60.0, fast_seconds=0.4, stand_in_grace_seconds=0.3,
+                   tick_seconds=0.05)
+
+
+def make_client(settings: Any, bots: BotSettings) -> TestClient:
+    app = create_app(settings)
+    install_bots(app, bots)
+    return TestClient(app)
+
+
+@pytest.fixture()
+def live(settings: Any) -> Iterator[TestClient]:
+    with make_client(settings, FAST) as client:
+        yield client
+
+
+def wait_for(check: Callable[[], Any], timeout: float = 10.0) -> Any:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        result = check()
+        if result:
+            return result
+        time.sleep(0.02)
+    raise AssertionError("timed out waiting")
+
+
+def commands(client: TestClient, table_id: str) -> list[GameCommand]:
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    with service.db.read() as s:
+        game = s.scalar(select(Game).where(Game.table_id == table_id).order_by(Game.number.desc()))
+        assert game is not None
+        return list(s.scalars(select(GameCommand).where(GameCommand.game_id == game.id).order_by(GameCommand.seq)))
+
+
+def add_bot(client: TestClient, table_id: str, token: str, level: str = "normal") -> dict[str, Any]:
+    r = client.post(f"/api/tables/{table_id}/bots", json={"level": level}, headers=bearer(token))
+    assert r.status_code == 201, r.text
+    return r.json()  # type: ignore[no-any-return]
+
+
+def human_move(client: TestClient, table_id: str, token: str, seat: int, rng: random.Random) -> None:
+    """A human's legal move (chosen by the easy logic) through REST."""
+    ruleset, state, game = server_game(client, table_id)
+    command = ruleset.command_to_json(bot_command("easy", ruleset, state, seat, rng))
+    r = client.post(f"/api/tables/{table_id}/commands", headers=bearer(token),
+                    json={"command_id": str(uuid.uuid4()), "expected_version": game.version, "command": command})
+    assert r.status_code in (200, 409), r.text
+
+
+def test_host_adds_and_removes_bot_seats_in_the_waiting_room(live: TestClient) -> None:
+    t = new_table(live, players=2, seats=4)
+    added = add_bot(live, t.id, t.tokens[0], "easy")
+    assert added["seat"] == 2
+    seats = added["table"]["seats"]
+    assert [s["is_bot"] for s in seats] == [False, False, True]
+    assert added["table"]["bots"] == [{"seat": 2, "level": "easy"}]
+    add_bot(live, t.id, t.tokens[0], "normal")
+    info = live.get(f"/api/tables/{t.id}/bots").json()
+    assert info["bots"] == [{"seat": 2, "level": "easy"}, {"seat": 3, "level": "normal"}]
+    assert info["levels"] == ["easy", "normal"]
+    # full; not the host; not a bot seat
+    r = live.post(f"/api/tables/{t.id}/bots", json={"level": "easy"}, headers=bearer(t.tokens[0]))
+    assert r.status_code == 409 and r.json()["error"]["code"] == "table_full"
+    r = live.delete(f"/api/tables/{t.id}/bots/2", headers=bearer(t.tokens[1]))
+    assert r.status_code == 403 and r.json()["error"]["code"] == "not_host"
+    r = live.delete(f"/api/tables/{t.id}/bots/1", headers=bearer(t.tokens[0]))
+    assert r.status_code == 409 and r.json()["error"]["code"] == "not_a_bot"
+    r = live.delete(f"/api/tables/{t.id}/bots/2", headers=bearer(t.tokens[0]))
+    assert r.status_code == 200
+    info = live.get(f"/api/tables/{t.id}/bots").json()
+    assert info["bots"] == [{"seat": 2, "level": "normal"}]
+    r = live.post(f"/api/tables/{t.id}/bots", json={"level": "genius"}, headers=bearer(t.tokens[0]))
+    assert r.status_code == 422
+
+
+@pytest.mark.parametrize("ruleset", ["mattel", "master", "board"])
+def test_a_bot_seat_plays_its_turns_through_the_websocket_path(live: TestClient, ruleset: str) -> None:
+    """Host + bot: the human plays over the websocket, the bot answers by itself; the game finishes and
+    its record (bot commands included) replays."""
+    t = new_table(live, players=1, seats=2, ruleset=ruleset, options={"phases_to_win": 1})
+    add_bot(live, t.id, t.tokens[0], "normal")
+    assert live.post(f"/api/tables/{t.id}/start", headers=bearer(t.tokens[0])).status_code == 200
+    rng = random.Random(4)
+    with live.websocket_connect(f"/ws/tables/{t.id}?token={t.tokens[0]}") as ws:
+        version = -1
+        for _ in range(3000):
+            msg = ws.receive_json()
+            if msg["type"] not in ("snapshot", "update"):
+                continue
+            version = msg["version"]
+            view = msg["view"]
+            if view["over"]:
+                break
+            if 0 in view["awaited"]:
+                ruleset_obj, state, game = server_game(live, t.id)
+                if game.version != version:
+                    continue  # a newer update is on its way
+                command = ruleset_obj.command_to_json(bot_command("easy", ruleset_obj, state, 0, rng))
+                ws.send_json({"type": "command", "command_id": str(uuid.uuid4()), "expected_version": version,
+                              "command": command})
+        else:
+            pytest.fail("the game did not finish")
+    rows = commands(live, t.id)
+    bot_rows = [r for r in rows if r.seat == 1]
+    assert bot_rows and all(r.command_id.startswith("bot:") for r in bot_rows)
+    assert any(r.seat == 0 for r in rows)
+    record = live.get(f"/api/tables/{t.id}/games/1/replay", headers=bearer(t.tokens[0])).json()
+    assert record["status"] == "finished" and len(record["commands"]) == len(rows)
+    last = live.get(f"/api/tables/{t.id}/games/1/replay/{len(rows)}", headers=bearer(t.tokens[0]))
+    assert last.status_code == 200 and last.json()["state"]["over"]
+
+
+def test_only_bots_play_a_whole_game_by_themselves(live: TestClient) -> None:
+    t = new_table(live, players=1, seats=3, options={"phases_to_win": 2})
+    add_bot(live, t.id, t.tokens[0], "normal")
+    add_bot(live, t.id, t.tokens[0], "easy")
+    # The host leaves their seat to a stand-in right away.
+    r = live.put(f"/api/tables/{t.id}/clock", json={"stand_in": True}, headers=bearer(t.tokens[0]))
+    assert r.status_code == 200 and r.json()["stand_in"] is True
+    live.post(f"/api/tables/{t.id}/start", headers=bearer(t.tokens[0]))
+    wait_for(lambda: live.get(f"/api/tables/{t.id}").json()["status"] == "finished", timeout=60)
+    kinds = {r.command_id.split(":")[0] for r in commands(live, t.id)}
+    assert kinds == {"bot", "stand_in"}
+
+
+def test_turn_timer_makes_the_easy_decision_when_time_runs_out(live: TestClient) -> None:
+    t = new_table(live, players=2)
+    r = live.put(f"/api/tables/{t.id}/clock", json={"turn_timer": "fast"}, headers=bearer(t.tokens[1]))
+    assert r.status_code == 403
+    r = live.put(f"/api/tables/{t.id}/clock", json={"turn_timer": "fast"}, headers=bearer(t.tokens[0]))
+    assert r.status_code == 200 and r.json()["turn_timer"] == "fast"
+    live.post(f"/api/tables/{t.id}/start", headers=bearer(t.tokens[0]))
+    view = live.get(f"/api/tables/{t.id}/view", headers=bearer(t.tokens[0])).json()
+    timer = view["view"]["timer"]
+    assert timer["mode"] == "fast" and timer["seconds"] == FAST.fast_seconds
+    assert timer["seats"] == view["view"]["awaited"] and 0 <= timer["remaining"] <= FAST.fast_seconds
+    assert live.get(f"/api/tables/{t.id}/bots").json()["timer"]["mode"] == "fast"
+    # Nobody moves: the timer decides, one decision at a time, for whoever is awaited.
+    rows = wait_for(lambda: (rows := commands(live, t.id)) and len(rows) >= 2 and rows, timeout=10)
+    assert all(r.command_id.startswith("timer:") for r in rows)
+    # The timer restarts with every decision: right after one, no second decision is made at once.
+    live.put(f"/api/tables/{t.id}/clock", json={"turn_timer": "relaxed"}, headers=bearer(t.tokens[0]))
+    before = len(commands(live, t.id))
+    time.sleep(FAST.fast_seconds * 2)
+    assert len(commands(live, t.id)) <= before + 1
+
+
+def test_stand_in_plays_for_a_disconnected_player_until_they_reconnect(live: TestClient) -> None:
+    t = new_table(live, players=2)
+    live.put(f"/api/tables/{t.id}/clock", json={"stand_in": True}, headers=bearer(t.tokens[0]))
+    rng = random.Random(1)
+    with live.websocket_connect(f"/ws/tables/{t.id}?token={t.tokens[0]}"):
+        live.post(f"/api/tables/{t.id}/start", headers=bearer(t.tokens[0]))
+        # Seat 1 never connected: after the grace period a stand-in plays its turns; the host plays by hand.
+        def stood_in() -> bool:
+            _, state, _ = server_game(live, t.id)
+            ruleset, _, _ = server_game(live, t.id)
+            if 0 in ruleset.awaited(state):
+                human_move(live, t.id, t.tokens[0], 0, rng)
+            return any(r.command_id.startswith("stand_in:") and r.seat == 1 for r in commands(live, t.id))
+
+        wait_for(stood_in, timeout=15)
+        assert live.get(f"/api/tables/{t.id}/bots").json()["stand_ins"] == [1]
+        assert all(r.seat == 1 for r in commands(live, t.id) if r.command_id.startswith("stand_in:"))
+        # Seat 1 comes back: the stand-in stops.
+        with live.websocket_connect(f"/ws/tables/{t.id}?token={t.tokens[1]}"):
+            wait_for(lambda: live.get(f"/api/tables/{t.id}/bots").json()["stand_ins"] == [])
+
+            def seat_one_to_move() -> bool:
+                ruleset, state, _ = server_game(live, t.id)
+                if 0 in ruleset.awaited(state):
+                    human_move(live, t.id, t.tokens[0], 0, rng)
+                    return False
+                return 1 in ruleset.awaited(state)
+
+            wait_for(seat_one_to_move)
+            version = server_game(live, t.id)[2].version
+            time.sleep(FAST.stand_in_grace_seconds + 3 * FAST.tick_seconds + 0.3)
+            assert server_game(live, t.id)[2].version == version, "nobody plays for a connected player"
+
+
+def test_after_a_restart_a_game_whose_turn_is_a_bots_goes_on(settings: Any) -> None:
+    slow = BotSettings(delay_seconds=3600.0, tick_seconds=0.05)
+    with make_client(settings, slow) as first:
+        t = new_table(first, players=1, seats=2)
+        add_bot(first, t.id, t.tokens[0], "normal")
+        first.post(f"/api/tables/{t.id}/start", headers=bearer(t.tokens[0]))
+        rng = random.Random(2)
+        for _ in range(20):  # the host plays until the bot is to move; the slow bot never moves here
+            ruleset, state, _ = server_game(first, t.id)
+            if 1 in ruleset.awaited(state):
+                break
+            human_move(first, t.id, t.tokens[0], 0, rng)
+        ruleset, state, game = server_game(first, t.id)
+        assert 1 in ruleset.awaited(state)
+        stopped_at = game.version
+    # A new server process on the same database: nobody pokes the table, the bot moves by itself.
+    with make_client(settings, FAST) as second:
+        wait_for(lambda: server_game(second, t.id)[2].version > stopped_at)
+        rows = commands(second, t.id)
+        assert rows[stopped_at].seat == 1 and rows[stopped_at].command_id.startswith("bot:")
