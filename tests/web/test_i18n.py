@@ -1,0 +1,58 @@
+"""Interface text: five complete catalogues, placeholders kept, language negotiation."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from app.web import i18n
+
+LOCALES = Path(i18n.__file__).parent / "locales"
+ENGLISH = json.loads((LOCALES / "en.json").read_text(encoding="utf-8"))
+
+
+def placeholders(text: str) -> set[str]:
+    return set(re.findall(r"\{(\w+)\}", text))
+
+
+@pytest.mark.parametrize("lang", ["de", "fr", "it", "ru"])
+def test_every_language_has_every_key_with_the_same_placeholders(lang: str) -> None:
+    own = json.loads((LOCALES / f"{lang}.json").read_text(encoding="utf-8"))
+    assert set(own) == set(ENGLISH)
+    for key, text in ENGLISH.items():
+        assert placeholders(own[key]) == placeholders(text), (lang, key)
+        assert own[key].strip(), (lang, key)
+
+
+def test_every_key_the_pages_use_exists() -> None:
+    root = Path(__file__).resolve().parents[2]
+    used: set[str] = set()
+    for path in [*root.glob("static/js/*.js"), *root.glob("templates/*.html")]:
+        used |= set(re.findall(r"""\bt\(\s*["']([a-z0-9_]+(?:\.[a-z0-9_]+)+)["']""", path.read_text()))
+    assert used, "no keys found"
+    assert sorted(used - set(ENGLISH)) == []
+
+
+@pytest.mark.parametrize(("cookie", "header", "expected"), [
+    (None, None, "en"),
+    (None, "de-DE,de;q=0.9,en;q=0.8", "de"),
+    (None, "en;q=0.5,ru;q=0.9", "ru"),
+    (None, "en-US,ru;q=0.9", "en"),
+    (None, "es-ES,it;q=0.4", "it"),
+    (None, "es-ES,pt;q=0.4", "en"),
+    (None, "fr;q=0", "en"),
+    ("fr", "de-DE", "fr"),
+    ("xx", "it", "it"),
+])
+def test_negotiate_prefers_the_cookie_then_the_best_accepted_language(cookie: str | None, header: str | None,
+                                                                      expected: str) -> None:
+    assert i18n.negotiate(cookie, header) == expected
+
+
+def test_translate_fills_placeholders_and_falls_back_to_english() -> None:
+    assert i18n.translate("de", "table.round", n=3) == "Runde 3"
+    assert i18n.translate("en", "no.such.key") == "no.such.key"
+    assert i18n.catalogue("xx") == ENGLISH

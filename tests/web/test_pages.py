@@ -1,0 +1,63 @@
+"""The pages: served in the negotiated language, no game state embedded (C-9), rules summary per rule set."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from app.rules import registry
+from app.web.pages import markdown_sections
+
+
+def test_lobby_lists_every_rule_set_with_its_options(client: Any) -> None:
+    page = client.get("/", headers={"accept-language": "it-IT,it;q=0.9"})
+    assert page.status_code == 200
+    assert '<html lang="it">' in page.text
+    assert "Crea un tavolo privato" in page.text
+    for rid in registry.ruleset_ids():
+        assert f'value="{rid}"' in page.text
+        for option in registry.get(rid).options_schema():
+            assert f'"name": "{option["name"]}"' in page.text
+
+
+def test_the_language_cookie_wins(client: Any) -> None:
+    client.cookies.set("lang", "ru")
+    page = client.get("/", headers={"accept-language": "de"})
+    assert '<html lang="ru">' in page.text and "Создать закрытый стол" in page.text
+    client.cookies.clear()
+
+
+def test_table_page_holds_no_game_state(client: Any) -> None:
+    """C-9: the table page is a shell; the seat's view comes over the API and the socket only."""
+    created = client.post("/api/tables", json={"ruleset": "mattel", "seats": 2, "name": "Anna"}).json()
+    table_id = created["table_id"]
+    code = created["join_code"]
+    client.post(f"/api/tables/{table_id}/join", json={"name": "Ben", "code": code})
+    client.post(f"/api/tables/{table_id}/start", headers={"authorization": f"Bearer {created['token']}"})
+    page = client.get(f"/tables/{table_id}")
+    assert page.status_code == 200
+    for secret in ('"hand":', '"hands":', '"draw_pile":', '"rng":', '"kind":', created["token"], code):
+        assert secret not in page.text
+    assert f'data-table="{table_id}"' in page.text
+
+
+@pytest.mark.parametrize("path", ["/join/abc?code=x", "/tables/abc", "/tables/abc/games/1/replay",
+                                  "/static/css/app.css", "/static/js/table.js", "/static/favicon.svg"])
+def test_every_page_and_asset_is_served(client: Any, path: str) -> None:
+    assert client.get(path).status_code == 200
+
+
+def test_rules_summary_has_a_section_per_rule_set(client: Any) -> None:
+    page = client.get("/tables/abc").text
+    for rid in registry.ruleset_ids():
+        assert f'data-ruleset="{rid}"' in page
+
+
+def test_markdown_sections_subset() -> None:
+    source = ("# Title\nignored\n\n## One {#a}\nText **bold**\ncontinued.\n\n### Sub\n- item `x`\n  more\n"
+              "- two\n\n## Two {#b}\n<b>\n")
+    sections = markdown_sections(source)
+    assert sections["a"] == ("<h3>One</h3>\n<p>Text <strong>bold</strong> continued.</p>\n<h4>Sub</h4>\n<ul>\n"
+                             "<li>item <code>x</code> more</li>\n<li>two</li>\n</ul>")
+    assert sections["b"] == "<h3>Two</h3>\n<p>&lt;b&gt;</p>"
