@@ -161,6 +161,10 @@ def test_turn_timer_makes_the_easy_decision_when_time_runs_out(live: TestClient)
     assert timer["mode"] == "fast" and timer["seconds"] == FAST.fast_seconds
     assert timer["seats"] == view["view"]["awaited"] and 0 <= timer["remaining"] <= FAST.fast_seconds
     assert live.get(f"/api/tables/{t.id}/bots").json()["timer"]["mode"] == "fast"
+    with live.websocket_connect(f"/ws/tables/{t.id}?token={t.tokens[1]}") as ws:
+        snapshot = ws.receive_json()
+        assert snapshot["type"] == "snapshot" and snapshot["view"]["timer"]["mode"] == "fast"
+        assert snapshot["table"]["turn_timer"] == "fast"
     # Nobody moves: the timer decides, one decision at a time, for whoever is awaited.
     rows = wait_for(lambda: (rows := commands(live, t.id)) and len(rows) >= 2 and rows, timeout=10)
     assert all(r.command_id.startswith("timer:") for r in rows)
@@ -175,7 +179,7 @@ def test_stand_in_plays_for_a_disconnected_player_until_they_reconnect(live: Tes
     t = new_table(live, players=2)
     live.put(f"/api/tables/{t.id}/clock", json={"stand_in": True}, headers=bearer(t.tokens[0]))
     rng = random.Random(1)
-    with live.websocket_connect(f"/ws/tables/{t.id}?token={t.tokens[0]}"):
+    with live.websocket_connect(f"/ws/tables/{t.id}?token={t.tokens[0]}") as host_ws:
         live.post(f"/api/tables/{t.id}/start", headers=bearer(t.tokens[0]))
         # Seat 1 never connected: after the grace period a stand-in plays its turns; the host plays by hand.
         def stood_in() -> bool:
@@ -187,6 +191,14 @@ def test_stand_in_plays_for_a_disconnected_player_until_they_reconnect(live: Tes
 
         wait_for(stood_in, timeout=15)
         assert live.get(f"/api/tables/{t.id}/bots").json()["stand_ins"] == [1]
+        # The table's sockets are told (the page shows it): table info names the seats played by stand-ins.
+        for _ in range(500):
+            msg = host_ws.receive_json()
+            table = msg.get("table") or {}
+            if table.get("stand_ins") == [1]:
+                break
+        else:
+            pytest.fail("no table info with the stand-in reached the socket")
         assert all(r.seat == 1 for r in commands(live, t.id) if r.command_id.startswith("stand_in:"))
         # Seat 1 comes back: the stand-in stops.
         with live.websocket_connect(f"/ws/tables/{t.id}?token={t.tokens[1]}"):
@@ -225,3 +237,33 @@ def test_after_a_restart_a_game_whose_turn_is_a_bots_goes_on(settings: Any) -> N
         wait_for(lambda: server_game(second, t.id)[2].version > stopped_at)
         rows = commands(second, t.id)
         assert rows[stopped_at].seat == 1 and rows[stopped_at].command_id.startswith("bot:")
+
+
+def test_the_runner_decides_from_the_seat_view_and_legal_commands_only(live: TestClient,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """C-9 in the server too: the runner hands the bot exactly player_view and legal_commands of its seat."""
+    import app.bots.runner as runner_module
+
+    seen: list[tuple[Any, ...]] = []
+    real = runner_module.choose
+
+    def spy(level: str, ruleset_id: str, view: Any, legal: Any, rng: random.Random) -> Any:
+        seen.append((view, legal))
+        return real(level, ruleset_id, view, legal, rng)
+
+    monkeypatch.setattr(runner_module, "choose", spy)
+    t = new_table(live, players=1, seats=2)
+    add_bot(live, t.id, t.tokens[0])
+    live.post(f"/api/tables/{t.id}/start", headers=bearer(t.tokens[0]))
+    rng = random.Random(3)
+
+    def bot_moved() -> bool:
+        ruleset, state, _ = server_game(live, t.id)
+        if 0 in ruleset.awaited(state):
+            human_move(live, t.id, t.tokens[0], 0, rng)
+        return len(seen) >= 3
+
+    wait_for(bot_moved)
+    for view, legal in seen:
+        assert view["seat"] == 1 and "hands" not in view and "draw_pile" not in view
+        assert isinstance(legal, tuple) and legal
