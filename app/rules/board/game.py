@@ -721,8 +721,8 @@ def can_lay(state: BoardState, seat: int) -> tuple[tuple[int, ...], ...] | None:
 
 
 def legal_commands(state: BoardState, seat: int) -> tuple[BoardCommand, ...]:
-    """Every legal command of ``seat`` now (lay-downs: the solver's one; swaps and keeps: a representative
-    list, see :func:`swap_choices`, :func:`keep_choices`)."""
+    """Every legal command of ``seat`` now (B-5, B-7, B-8). Lay-downs: the solver's one (C-3); swaps and
+    keeps: a representative list, see :func:`swap_choices`, :func:`keep_choices`."""
     if seat not in awaited(state):
         return ()
     stage = state.stage
