@@ -75,7 +75,7 @@ class _Search:
         cost = {GroupKind.SET: 0, GroupKind.COLOUR: 0, GroupKind.COLOUR_RUN: 1, GroupKind.RUN: 2}
         self.order = sorted(range(len(requirement)),
                             key=lambda i: (cost[requirement[i][0]], -requirement[i][1]))
-        self.failed: set[tuple[int, Counts]] = set()
+        self.failed: set[tuple[int, Counts, int]] = set()
         self.naturals = [i for i, t in enumerate(self.types) if not t.joker]
         self.jokers = [i for i, t in enumerate(self.types) if t.joker]
         self._natural_fit: dict[tuple[int | None, Colour | None], list[int]] = {}
@@ -116,15 +116,17 @@ class _Search:
             for rest in self._combos(types, _minus(counts, t), k - 1, pos):
                 yield [t, *rest]
 
-    def _keyed(self, kind: GroupKind, size: int, counts: Counts) -> Iterator[Arrangement]:
-        """Candidates for a set (keyed by number) or a colour group (keyed by colour)."""
+    def _keyed(self, kind: GroupKind, size: int, counts: Counts, floor: int) -> Iterator[tuple[int, Arrangement]]:
+        """Candidates for a set (keyed by number) or a colour group (keyed by colour), keys from ``floor`` up."""
         need = self.policy.naturals_needed(kind)
-        keys: list[tuple[int | None, Colour | None]]
+        keys: list[tuple[int, int | None, Colour | None]]
         if kind is GroupKind.SET:
-            keys = [(n, None) for n in self._present(counts, by_number=True)]
+            keys = [(n, n, None) for n in self._present(counts, by_number=True)]
         else:
-            keys = [(None, c) for c in self._present(counts, by_number=False)]
-        for number, colour in keys:
+            keys = [(_COLOUR_RANK[c], None, c) for c in self._present(counts, by_number=False)]
+        for rank, number, colour in keys:
+            if rank < floor:
+                continue
             nats = [t for t in self.fitting(False, number, colour) if counts[t]]
             joks = [t for t in self.fitting(True, number, colour) if counts[t]]
             have_nat = sum(counts[t] for t in nats)
@@ -135,7 +137,7 @@ class _Search:
                     for t in nat:
                         rest = _minus(rest, t)
                     for jok in self._combos(joks, rest, size - k):
-                        yield tuple(nat + jok)
+                        yield rank, tuple(nat + jok)
 
     def _runs(self, kind: GroupKind, size: int, counts: Counts) -> Iterator[Arrangement]:
         need = self.policy.naturals_needed(kind)
@@ -170,10 +172,11 @@ class _Search:
             if counts[t]:
                 yield from self._fill(first, length, colour, _minus(counts, t), pos + 1, [*acc, t], nat, need)
 
-    def candidates(self, kind: GroupKind, size: int, counts: Counts) -> Iterator[Arrangement]:
+    def candidates(self, kind: GroupKind, size: int, counts: Counts, floor: int) -> Iterator[tuple[int, Arrangement]]:
+        """Every way to form one group from ``counts``, with its symmetry key (see :meth:`search`)."""
         if kind.is_run:
-            return self._runs(kind, size, counts)
-        return self._keyed(kind, size, counts)
+            return ((0, arr) for arr in self._runs(kind, size, counts))
+        return self._keyed(kind, size, counts, floor)
 
     # -- exact greedy check for the last group -------------------------------------------------------
 
@@ -249,19 +252,23 @@ class _Search:
 
     # -- the search ---------------------------------------------------------------------------------
 
-    def search(self, step: int, counts: Counts) -> list[Arrangement] | None:
-        kind, size = self.requirement[self.order[step]]
+    def search(self, step: int, counts: Counts, floor: int = 0) -> list[Arrangement] | None:
+        """Groups ``step..`` from ``counts``. Identical required groups (e.g. "4 sets of 2") are interchangeable,
+        so their keys (number or colour) are enumerated in non-decreasing order only (``floor``)."""
+        spec = self.requirement[self.order[step]]
+        kind, size = spec
         if step == len(self.order) - 1:
             found = self.first_fit(kind, size, counts)
             return None if found is None else [found]
-        key = (step, counts)
+        key = (step, counts, floor)
         if key in self.failed:
             return None
-        for arr in self.candidates(kind, size, counts):
+        same_next = self.requirement[self.order[step + 1]] == spec
+        for rank, arr in self.candidates(kind, size, counts, floor):
             rest = counts
             for t in arr:
                 rest = _minus(rest, t)
-            tail = self.search(step + 1, rest)
+            tail = self.search(step + 1, rest, rank if same_next else 0)
             if tail is not None:
                 return [arr, *tail]
         self.failed.add(key)
@@ -279,6 +286,9 @@ class _Search:
         for step, arr in enumerate(found):
             groups[self.order[step]] = tuple(pools[t].pop() for t in arr)
         return tuple(groups)
+
+
+_COLOUR_RANK = {c: i for i, c in enumerate(Colour)}
 
 
 def _minus(counts: Counts, t: int) -> Counts:

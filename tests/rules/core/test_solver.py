@@ -97,3 +97,24 @@ def test_C3_solver_uses_colours_when_a_phase_needs_both() -> None:
     assert found is not None
     assert 10 in found[0] and set(found[1]) == {11, 12}
     assert find_laydown(red + sevens[1:], req, WILDS) is None
+
+
+@st.composite
+def keyed_cases(draw: st.DrawFn) -> tuple[list[Card], list[tuple[GroupKind, int]], JokerPolicy]:
+    """Several identical sets or colour groups (B-3 "4 sets of 2"): exercises the solver's symmetry breaking."""
+    kind = draw(st.sampled_from([GroupKind.SET, GroupKind.COLOUR]))
+    req = [(kind, 2)] * draw(st.integers(2, 3))
+    if draw(st.booleans()):
+        req.append((GroupKind.COLOUR if kind is GroupKind.SET else GroupKind.SET, 2))
+    hand = [joker(i) if draw(st.integers(0, 5)) == 0 else natural(i, draw(st.integers(1, 4)), draw(
+        st.sampled_from(COLOURS))) for i in range(draw(st.integers(4, 8)))]
+    return hand, req, BOARD
+
+
+@settings(max_examples=150, deadline=None)
+@given(keyed_cases())
+def test_C3_solver_matches_brute_force_on_identical_groups(
+        case: tuple[list[Card], list[tuple[GroupKind, int]], JokerPolicy]) -> None:
+    hand, req, policy = case
+    found = find_laydown(hand, req, policy)
+    assert (found is not None) == brute_force(hand, req, policy), (hand, req)
