@@ -28,6 +28,7 @@ from ..core.table import (
     next_seat,
     phase_sequence,
     pop_draw,
+    rebuild_draw_pile,
     take_card,
 )
 from .deck import DECK, HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, PHASES, WILDS, card_points, is_skip
@@ -198,9 +199,12 @@ def _draw(state: MattelState, seat: int, pile: Pile) -> tuple[MattelState, Event
         piles = replace(state.piles, discard=state.piles.discard[:-1])
         player = replace(player, hand=player.hand + (top,))
         return _with_player(state, seat, player, piles=piles, stage=Stage.PLAY), (CardDrawn(seat, pile.value, top),)
-    card, piles, rng, rebuilt = pop_draw(state.piles, state.rng)
-    if piles.rebuilds >= STALL_REBUILDS:
-        return _end_round(replace(state, piles=piles, rng=rng), None, tuple(rebuilt))
+    piles, rng, rebuild = rebuild_draw_pile(state.piles, state.rng)
+    if rebuild is not None and piles.rebuilds >= STALL_REBUILDS:
+        # C-12: the third rebuild ends the round before the draw; every card stays where it lies.
+        return _end_round(replace(state, piles=piles, rng=rng), None, (rebuild,))
+    card, piles, rng, rebuilt = pop_draw(piles, rng)
+    rebuilt = (rebuild, *rebuilt) if rebuild is not None else rebuilt
     if card is None:
         return replace(state, piles=piles, rng=rng, stage=Stage.PLAY), (*rebuilt, DrawFailed(seat))
     player = replace(player, hand=player.hand + (card,))

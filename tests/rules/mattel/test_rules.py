@@ -414,3 +414,14 @@ def test_C3_hint_proposes_a_valid_lay_down() -> None:
     assert after.players[0].laid
     assert LayPhase(groups) in legal_commands(state, 0)
     assert hint(position([hand(1, 2, 3, 4, 5), hand(1)], discard=[num(9)]), 0) is None
+
+
+def test_C12_stalled_round_that_ends_the_game_keeps_every_card() -> None:
+    """C-12 with M-9 fixed rounds: the last round stalls; all 108 cards are still accounted for at the end."""
+    options = MattelOptions(fixed_rounds=True, phases_to_win=1)
+    state = RULESET.new_game(9, 2, options)
+    discard = state.piles.draw + state.piles.discard
+    state = replace(state, stage=Stage.DRAW, piles=replace(state.piles, draw=(), discard=discard, rebuilds=2))
+    after, events = apply(state, state.turn, Draw())
+    assert after.stage is Stage.OVER and isinstance(events[-1], GameEnded)
+    assert sorted(c.id for c in all_cards(after)) == list(range(108))
