@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import secrets
 import threading
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -117,6 +117,21 @@ class StateCache:
                 self._items.popitem(last=False)
 
 
+@dataclass
+class _Hot:
+    """What the last full fan-out read of a running table found, kept up to date by this process's own
+    commands, so a fan-out usually needs one small query (is the table still at this version?)."""
+
+    revision: int
+    game_id: int
+    version: int
+    ruleset: str
+    seats: list[Any]
+    table: JSONDict
+    seat_ids: list[int]
+    steps: deque[tuple[int, JSONDict]]
+
+
 class _Conflict(Exception):
     """Another writer moved the game on between our read and our write."""
 
@@ -135,6 +150,8 @@ class GameService:
         self.address_limiter = SlidingWindowLimiter(settings.join_failures_per_address, window)
         self.presence: Callable[[str], set[int]] = lambda _table_id: set()
         self.states = StateCache(settings.state_cache_size)
+        self._hot: OrderedDict[str, _Hot] = OrderedDict()
+        self._hot_lock = threading.Lock()
 
     def _state(self, s: Session, ruleset: AnyRuleset, game: Game) -> Any:
         """The game's state at its current version: from this process's cache, or the stored snapshot
@@ -529,6 +546,7 @@ class GameService:
         except IntegrityError:
             raise _Conflict() from None
         self.states.put(result["game_id"], version, new_state_to_cache)
+        self._hot_step(table_id, result["game_id"], version, redacted, over)
         log.info("command accepted", extra={"table_id": table_id, "game_id": result["game_id"],
                                             "version": version, "seat": seat})
         return result, version
@@ -588,10 +606,59 @@ class GameService:
             table = self._table(s, table_id)
             return self._viewer(s, table, token), self._table_info(s, table)
 
+    def _hot_step(self, table_id: str, game_id: int, version: int, redacted: JSONDict, over: bool) -> None:
+        with self._hot_lock:
+            hot = self._hot.get(table_id)
+            if hot is None:
+                return
+            if over or hot.game_id != game_id or hot.version != version - 1:
+                del self._hot[table_id]  # the next fan-out reads everything
+                return
+            hot.steps.append((version, redacted))
+            hot.version = version
+
+    def _hot_fanout(self, s: Session, table_id: str, seat_ids: set[int | None], since: int) -> FanoutData | None:
+        with self._hot_lock:
+            hot = self._hot.get(table_id)
+            if hot is None:
+                return None
+            revision, game_id, version = hot.revision, hot.game_id, hot.version
+            steps = [step for step in hot.steps if step[0] > since]
+            oldest = hot.steps[0][0] if hot.steps else version + 1
+        if since < oldest - 1 or since > version:
+            return None
+        row = s.execute(select(GameTable.revision, Game.id, Game.version)
+                        .join(Game, Game.table_id == GameTable.id).where(GameTable.id == table_id)
+                        .order_by(Game.number.desc()).limit(1)).first()
+        if row is None or tuple(row) != (revision, game_id, version):
+            return None
+        state = self.states.get(game_id, version)
+        if state is None:
+            return None
+        ruleset = self._ruleset(hot.ruleset)
+        table = dict(hot.table, game={**hot.table["game"], "version": version})
+        data = FanoutData(table=table, seat_ids=hot.seat_ids, game_id=game_id, version=version,
+                          engine_seat={entry["seat_id"]: i for i, entry in enumerate(hot.seats)}, views={},
+                          steps=steps)
+        for seat_id in seat_ids:
+            seat = self._engine_seat_in(hot.seats, seat_id)
+            if seat not in data.views:
+                data.views[seat] = ruleset.player_view(state, seat)
+        return data
+
+    @staticmethod
+    def _engine_seat_in(seats: list[Any], seat_id: int | None) -> int | None:
+        if seat_id is None:
+            return None
+        return next((i for i, entry in enumerate(seats) if entry["seat_id"] == seat_id), None)
+
     def fanout(self, table_id: str, seat_ids: set[int | None], since: int) -> FanoutData:
         """The table, its game's version, one view per seat asked for, and the stored redacted events
         after ``since`` (connected flags are the hub's to fill in)."""
         with self.db.read() as s:
+            fast = self._hot_fanout(s, table_id, seat_ids, since)
+            if fast is not None:
+                return fast
             table = self._table(s, table_id)
             game = self._game(s, table_id)
             seats = self._seats(s, table_id)
@@ -613,6 +680,14 @@ class GameService:
                     select(GameCommand.seq, GameCommand.redacted)
                     .where(GameCommand.game_id == game.id, GameCommand.seq > since)
                     .order_by(GameCommand.seq)).all()]
+            if game.status == "playing" and self.settings.state_cache_size > 0:
+                with self._hot_lock:
+                    self._hot[table_id] = _Hot(table.revision, game.id, game.version, game.ruleset,
+                                               list(game.seats), data.table, list(data.seat_ids),
+                                               deque(data.steps, maxlen=64))
+                    self._hot.move_to_end(table_id)
+                    while len(self._hot) > self.settings.state_cache_size:
+                        self._hot.popitem(last=False)
             return data
 
 

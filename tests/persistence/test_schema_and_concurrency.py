@@ -95,3 +95,19 @@ def test_restart_continues_at_the_same_version(settings: Settings) -> None:
         r = second.post(f"/api/tables/{t.id}/commands", json=command_body(command, expected=5),
                         headers=bearer(t.tokens[seat]))
         assert r.status_code == 200 and r.json()["version"] == 6
+
+
+def test_snapshots_every_few_commands_rebuild_the_same_state(settings: Settings) -> None:
+    """With a snapshot every 3 commands and no state cache, every load replays the commands after the
+    last snapshot; views match a server that keeps every state in memory (C-10)."""
+    sparse = settings.model_copy(update={"snapshot_every": 3, "state_cache_size": 0})
+    with TestClient(create_app(settings)) as cached, TestClient(create_app(sparse)) as replaying:
+        t = new_table(cached, players=3, start=True)
+        for round_ in range(4):
+            play(replaying if round_ % 2 else cached, t, 4, seed=round_)
+            for seat, token in enumerate(t.tokens):
+                a = cached.get(f"/api/tables/{t.id}/view", headers=bearer(token)).json()
+                b = replaying.get(f"/api/tables/{t.id}/view", headers=bearer(token)).json()
+                assert a == b and a["seat"] == seat
+        _, _, game = server_game(replaying, t.id)
+        assert game.version == 16 and game.snapshot_version == 16  # 5, 8, 13, 16 by the sparse server
