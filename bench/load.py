@@ -62,6 +62,19 @@ def rss_mb(pid: int) -> float:
     return total / 1024
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process and its children (uvicorn workers)."""
+    total = 0.0
+    pids = [pid]
+    children = Path(f"/proc/{pid}/task/{pid}/children")
+    if children.exists():
+        pids += [int(x) for x in children.read_text().split()]
+    for p in pids:
+        fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
 @dataclass
 class Pending:
     version: int
@@ -180,13 +193,18 @@ async def bench(base: str, pid: int, args: argparse.Namespace) -> None:
         rnd = random.Random(1)
         interval = args.tables / args.rate
         start = time.perf_counter()
+        cpu_start = cpu_seconds(pid)
         end = start + args.duration
         await asyncio.gather(*(drive(run, interval, end, random.Random(rnd.random())) for run in runs))
         elapsed = time.perf_counter() - start
+        cpu = cpu_seconds(pid) - cpu_start
         latencies = [x for run in runs for x in run.latencies]
         errors = sum(run.errors for run in runs)
         print(f"commands: {len(latencies)} in {elapsed:.1f} s = {len(latencies) / elapsed:.0f} commands/s "
               f"(target {args.rate}); errors {errors}")
+        if latencies:
+            print(f"server CPU: {cpu:.1f} s = {1000 * cpu / len(latencies):.1f} ms per command "
+                  f"({100 * cpu / elapsed:.0f}% of one core); load average {os.getloadavg()[0]:.1f}")
         if latencies:
             print(f"latency send -> last of 4 sockets: p50 {1000 * statistics.median(latencies):.1f} ms, "
                   f"p99 {1000 * percentile(latencies, 0.99):.1f} ms, max {1000 * max(latencies):.1f} ms")

@@ -99,6 +99,10 @@ class Channel:
         # The game version of the last fan-out read (any game: a new game always arrives with a
         # version-less lobby wake first, which resets this).
         self.loaded_version = -1
+        # The highest version announced so far, and the one the running load is sure to include
+        # (a version is announced only after its commit, so a load started later sees it).
+        self.announced_version = -1
+        self.covered_version = -1
 
 
 class Hub:
@@ -163,8 +167,10 @@ class Hub:
         channel = self.channels.get(table_id)
         if channel is None:
             return
-        if version and version <= channel.loaded_version:
-            return  # already loaded: the local fast path and the NOTIFY of one command both arrive
+        if version:
+            if version <= max(channel.loaded_version, channel.covered_version if channel.worker else -1):
+                return  # already loaded or being loaded: the local fast path and the NOTIFY both arrive
+            channel.announced_version = max(channel.announced_version, version)
         channel.dirty = True
         if channel.worker is None:
             channel.worker = asyncio.get_running_loop().create_task(self._run(channel))
@@ -177,6 +183,7 @@ class Hub:
                 if not conns:
                     continue
                 since = min(self._since(c) for c in conns)
+                channel.covered_version = channel.announced_version
                 try:
                     data = await self.fanout(channel.table_id, {c.seat_id for c in conns}, since)
                 except Exception as err:

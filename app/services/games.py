@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, defer
 
@@ -534,10 +534,10 @@ class GameService:
                     raise _Conflict()
                 redacted = {_key(i): [ruleset.redact_event(e, i) for e in events] for i in range(game.players)}
                 redacted[SPECTATOR] = [ruleset.redact_event(e, None) for e in events]
-                s.add(GameCommand(game_id=game.id, seq=version, seat=seat, command_id=command_id,
-                                  command=ruleset.command_to_json(command),
-                                  events=[ruleset.event_to_json(e) for e in events], redacted=redacted))
-                s.flush()
+                s.execute(insert(GameCommand).values(
+                    game_id=game.id, seq=version, seat=seat, command_id=command_id,
+                    command=ruleset.command_to_json(command), events=[ruleset.event_to_json(e) for e in events],
+                    redacted=redacted, created_at=utcnow()))
                 self._publish(s, table_id, version)
                 new_state_to_cache = new_state
                 result = {"game_id": game.id, "version": version, "duplicate": False,
