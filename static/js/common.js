@@ -58,7 +58,10 @@ window.P10 = window.P10 || {};
     if (!error) return P10.t("error.unknown");
     const key = "error." + error.code;
     const known = Object.prototype.hasOwnProperty.call(I18N, key);
-    return known ? P10.t(key, { message: error.message || "" }) : (error.message || error.code);
+    // English pages show the engine's own message, which names the exact cards and numbers; other
+    // languages show the translated text of its stable code (and the message when there is none).
+    if (known && (window.P10_LANG !== "en" || !error.message)) return P10.t(key, { message: error.message || "" });
+    return error.message || error.code;
   };
 
   /** fetch JSON; resolves {ok, status, data} where data.error is set on failure. */

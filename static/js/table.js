@@ -99,7 +99,11 @@
     switch (msg.type) {
       case "snapshot":
         S.table = msg.table || S.table;
-        if (msg.game_id !== S.gameId) { S.selected.clear(); S.builder = null; S.shownOver = false; }
+        if (msg.game_id !== S.gameId) {
+          S.selected.clear(); S.builder = null; S.shownOver = false; S.shownRound = 0; S.pendingSummary = false;
+          S.boardRound = 1;
+          if ($("summary").open) $("summary").close();
+        }
         S.gameId = msg.game_id;
         S.seat = msg.seat;
         if (msg.view) { S.view = msg.view; S.version = msg.version; }
@@ -177,7 +181,16 @@
     }
     S.selected.clear();
     render();
+    keepFocus();
     return true;
+  }
+
+  /* After a move the button pressed is usually gone: put the focus on the next sensible control. */
+  function keepFocus() {
+    const active = document.activeElement;
+    if (active && active !== document.body && document.body.contains(active)) return;
+    const next = document.querySelector("#prompt-controls button:not([disabled]), #actions button:not([disabled]), #hand button");
+    if (next) next.focus(); else $("prompt").focus();
   }
 
   async function refreshView() {
@@ -207,6 +220,7 @@
     tb.seats.forEach((seat, i) => {
       const badges = [];
       if (seat.is_host) badges.push(el("span", { class: "badge" }, t("wait.host")));
+      if (seat.is_bot) badges.push(el("span", { class: "badge" }, "🤖 " + t("wait.bot")));
       if (seat.seat === S.seat) badges.push(el("span", { class: "badge you" }, t("wait.you")));
       const controls = [];
       if (host) {
@@ -239,6 +253,8 @@
       $("waiting-invite-link").value = invite;
     }
     $("start-button").classList.toggle("hidden", !host);
+    $("host-extras").classList.toggle("hidden", !host || !S.botsEnabled);
+    $("add-bot").disabled = tb.seats.length >= tb.capacity;
     $("waiting-note").textContent = host ? t("wait.note_host", { min: 2 }) : t("wait.note_guest");
   }
 
@@ -277,12 +293,32 @@
     } else {
       $("board").classList.add("hidden");
     }
+    renderTimer();
     renderPlayers();
     renderPiles();
     renderPrompt();
     renderHand();
     renderScores();
     maybeSummary();
+  }
+
+  /* The turn timer (issue 7's clock) as a countdown: the view carries the seconds left when it was built. */
+  function renderTimer() {
+    const timer = S.view.timer;
+    if (!timer || !(timer.seats || []).length || S.view.over) { S.timerEnd = null; $("timer").classList.add("hidden"); return; }
+    const key = S.version + ":" + timer.deadline;
+    if (S.timerKey !== key) { S.timerKey = key; S.timerEnd = Date.now() + timer.remaining * 1000; }
+    S.timerSeats = timer.seats;
+    tickTimer();
+  }
+
+  function tickTimer() {
+    const node = $("timer");
+    if (!S.timerEnd) { node.classList.add("hidden"); return; }
+    const left = Math.max(0, Math.round((S.timerEnd - Date.now()) / 1000));
+    node.classList.remove("hidden");
+    node.classList.toggle("urgent", left <= 10);
+    node.textContent = "⏱ " + t("table.timer", { s: left, names: S.timerSeats.map(nameOf).join(", ") });
   }
 
   function hitOptions(group) {
@@ -714,6 +750,14 @@
       $("summary").close();
     });
     $("start-button").addEventListener("click", () => hostCall("POST", "start"));
+    $("add-bot").addEventListener("click", async () => {
+      const result = await P10.api("POST", `/api/tables/${S.tableId}/bots`, { level: $("bot-level").value });
+      if (!result.ok) { $("wait-error").textContent = P10.errorText(result.data.error); return; }
+      if (result.data.table) { S.table = result.data.table; render(); }
+    });
+    const setClock = () => hostCall("PUT", "clock", { turn_timer: $("turn-timer").value, stand_in: $("stand-in").checked });
+    $("turn-timer").addEventListener("change", setClock);
+    $("stand-in").addEventListener("change", setClock);
     $("waiting-copy").addEventListener("click", () => P10.copy($("waiting-invite-link")));
     $("chat-form").addEventListener("submit", (event) => {
       event.preventDefault();
@@ -730,7 +774,14 @@
     const info = await P10.api("GET", `/api/tables/${S.tableId}`);
     if (!info.ok) { $("page-error").textContent = P10.errorText(info.data.error); return; }
     S.table = info.data;
+    const bots = await P10.api("GET", `/api/tables/${S.tableId}/bots`);
+    S.botsEnabled = bots.ok;
+    if (bots.ok) {
+      if (bots.data.turn_timer) $("turn-timer").value = bots.data.turn_timer;
+      $("stand-in").checked = Boolean(bots.data.stand_in);
+    }
     loadChat();
     connect();
+    setInterval(tickTimer, 1000);
   });
 })(window.P10);

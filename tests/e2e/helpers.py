@@ -163,6 +163,9 @@ def play_until_over(pages: list[Any], stats: dict[str, int], limit: int = 120,
                     before_move: Any = None) -> None:
     """Let the awaited seats move until the game is over (``before_move(page, other)`` may interject)."""
     for _ in range(limit):
+        latest = max(version(p) for p in pages)
+        for p in pages:  # every page has caught up over its socket before anyone decides
+            wait_version(p, latest)
         if view(pages[0])["over"]:
             return
         page = awaited_page(pages)
@@ -215,7 +218,9 @@ def illegal_laydown(page: Any) -> None:
     page.click("#builder-lay")
     page.wait_for_function("() => document.getElementById('action-error').textContent.length > 0")
     text = page.locator("#action-error").text_content() or ""
-    assert re.search(r"set|run|colour|cards|natural", text), text
+    # The engine's message in English, or the translation of its code (C-2 errors name the group kind).
+    assert re.search(r"set|run|colour|cards|natural|Satz|Gruppe|Karte|série|groupe|gruppo|carte|набор|групп|карт",
+                     text), text
     assert version(page) == before  # nothing happened
     page.click("#builder-clear")
 
