@@ -5,7 +5,7 @@
 (function (P10) {
   const { t, el, svg, clear } = P10;
   const PAWN = ["#d32f2f", "#1f5fbf", "#2e7d32", "#e5b400", "#8e24aa", "#00897b"];
-  const FIELD_SYMBOL = { "+N": "+", search: "⌕", again: "↻", swap: "⇄", all: "∀", joker: "J", ask: "?", choice: "★" };
+  const FIELD_SYMBOL = { "+N": "+", search: "◎", again: "↻", swap: "⇄", all: "∀", joker: "J", ask: "?", choice: "★" };
   const FIELD_FILL = { "+N": "#e3f2fd", search: "#fff3e0", again: "#e8f5e9", swap: "#fce4ec", all: "#ede7f6",
     joker: "#fffde7", ask: "#e0f7fa", choice: "#bbdefb" };
 
@@ -62,7 +62,7 @@
       const label = step === finish ? t("board.finish") : t("phase.number", { n: (v.phases && v.phases[step]) ? v.phases[step].number : step + 1 });
       track.append(el("div", { class: "step", role: "listitem", "data-step": step,
         "aria-label": label + (here.length ? ": " + here.map((p) => (ctx.names && ctx.names[p.seat]) || p.seat + 1).join(", ") : "") },
-      step === finish ? "🏁" : String(step + 1),
+      step === finish ? "⚑" : String(step + 1),
       el("div", null, here.map((p) => el("span", { class: "marker", style: `background:${PAWN[p.seat % PAWN.length]}` })))));
     }
     box.append(picture, el("h3", null, t("board.phase_track")), track, el("details", null, el("summary", null, t("board.legend")), legend));

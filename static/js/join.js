@@ -14,6 +14,20 @@
     const remembered = P10.store.get("name");
     if (remembered) nameInput.value = remembered;
 
+    document.getElementById("join-form").addEventListener("submit", async (event) => {
+      event.preventDefault();
+      error.textContent = "";
+      const name = nameInput.value.trim();
+      if (!name) { error.textContent = t("error.name_required"); nameInput.focus(); return; }
+      P10.store.set("name", name);
+      const button = document.getElementById("join-button");
+      button.disabled = true;
+      const result = await P10.api("POST", `/api/tables/${tableId}/join`, { name, code });
+      button.disabled = false;
+      if (!result.ok) { error.textContent = P10.errorText(result.data.error); return; }
+      location.assign(`/tables/${tableId}`);
+    });
+    nameInput.focus();
     const mine = await P10.api("GET", `/api/tables/${tableId}/view`);
     if (mine.ok && mine.data.seat !== null && mine.data.seat !== undefined) {
       location.replace(`/tables/${tableId}`);
@@ -36,19 +50,5 @@
       error.textContent = data.status !== "waiting" ? t("error.game_started") : t("error.table_full");
     }
 
-    document.getElementById("join-form").addEventListener("submit", async (event) => {
-      event.preventDefault();
-      error.textContent = "";
-      const name = nameInput.value.trim();
-      if (!name) { error.textContent = t("error.name_required"); nameInput.focus(); return; }
-      P10.store.set("name", name);
-      const button = document.getElementById("join-button");
-      button.disabled = true;
-      const result = await P10.api("POST", `/api/tables/${tableId}/join`, { name, code });
-      button.disabled = false;
-      if (!result.ok) { error.textContent = P10.errorText(result.data.error); return; }
-      location.assign(`/tables/${tableId}`);
-    });
-    nameInput.focus();
   });
 })(window.P10);

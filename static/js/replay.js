@@ -58,7 +58,8 @@
           s.turn === seat && !s.over ? el("span", { class: "badge turn" }, "▶ " + t("table.turn")) : null),
         el("div", { class: "facts" },
           el("span", { class: "fact" }, t("table.phase", { n: p.phase })),
-          el("span", { class: "fact" }, t("table.score", { n: p.score })),
+          p.score !== undefined ? el("span", { class: "fact" }, t("table.score", { n: p.score })) : null,
+          p.marker !== undefined ? el("span", { class: "fact" }, t("board.pawn_on", { n: p.pawn })) : null,
           p.laid ? el("span", { class: "fact ok" }, "✓ " + t("table.phase_done")) : null),
         el("div", { class: "rp-hand", role: "group", "aria-label": t("replay.hand_of", { name: R.names[seat] || "?" }) },
           el("div", { class: "muted small-text" }, t("replay.hand_of", { name: R.names[seat] || "?" })),
@@ -81,7 +82,7 @@
     clearInterval(R.timer);
     R.timer = null;
     $("rp-play").setAttribute("aria-pressed", "false");
-    $("rp-play").textContent = "▶︎";
+    $("rp-play").textContent = "▶";
   }
 
   document.addEventListener("DOMContentLoaded", async () => {
@@ -108,7 +109,7 @@
       if (R.timer) { stop(); return; }
       if (R.step >= R.record.version) show(0);
       $("rp-play").setAttribute("aria-pressed", "true");
-      $("rp-play").textContent = "⏸";
+      $("rp-play").textContent = "❚❚";
       R.timer = setInterval(() => { if (R.step >= R.record.version) stop(); else show(R.step + 1); }, 900);
     });
     show(0);
