@@ -31,18 +31,19 @@ def test_migrations_match_models(database_url: str) -> None:
 
 
 def _race(service: GameService, table_id: str, seat_id: int, command: dict[str, Any],
-          expected: int | None) -> list[Any]:
+          expected: int | None, other: GameService | None = None) -> list[Any]:
+    """Two submissions at once, from two services (two engines and pools, like two processes)."""
     barrier = threading.Barrier(2)
     results: list[Any] = []
 
-    def submit() -> None:
+    def submit(by: GameService) -> None:
         barrier.wait()
         try:
-            results.append(service.submit_as(table_id, seat_id, str(uuid.uuid4()), expected, command))
+            results.append(by.submit_as(table_id, seat_id, str(uuid.uuid4()), expected, command))
         except Exception as err:  # noqa: BLE001 - collected for the assertion
             results.append(err)
 
-    threads = [threading.Thread(target=submit) for _ in range(2)]
+    threads = [threading.Thread(target=submit, args=(by,)) for by in (service, other or service)]
     for th in threads:
         th.start()
     for th in threads:
@@ -50,8 +51,9 @@ def _race(service: GameService, table_id: str, seat_id: int, command: dict[str, 
     return results
 
 
-def test_race_on_expected_version_has_one_winner(client: TestClient) -> None:
+def test_race_on_expected_version_has_one_winner(client: TestClient, settings: Settings) -> None:
     service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    other = GameService(Database(settings.database_url), settings)
     rnd = random.Random(7)
     for _ in range(5):
         t = new_table(client, players=2, start=True)
@@ -59,7 +61,7 @@ def test_race_on_expected_version_has_one_winner(client: TestClient) -> None:
         _, _, game = server_game(client, t.id)
         seat, command = pick(client, t.id, rnd) or (0, {})
         seat_id = game.seats[seat]["seat_id"]
-        results = _race(service, t.id, seat_id, command, expected=game.version)
+        results = _race(service, t.id, seat_id, command, expected=game.version, other=other)
         wins = [r for r in results if isinstance(r, dict)]
         losses = [r for r in results if isinstance(r, StaleVersion)]
         assert len(wins) == 1 and len(losses) == 1, results
@@ -69,6 +71,7 @@ def test_race_on_expected_version_has_one_winner(client: TestClient) -> None:
         with service.db.read() as s:
             count = s.scalar(select(func.count()).select_from(GameCommand).where(GameCommand.game_id == game.id))
         assert count == after.version
+    other.db.dispose()
 
 
 def test_race_without_expected_version_never_doubles(client: TestClient) -> None:
