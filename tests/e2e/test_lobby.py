@@ -1,0 +1,50 @@
+"""The lobby form: every option of the chosen rule set, the custom phase-list editor (B-11) validated in the
+page before it is sent, and the server's option errors shown next to the form (C-11)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+
+@pytest.mark.e2e
+def test_lobby_options_and_phase_editor(start_server: Any, new_page: Any) -> None:
+    server = start_server(1)
+    page = new_page()
+    page.goto(server.url + "/")
+    # Master offers its scoring option (R-12); the board game its phase list, ring and first player.
+    page.check("input[name=ruleset][value=master]")
+    assert page.locator("#opt-scoring option").count() == 2
+    page.check("input[name=ruleset][value=board]")
+    for option in ("phases_to_win", "ring", "first_player"):
+        assert page.locator(f"#opt-{option}").count() == 1, option
+    assert page.locator("#opt-scoring").count() == 0
+
+    # A bad option value comes back from the engine and is shown in words.
+    page.fill("#host-name", "Anna")
+    page.fill("#opt-phases_to_win", "99")
+    page.click("#create-button")
+    page.wait_for_function("document.getElementById('create-error').textContent.includes('10')")
+    assert "Phases to win" in page.locator("#create-error").text_content()
+    page.fill("#opt-phases_to_win", "")
+
+    # The phase editor: two phases; a run of 2 is refused in the page before anything is sent.
+    page.check("#opt-phases-on")
+    assert page.locator(".phase-row").count() >= 1
+    page.click("#add-phase")
+    last = page.locator(".phase-row").last
+    last.locator(".g-kind").select_option("run")
+    last.locator(".g-size").fill("2")
+    page.click("#create-button")
+    assert "run" in page.locator("#create-error").text_content()
+    assert page.locator("#created").is_hidden()
+    last.locator(".g-size").fill("4")
+    assert "1 run of 4" in last.locator(".phase-desc").text_content()
+    page.click("#create-button")
+    page.wait_for_selector("#created:not(.hidden)")
+    table_id = page.input_value("#invite-link").split("/join/")[1].split("?")[0]
+    info = page.evaluate("id => fetch('/api/tables/' + id).then(r => r.json())", table_id)
+    assert info["ruleset"] == "board"
+    assert [(g["kind"], g["size"]) for g in info["options"]["phases"][-1]] == [("run", 4)]
+    assert not page.p10_errors
