@@ -1,8 +1,9 @@
 """Whole Master (R-1..R-14) and board (B-1..B-9) games through the pages in headless Chromium.
 
-Seeds found offline with the engine and ``strategy.decide`` (``phases_to_win = 1``): Master seed 66 is a
-10-command game with an action card played (R-6), both lay-downs and two hits; board seed 2 is a 30-command
-game with dice, moves, a search, an ask, a swap, both lay-downs and hits (B-5).
+Seeds found offline with the engine and ``strategy.decide`` (``phases_to_win = 1``): Master seed 1053 is a
+13-command game with Give me five asked, offered and taken (R-11), seed 748 one with Take two (R-8), both
+with both lay-downs and hits; board seed 1120 is a 31-command game with dice, moves, a search, an ask
+answered by the other seat's give, a swap, both lay-downs and hits (B-5).
 """
 
 from __future__ import annotations
@@ -31,8 +32,10 @@ def finish_and_replay(anna: Any, ben: Any, ruleset: str) -> None:
 
 
 @pytest.mark.e2e
-def test_master_game_through_the_pages(start_server: Any, new_page: Any) -> None:
-    server = start_server(66)
+@pytest.mark.parametrize(("seed", "flow"), [(1053, ("play_action", "offer_card", "take_offer")),
+                                            (748, ("play_action", "choose_take_two"))])
+def test_master_game_through_the_pages(start_server: Any, new_page: Any, seed: int, flow: tuple[str, ...]) -> None:
+    server = start_server(seed)
     anna, ben, _ = h.start_two(server, new_page, "master", {"phases_to_win": 1}, ben_locale="fr-FR")
     for page in (anna, ben):
         h.no_hidden_information(page)
@@ -41,14 +44,16 @@ def test_master_game_through_the_pages(start_server: Any, new_page: Any) -> None
     done, interject = h.milestones("master", stats)
     h.play_until_over([anna, ben], stats, before_move=interject)
     assert all(done.values()), done
-    assert stats.get("play_action") and stats.get("lay_phase") == 2 and stats.get("hit"), stats
+    assert stats.get("lay_phase") == 2 and stats.get("hit"), stats
+    for kind in flow:
+        assert stats.get(kind), (kind, stats)
     assert anna.locator("#log").get_by_text("Anna").count() + anna.locator("#log").get_by_text("Ben").count() > 5
     finish_and_replay(anna, ben, "master")
 
 
 @pytest.mark.e2e
 def test_board_game_through_the_pages(start_server: Any, new_page: Any) -> None:
-    server = start_server(2)
+    server = start_server(1120)
     anna, ben, _ = h.start_two(server, new_page, "board", {"phases_to_win": 1}, ben_locale="it-IT",
                                ben_width=360)
     for page in (anna, ben):
@@ -59,6 +64,6 @@ def test_board_game_through_the_pages(start_server: Any, new_page: Any) -> None:
     done, interject = h.milestones("board", stats)
     h.play_until_over([anna, ben], stats, before_move=interject)
     assert all(done.values()), done
-    for kind in ("roll_dice", "move", "search", "ask", "swap", "lay_phase", "hit"):
+    for kind in ("roll_dice", "move", "search", "ask", "give", "swap", "lay_phase", "hit"):
         assert stats.get(kind), (kind, stats)
     finish_and_replay(anna, ben, "board")
