@@ -153,12 +153,14 @@ class GameService:
         self._hot: OrderedDict[str, _Hot] = OrderedDict()
         self._hot_lock = threading.Lock()
 
-    def _state(self, s: Session, ruleset: AnyRuleset, game: Game) -> Any:
+    def _state(self, s: Session, ruleset: AnyRuleset, game: Any) -> Any:
         """The game's state at its current version: from this process's cache, or the stored snapshot
-        (taken every ``snapshot_every`` commands) plus the commands accepted since, replayed (C-10)."""
+        (taken every ``snapshot_every`` commands) plus the commands accepted since, replayed (C-10).
+        ``game`` is a ``Game`` or a row with its id, version and snapshot_version."""
         state = self.states.get(game.id, game.version)
         if state is None:
-            state = ruleset.state_from_json(game.snapshot)
+            snapshot = s.scalar(select(Game.snapshot).where(Game.id == game.id))
+            state = ruleset.state_from_json(snapshot)
             if game.snapshot_version < game.version:
                 rows = s.execute(select(GameCommand.seat, GameCommand.command)
                                  .where(GameCommand.game_id == game.id, GameCommand.seq > game.snapshot_version,
@@ -223,7 +225,7 @@ class GameService:
         return viewer
 
     @staticmethod
-    def _engine_seat(game: Game, seat_id: int | None) -> int | None:
+    def _engine_seat(game: Any, seat_id: int | None) -> int | None:
         if seat_id is None:
             return None
         for index, entry in enumerate(game.seats):
@@ -413,7 +415,7 @@ class GameService:
 
     # ----------------------------------------------------------------- playing
     def _running(self, s: Session, table_id: str, token: str | None, seated: bool = False,
-                 known: Viewer | None = None) -> tuple[Viewer, Game, int | None]:
+                 known: Viewer | None = None) -> tuple[Viewer, Any, int | None]:
         if known is not None:  # an authenticated socket: no need to read the table row
             viewer = known
             if seated and viewer.seat_id is None:
@@ -421,7 +423,10 @@ class GameService:
         else:
             table = self._table(s, table_id)
             viewer = self._seated(s, table, token) if seated else self._viewer(s, table, token)
-        game = self._game(s, table_id)
+        # A plain row (no ORM instance): this is the hot path of every command.
+        game = s.execute(select(Game.id, Game.version, Game.snapshot_version, Game.seats, Game.ruleset,
+                                Game.players, Game.status)
+                         .where(Game.table_id == table_id).order_by(Game.number.desc()).limit(1)).first()
         if game is None:
             self._table(s, table_id)  # 404 for an unknown table
             raise ServiceError(409, "game_not_started", "the game has not started yet")
@@ -504,8 +509,9 @@ class GameService:
                 _, game, seat = self._running(s, table_id, token, seated=True, known=known)
                 assert seat is not None
                 ruleset = self._ruleset(game.ruleset)
-                existing = s.scalar(select(GameCommand).where(GameCommand.game_id == game.id,
-                                                              GameCommand.command_id == command_id))
+                existing = s.execute(select(GameCommand.seat, GameCommand.seq, GameCommand.redacted)
+                                     .where(GameCommand.game_id == game.id,
+                                            GameCommand.command_id == command_id)).first()
                 if existing is not None:
                     if existing.seat != seat:
                         raise ServiceError(409, "command_id_reused", "this command id belongs to another seat")
