@@ -18,7 +18,7 @@
     builder: null,        // [[card ids]] while building a lay-down
     builderFor: null,     // "round:phase" the builder belongs to
     sort: P10.store.get("sort") || "number",
-    logVersion: -1,
+    logVersion: 0,
     logGame: null,
     ws: null,
     retry: 0,
@@ -136,18 +136,26 @@
   }
 
   /* ------------------------------------------------------------------ the event log */
+  /* The log is loaded over REST (every event of this game since the last one shown, redacted for this seat)
+     and then extended by the socket's updates; a gap or an update during a load triggers a catch-up. */
   async function loadLog() {
+    if (S.logLoading) { S.logAgain = true; return; }
     const game = S.gameId;
-    S.logGame = game;
-    const result = await P10.api("GET", `/api/tables/${S.tableId}/events?since=0`);
-    if (!result.ok || S.gameId !== game) return;
-    clear($("log"));
-    S.logVersion = 0;
-    appendEvents(0, result.data.version, result.data.events, true);
+    if (S.logGame !== game) { S.logGame = game; S.logVersion = 0; clear($("log")); }
+    const since = Math.max(0, S.logVersion);
+    S.logLoading = true;
+    const result = await P10.api("GET", `/api/tables/${S.tableId}/events?since=${since}`);
+    S.logLoading = false;
+    if (result.ok && S.gameId === game) appendEvents(since, result.data.version, result.data.events, since === 0);
+    if (S.gameId !== game || S.logAgain || (result.ok && S.version > S.logVersion)) {
+      S.logAgain = false;
+      if (S.gameId !== null && (S.gameId !== game || S.version > S.logVersion)) loadLog();
+    }
   }
 
   function appendEvents(since, version, events, initial) {
-    if (S.logVersion < 0) return;  // the initial load will bring them
+    if (S.logLoading) { S.logAgain = true; return; }
+    if (S.logGame !== S.gameId) { loadLog(); return; }
     if (version <= S.logVersion) return;
     if (since > S.logVersion) { loadLog(); return; }
     const log = $("log");

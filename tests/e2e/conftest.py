@@ -102,8 +102,10 @@ def start_server(tmp_path: Path) -> Iterator[Callable[[int], Server]]:
         server.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """One Chromium per test module: Playwright's sync API runs an event loop in this thread, which must be
+    gone again before later test packages call ``asyncio.run``."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
