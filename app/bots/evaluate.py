@@ -9,8 +9,9 @@ Removing one card raises the distance by at most one, so "is this card spare?" i
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
-from app.rules.core.cards import Card, CardKind
+from app.rules.core.cards import Card, CardKind, Colour
 from app.rules.core.errors import IllegalMove
 from app.rules.core.groups import GroupKind, JokerPolicy
 from app.rules.core.solver import find_laydown
@@ -29,11 +30,27 @@ def _usable(hand: Sequence[Card]) -> list[Card]:
 
 def feasible(hand: Sequence[Card], requirement: Requirement, missing: int) -> bool:
     """Whether ``hand`` plus ``missing`` wild cards completes the phase."""
+    usable = _usable(hand)
     need = sum(size for _, size in requirement)
-    if len(_usable(hand)) + missing < need:
+    if len(usable) + missing < need:
         return False
+    return _feasible(tuple(sorted(_key(c) for c in usable)), tuple(requirement), missing)
+
+
+def _key(card: Card) -> tuple[str, int, str, int, int, str]:
+    """What the solver sees of a card (two red 7s are interchangeable)."""
+    return (card.kind.value, card.number or 0, card.colour.value if card.colour else "", card.low, card.high,
+            ",".join(sorted(c.value for c in card.colours)))
+
+
+@lru_cache(maxsize=65536)
+def _feasible(hand: tuple[tuple[str, int, str, int, int, str], ...], requirement: tuple[tuple[GroupKind, int], ...],
+              missing: int) -> bool:
+    cards = [Card(i, CardKind(kind), number=number or None, colour=Colour(colour) if colour else None, low=low,
+                  high=high, colours=frozenset(Colour(c) for c in colours.split(",")) if colours else frozenset())
+             for i, (kind, number, colour, low, high, colours) in enumerate(hand)]
     try:
-        return find_laydown([*_usable(hand), *_VIRTUAL[:missing]], requirement, RELAXED) is not None
+        return find_laydown([*cards, *_VIRTUAL[:missing]], requirement, RELAXED) is not None
     except IllegalMove:
         # The solver found a lay-down; only the validator's reading of a run made of jokers alone (which a
         # real lay-down never has) disagrees with it, so the missing cards do suffice.

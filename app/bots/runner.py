@@ -105,6 +105,7 @@ class BotRunner:
         self.absent_since: dict[int, float] = {}  # seat id -> monotonic time it was first seen absent
         self.stand_ins: dict[str, set[int]] = {}  # table id -> seat ids played by a stand-in now
         self.acting: set[asyncio.Task[Any]] = set()
+        self.stopping = False
 
     # -- lifecycle -------------------------------------------------------------------------------------
 
@@ -117,6 +118,7 @@ class BotRunner:
         log.info("bot runner started")
 
     async def stop(self) -> None:
+        self.stopping = True
         for _, handles in self.scheduled.values():
             for handle in handles:
                 handle.cancel()
@@ -124,9 +126,9 @@ class BotRunner:
         tasks = [t for t in (self.task, *self.acting) if t is not None]
         for task in tasks:
             task.cancel()
-        for task in tasks:
-            with contextlib.suppress(BaseException):
-                await task
+        if tasks:
+            # Bounded: a decision running in a worker thread finishes on its own; never hang the shutdown.
+            await asyncio.wait(tasks, timeout=5)
         self.task = None
 
     def _running_tables(self) -> list[str]:
@@ -158,11 +160,13 @@ class BotRunner:
     async def _main(self) -> None:
         assert self.queue is not None
         next_tick = time.monotonic() + self.settings.tick_seconds
-        while True:
+        while not self.stopping:
             tables: set[str] = set()
             timeout = max(0.0, next_tick - time.monotonic())
             with contextlib.suppress(TimeoutError):
                 tables.add(await asyncio.wait_for(self.queue.get(), timeout))
+            if self.stopping:
+                return
             while not self.queue.empty():
                 tables.add(self.queue.get_nowait())
             if time.monotonic() >= next_tick:
@@ -282,6 +286,8 @@ class BotRunner:
 
     def _spawn(self, table_id: str, decision: Decision) -> None:
         assert self.loop is not None
+        if self.stopping:
+            return
         task = self.loop.create_task(self._act(table_id, decision))
         self.acting.add(task)
         task.add_done_callback(self.acting.discard)

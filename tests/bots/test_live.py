@@ -14,9 +14,10 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from app.bots.driver import bot_command
+from app.bots.models import TableClock
 from app.bots.runner import install_bots
 from app.bots.settings import BotSettings
 from app.main import create_app
@@ -38,6 +39,10 @@ def make_client(settings: Any, bots: BotSettings) -> TestClient:
 def live(settings: Any) -> Iterator[TestClient]:
     with make_client(settings, FAST) as client:
         yield client
+        # The database is shared by the whole session: leave no timer or stand-in running for later apps.
+        service: GameService = client.app.state.service  # type: ignore[attr-defined]
+        with service.db.write() as s:
+            s.execute(update(TableClock).values(turn_timer="off", stand_in=False))
 
 
 def wait_for(check: Callable[[], Any], timeout: float = 10.0) -> Any:
