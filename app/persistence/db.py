@@ -48,7 +48,9 @@ class Database:
             self.write_engine = _sqlite_engine(url, immediate=True)
             self.read_engine = _sqlite_engine(url, immediate=False)
         else:
-            self.write_engine = create_engine(url, pool_size=20, max_overflow=20, pool_pre_ping=True)
+            # No pre-ping: it costs a round trip per checkout on the hot path; a connection broken by a
+            # database restart fails one request and is then replaced by the pool.
+            self.write_engine = create_engine(url, pool_size=20, max_overflow=20, pool_recycle=1800)
             self.read_engine = self.write_engine
         self._write = sessionmaker(self.write_engine, expire_on_commit=False)
         self._read = sessionmaker(self.read_engine, expire_on_commit=False)
