@@ -141,7 +141,12 @@
   async function loadLog() {
     if (S.logLoading) { S.logAgain = true; return; }
     const game = S.gameId;
-    if (S.logGame !== game) { S.logGame = game; S.logVersion = 0; clear($("log")); }
+    if (S.logGame !== game) {
+      S.logGame = game;
+      S.logVersion = 0;
+      // The first deal is part of the new game, not of a command: one line says so.
+      clear($("log")).appendChild(el("li", { class: "ev ev-new_game" }, t("ev.new_game", { n: (S.table && S.table.game && S.table.game.number) || 1 })));
+    }
     const since = Math.max(0, S.logVersion);
     S.logLoading = true;
     const result = await P10.api("GET", `/api/tables/${S.tableId}/events?since=${since}`);

@@ -68,3 +68,12 @@ def test_mattel_game_through_the_pages(start_server: Any, new_page: Any) -> None
     assert anna.locator("#rp-players .group").count() >= 4
     shot(anna, "replay-mattel")
     assert not anna.p10_errors, anna.p10_errors
+
+    # "Play again": the same seats start game 2 at this table; Ben's page switches to it by itself.
+    finished = ben.evaluate("P10.state.gameId")
+    ben.click("#summary-rematch")
+    ben.wait_for_function("g => P10.state.gameId !== g && P10.state.view && !P10.state.view.over", arg=finished)
+    assert not ben.evaluate("document.getElementById('summary').open")
+    ben.wait_for_function("P10.state.logGame === P10.state.gameId && document.querySelectorAll('#log li').length >= 1")
+    assert "2" in ben.locator("#log li").first.text_content() and ben.locator("#log li").count() == 1
+    assert not ben.p10_errors, ben.p10_errors
