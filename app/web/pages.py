@@ -87,11 +87,14 @@ def markdown_sections(source: str) -> dict[str, str]:
 
 
 @cache
-def _rules_html() -> dict[str, str]:
-    try:
-        return markdown_sections(RULES_DOC.read_text(encoding="utf-8"))
-    except OSError:
-        return {}
+def _rules_html(lang: str) -> dict[str, str]:
+    """The players' rules summary per rule set: ``docs/rules.<lang>.md`` when it exists, else ``docs/rules.md``."""
+    for path in (RULES_DOC.with_name(f"rules.{lang}.md"), RULES_DOC):
+        try:
+            return markdown_sections(path.read_text(encoding="utf-8"))
+        except OSError:
+            continue
+    return {}
 
 
 def _context(request: Request, page: str, **extra: Any) -> dict[str, Any]:
@@ -128,9 +131,10 @@ def join(request: Request, table_id: str, code: str = "") -> HTMLResponse:
 @router.get("/tables/{table_id}", response_class=HTMLResponse)
 def table(request: Request, table_id: str) -> HTMLResponse:
     """The waiting room and, once started, the table of the seat this browser holds (or a spectator's)."""
-    rules = _rules_html()
-    return TEMPLATES.TemplateResponse(request, "table.html", _context(
-        request, "table", table_id=table_id, rules_html={k: Markup(v) for k, v in rules.items()}))
+    context = _context(request, "table", table_id=table_id)
+    rules = _rules_html(context["lang"])
+    context["rules_html"] = {k: Markup(v) for k, v in rules.items()}
+    return TEMPLATES.TemplateResponse(request, "table.html", context)
 
 
 @router.get("/tables/{table_id}/games/{number}/replay", response_class=HTMLResponse)

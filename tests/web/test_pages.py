@@ -61,3 +61,17 @@ def test_markdown_sections_subset() -> None:
     assert sections["a"] == ("<h3>One</h3>\n<p>Text <strong>bold</strong> continued.</p>\n<h4>Sub</h4>\n<ul>\n"
                              "<li>item <code>x</code> more</li>\n<li>two</li>\n</ul>")
     assert sections["b"] == "<h3>Two</h3>\n<p>&lt;b&gt;</p>"
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr", "it", "ru"])
+def test_rules_summary_in_every_language_has_every_rule_set(lang: str) -> None:
+    from pathlib import Path
+
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    path = docs / ("rules.md" if lang == "en" else f"rules.{lang}.md")
+    assert sorted(markdown_sections(path.read_text(encoding="utf-8"))) == sorted(registry.ruleset_ids())
+
+
+def test_the_help_panel_speaks_the_page_language(client: Any) -> None:
+    page = client.get("/tables/abc", headers={"accept-language": "de"}).text
+    assert "Das Kartenspiel von Mattel".lower() in page.lower() and "Dein Zug" in page
