@@ -120,7 +120,7 @@
         break;
       case "table":
         S.table = msg.table;
-        render();
+        if (S.table.status === "waiting") refreshSeat(); else render();
         break;
       case "chat":
         addChat(msg);
@@ -271,11 +271,18 @@
     $("waiting-note").textContent = host ? t("wait.note_host", { min: 2 }) : t("wait.note_guest");
   }
 
+  /* Before the start a reorder or a removal moves seats: ask which one this browser holds now. */
+  async function refreshSeat() {
+    const result = await P10.api("GET", `/api/tables/${S.tableId}/view`);
+    if (result.ok && result.data.game_id === null) S.seat = result.data.seat;
+    render();
+  }
+
   async function hostCall(method, path, body) {
     $("wait-error").textContent = "";
     const result = await P10.api(method, `/api/tables/${S.tableId}/${path}`, body);
     if (!result.ok) { $("wait-error").textContent = P10.errorText(result.data.error); return; }
-    if (result.data && result.data.seats) { S.table = result.data; render(); }
+    if (result.data && result.data.seats) { S.table = result.data; refreshSeat(); }
   }
 
   /* ------------------------------------------------------------------ rendering: the game */

@@ -55,6 +55,14 @@ def test_phone_width_and_keyboard_only(start_server: Any, new_page: Any) -> None
     ben.keyboard.press("Enter")
     ben.wait_for_url("**/tables/*")
     anna.wait_for_selector("#seat-list li:has-text('Бен')")
+    # The host reorders the seats; both pages follow, and each still knows which seat is its own.
+    keyboard_click(anna, "[aria-label='Move Бен up']")
+    for page in (anna, ben):
+        page.wait_for_function("() => { const first = document.querySelector('#seat-list li');"
+                               " return first && first.textContent.includes('Бен'); }")
+    ben.wait_for_selector("#seat-list li:first-child .badge.you")
+    anna.wait_for_selector("#seat-list li:nth-child(2) .badge.you")
+    assert anna.locator("#start-button").is_visible() and ben.locator("#start-button").is_hidden()
     keyboard_click(anna, "#start-button")
     for page in (anna, ben):
         page.wait_for_selector("#game:not(.hidden)")
