@@ -333,7 +333,9 @@ class BotRunner:
         stand_ins = self.stand_ins.get(table_id, set())
         timer = None
         if game is not None and game.status == "playing" and table_clock.turn_timer != "off":
-            timer = timer_json(s, game, table_clock.turn_timer, self.settings, [])
+            ruleset = self.service._ruleset(game.ruleset)
+            awaited = ruleset.awaited(self.service._state(s, ruleset, game))
+            timer = self.view_timer(s, table_id, game, {"awaited": list(awaited)})
         return {"bots": [{"seat": positions[seat_id], "level": level} for seat_id, level in levels.items()
                          if seat_id in positions],
                 "turn_timer": table_clock.turn_timer, "stand_in": table_clock.stand_in,
