@@ -62,14 +62,18 @@ def _swap_hidden(state: Any, seat: int) -> Any:
     """The same game as ``seat`` sees it, but other hands and the draw pile hold different cards."""
     players = list(state.players)
     draw = list(state.piles.draw)
+    public = getattr(state, "turned", frozenset())  # B-6: the faces of turned cards are public
     changed = False
     for other, player in enumerate(players):
-        if other == seat or not player.hand or len(draw) < len(player.hand):
+        if other == seat:
             continue
-        hand = tuple(draw[:len(player.hand)])
-        draw = list(player.hand) + draw[len(player.hand):]
-        players[other] = dataclasses.replace(player, hand=hand)
-        changed = True
+        hand = list(player.hand)
+        for i, card in enumerate(hand):
+            if card.id not in public and draw:
+                hand[i], draw[0] = draw[0], card
+                draw = draw[1:] + draw[:1]
+                changed = True
+        players[other] = dataclasses.replace(player, hand=tuple(hand))
     assert changed
     random.Random(3).shuffle(draw)
     return dataclasses.replace(state, players=tuple(players), piles=dataclasses.replace(state.piles, draw=tuple(draw)))
