@@ -270,6 +270,8 @@ class BotRunner:
                     plan.recheck = wait if plan.recheck is None else min(plan.recheck, wait)
         for seat in ruleset.awaited(state):
             seat_id = seat_ids[seat]
+            if any(d.kind != "timer" for d in plan.decisions) and (seat_id in levels or seat_id in plan.stand_ins):
+                continue  # one bot decision at a time: the next follows from the new version (no lost races)
             if seat_id in levels:
                 plan.decisions.append(Decision(game.id, game.version, seat, seat_id, levels[seat_id], "bot",
                                                self.settings.delay_seconds))

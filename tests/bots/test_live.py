@@ -141,10 +141,12 @@ def test_a_bot_seat_plays_its_turns_through_the_websocket_path(live: TestClient,
     assert last.status_code == 200 and last.json()["state"]["over"]
 
 
-def test_only_bots_play_a_whole_game_by_themselves(live: TestClient) -> None:
-    t = new_table(live, players=1, seats=3, options={"phases_to_win": 2})
-    add_bot(live, t.id, t.tokens[0], "normal")
-    add_bot(live, t.id, t.tokens[0], "easy")
+@pytest.mark.parametrize(("ruleset", "seats"), [("mattel", 3), ("master", 4), ("board", 3)])
+def test_only_bots_play_a_whole_game_by_themselves(live: TestClient, ruleset: str, seats: int) -> None:
+    """Several bots at once (Master's Give me five awaits every offering seat together, R-11)."""
+    t = new_table(live, players=1, seats=seats, ruleset=ruleset, options={"phases_to_win": 2})
+    for i in range(seats - 1):
+        add_bot(live, t.id, t.tokens[0], ("normal", "easy")[i % 2])
     # The host leaves their seat to a stand-in right away.
     r = live.put(f"/api/tables/{t.id}/clock", json={"stand_in": True}, headers=bearer(t.tokens[0]))
     assert r.status_code == 200 and r.json()["stand_in"] is True
