@@ -95,8 +95,9 @@ def remove_bot(table_id: str, seat: int, service: Service, token: Token) -> Any:
 
 
 @router.put("/tables/{table_id}/clock")
-def set_clock(table_id: str, body: ClockIn, service: Service, token: Token) -> Any:
+def set_clock(table_id: str, body: ClockIn, request: Request, service: Service, token: Token) -> Any:
     """Host, any time: the table's ``turn_timer`` and ``stand_in`` options."""
+    runner = _runner(request)
     with service.db.write() as s:
         table = service._table(s, table_id, lock=True)
         viewer = service._seated(s, table, token)
@@ -108,6 +109,7 @@ def set_clock(table_id: str, body: ClockIn, service: Service, token: Token) -> A
             s.add(row)
         if body.turn_timer is not None:
             row.turn_timer = body.turn_timer
+            runner.clock_seen.pop(table_id, None)  # a timer switched (back) on starts a full decision
         if body.stand_in is not None:
             row.stand_in = body.stand_in
         service._bump(s, table)

@@ -106,6 +106,7 @@ class BotRunner:
         self.stand_ins: dict[str, set[int]] = {}  # table id -> seat ids played by a stand-in now
         self.acting: set[asyncio.Task[Any]] = set()
         self.stopping = False
+        self.clock_seen: dict[str, tuple[str, datetime]] = {}  # table id -> (timer mode, first seen)
 
     # -- lifecycle -------------------------------------------------------------------------------------
 
@@ -255,7 +256,8 @@ class BotRunner:
             state = service._state(s, ruleset, game)
             if ruleset.is_over(state):
                 return None
-            end = deadline(s, game, table_clock.turn_timer, self.settings)
+            end = deadline(s, game, table_clock.turn_timer, self.settings,
+                           self.clock_floor(table_id, table_clock.turn_timer))
         seat_ids = [entry["seat_id"] for entry in game.seats]
         plan = Plan(game.id, game.version, humans=[x for x in seat_ids if x not in levels],
                     stand_in=table_clock.stand_in)
@@ -353,7 +355,16 @@ class BotRunner:
         seat_ids = [entry["seat_id"] for entry in game.seats]
         seats = [seat for seat in view.get("awaited") or ()
                  if 0 <= seat < len(seat_ids) and seat_ids[seat] not in levels and seat_ids[seat] not in stand_ins]
-        return timer_json(s, game, table_clock.turn_timer, self.settings, seats)
+        return timer_json(s, game, table_clock.turn_timer, self.settings, seats,
+                          floor=self.clock_floor(table_id, table_clock.turn_timer))
+
+    def clock_floor(self, table_id: str, mode: str) -> datetime:
+        """When this process first saw ``table_id``'s timer in ``mode`` (a new mode restarts the clock)."""
+        seen = self.clock_seen.get(table_id)
+        if seen is None or seen[0] != mode:
+            seen = (mode, datetime.now(UTC))
+            self.clock_seen[table_id] = seen
+        return seen[1]
 
 
 def _with_view_timer(runner: BotRunner, table_id: str, views: list[JSONDict | None]) -> None:

@@ -1,7 +1,8 @@
 """Turn timers and stand-ins as data (issue 7): the table's clock, deadlines and what views show.
 
 A decision's clock starts when the game reaches its current version (the last accepted command, or the
-start of the game), so it is derived from stored timestamps alone and survives a restart. When it runs out,
+start of the game) — derived from stored timestamps, so it survives a restart — but never before the timer
+was switched on or the server (re)started: nobody loses a decision to a clock that was not running. When it runs out,
 the ``easy`` bot makes that one decision for the seat.
 """
 
@@ -63,22 +64,29 @@ def since(s: Session, game: Game) -> datetime:
     return _utc(game.created_at)
 
 
-def deadline(s: Session, game: Game, mode: str, settings: BotSettings) -> datetime | None:
+def deadline(s: Session, game: Game, mode: str, settings: BotSettings,
+             floor: datetime | None = None) -> datetime | None:
+    """When the current decision's time runs out. ``floor``: the clock never started before it (the
+    moment this process saw the timer switched on, or started), so nobody loses a turn to a timer that
+    was not running."""
     seconds = timer_seconds(mode, settings)
     if seconds is None:
         return None
-    return since(s, game) + timedelta(seconds=seconds)
+    start = since(s, game)
+    if floor is not None and floor > start:
+        start = floor
+    return start + timedelta(seconds=seconds)
 
 
 def timer_json(s: Session, game: Game | None, mode: str, settings: BotSettings, seats: list[int],
-               now: datetime | None = None) -> dict[str, Any] | None:
+               now: datetime | None = None, floor: datetime | None = None) -> dict[str, Any] | None:
     """What every view and the table info show: the timer mode, the seats on the clock and the time left."""
     if game is None or game.status != "playing":
         return None
     seconds = timer_seconds(mode, settings)
     if seconds is None:
         return None
-    end = deadline(s, game, mode, settings)
+    end = deadline(s, game, mode, settings, floor)
     assert end is not None
     now = now or datetime.now(UTC)
     return {"mode": mode, "seconds": seconds, "version": game.version, "seats": seats,

@@ -274,3 +274,14 @@ def test_the_runner_decides_from_the_seat_view_and_legal_commands_only(live: Tes
     for view, legal in seen:
         assert view["seat"] == 1 and "hands" not in view and "draw_pile" not in view
         assert isinstance(legal, tuple) and legal
+
+
+def test_a_timer_switched_on_mid_decision_starts_a_full_clock(live: TestClient) -> None:
+    t = new_table(live, players=2)
+    live.post(f"/api/tables/{t.id}/start", headers=bearer(t.tokens[0]))
+    time.sleep(FAST.fast_seconds * 2)  # a player has been thinking longer than a fast turn
+    live.put(f"/api/tables/{t.id}/clock", json={"turn_timer": "fast"}, headers=bearer(t.tokens[0]))
+    timer = live.get(f"/api/tables/{t.id}/view", headers=bearer(t.tokens[0])).json()["view"]["timer"]
+    assert timer["remaining"] > FAST.fast_seconds / 2
+    assert commands(live, t.id) == [], "no decision is taken away at once"
+    wait_for(lambda: commands(live, t.id))  # and the clock does run out later
