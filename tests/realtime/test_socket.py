@@ -97,14 +97,14 @@ def test_commands_over_the_socket_and_errors_to_the_sender_only(client: TestClie
         assert err == {"type": "error", "ref": "c-1", "code": "not_your_turn", "message": err["message"]}
         quiet(mine)  # the error went to the sender only
         mine.send_json({"type": "command", "command_id": "c-2", "expected_version": 0,
-                        "command": {"type": "draw", "pile": "discard"}})
+                        "command": {"type": "draw", "pile": "draw"}})
         got = [recv(mine), recv(mine)]
         assert {m["type"] for m in got} == {"ack", "update"}
         ack = next(m for m in got if m["type"] == "ack")
         assert ack == {"type": "ack", "ref": "c-2", "version": 1, "duplicate": False}
         assert recv(theirs)["version"] == 1
         # same id again: acknowledged as a duplicate, nothing new applied or broadcast
-        mine.send_json({"type": "command", "command_id": "c-2", "command": {"type": "draw", "pile": "discard"}})
+        mine.send_json({"type": "command", "command_id": "c-2", "command": {"type": "draw", "pile": "draw"}})
         assert recv(mine) == {"type": "ack", "ref": "c-2", "version": 1, "duplicate": True}
         mine.send_json({"type": "command", "command_id": "c-3", "expected_version": 0,
                         "command": {"type": "draw", "pile": "draw"}})
