@@ -286,7 +286,31 @@
   }
 
   /* ------------------------------------------------------------------ rendering: the game */
+  /* Re-rendering replaces nodes; a keyboard user must not lose the place. Remember what had the focus by a
+     stable key and give it back to its replacement. */
+  function focusKey(node) {
+    if (!node || node === document.body || !node.closest("#app")) return null;
+    if (node.id) return "#" + CSS.escape(node.id);
+    const parts = [];
+    for (const attr of ["data-card-id", "data-hit", "data-end", "data-put", "data-steps", "data-action", "data-search", "data-give", "aria-label"]) {
+      const value = node.getAttribute(attr);
+      if (value !== null) parts.push(`[${attr}="${CSS.escape(value)}"]`);
+    }
+    if (!parts.length) return null;
+    const area = node.closest("[id]");
+    return (area ? "#" + CSS.escape(area.id) + " " : "") + node.tagName.toLowerCase() + parts.join("");
+  }
+
   function render() {
+    const key = focusKey(document.activeElement);
+    renderAll();
+    if (key && (!document.activeElement || document.activeElement === document.body)) {
+      const again = document.querySelector(key);
+      if (again) again.focus();
+    }
+  }
+
+  function renderAll() {
     if (!S.table) return;
     if (S.gameId === null || !S.view) {
       if (S.table.status === "waiting") renderWaiting();
@@ -623,10 +647,7 @@
       box.appendChild(P10.cardEl(card, { button: true, selected: S.selected.has(card.id), onclick: () => {
         if (S.selected.has(card.id)) S.selected.delete(card.id); else S.selected.add(card.id);
         setError("");
-        const focusId = card.id;
         render();
-        const again = document.querySelector(`#hand [data-card-id="${focusId}"]`);
-        if (again) again.focus();
       } }));
     }
   }
