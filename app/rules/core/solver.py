@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple
 
-from .cards import ALL_COLOURS, MAX_NUMBER, MIN_NUMBER, Card, Colour
+from .cards import ALL_COLOURS, MAX_NUMBER, MIN_NUMBER, Card, CardKind, Colour
 from .groups import GroupKind, JokerPolicy, validate_laydown
 
 Counts = tuple[int, ...]
@@ -46,43 +46,50 @@ class _Search:
     def __init__(self, hand: Sequence[Card], requirement: Sequence[tuple[GroupKind, int]],
                  policy: JokerPolicy) -> None:
         kinds = {k for k, _ in requirement}
-        self.by_number = any(k.has_number for k in kinds)
-        self.by_colour = any(k.has_colour for k in kinds)
+        by_number = self.by_number = any(k.has_number for k in kinds)
+        by_colour = self.by_colour = any(k.has_colour for k in kinds)
         index: dict[tuple[object, ...], int] = {}
         self.types: list[_Type] = []
         self.pools: list[list[int]] = []
+        self.naturals: list[int] = []
+        self.jokers: list[int] = []
+        # naturals by the (number, colour) questions the search asks: (n, None), (None, c) and, when both
+        # matter, (n, c) too
+        self._natural_fit: dict[tuple[int | None, Colour | None], list[int]] = {}
         for card in hand:
-            if card.is_natural:
-                key: tuple[object, ...] = (False, card.number if self.by_number else None,
-                                           card.colour if self.by_colour else None)
-            elif card.is_joker:
-                key = (True, *((card.low, card.high) if self.by_number else (MIN_NUMBER, MAX_NUMBER)),
-                       card.colours if self.by_colour else ALL_COLOURS)
+            kind = card.kind
+            if kind is CardKind.NUMBER:
+                number = card.number if by_number else None
+                colour = card.colour if by_colour else None
+                key: tuple[object, ...] = (number, colour)
+                t = index.get(key)
+                if t is None:
+                    t = index[key] = len(self.types)
+                    self.types.append(_Type(False, number, colour, 0, 0, _NO_COLOURS))
+                    self.pools.append([])
+                    self.naturals.append(t)
+                    for fit in ((number, colour), (number, None), (None, colour)) if by_number and by_colour \
+                            else ((number, colour),):
+                        self._natural_fit.setdefault(fit, []).append(t)
+            elif kind is CardKind.JOKER:
+                low, high = (card.low, card.high) if by_number else (MIN_NUMBER, MAX_NUMBER)
+                colours = card.colours if by_colour else ALL_COLOURS
+                key = (low, high, colours)
+                t = index.get(key)
+                if t is None:
+                    t = index[key] = len(self.types)
+                    self.types.append(_Type(True, None, None, low, high, colours))
+                    self.pools.append([])
+                    self.jokers.append(t)
             else:
                 continue
-            t = index.get(key)
-            if t is None:
-                t = index[key] = len(self.types)
-                if card.is_natural:
-                    self.types.append(_Type(False, key[1], key[2], 0, 0, frozenset()))  # type: ignore[arg-type]
-                else:
-                    self.types.append(_Type(True, None, None, key[1], key[2], key[3]))  # type: ignore[arg-type]
-                self.pools.append([])
             self.pools[t].append(card.id)
         self._fitting: dict[tuple[bool, int | None, Colour | None], list[int]] = {}
         self.policy = policy
         self.requirement = list(requirement)
-        cost = {GroupKind.SET: 0, GroupKind.COLOUR: 0, GroupKind.COLOUR_RUN: 1, GroupKind.RUN: 2}
         self.order = sorted(range(len(requirement)),
-                            key=lambda i: (cost[requirement[i][0]], -requirement[i][1]))
+                            key=lambda i: (_COST[requirement[i][0]], -requirement[i][1]))
         self.failed: set[tuple[int, Counts, int]] = set()
-        self.naturals = [i for i, t in enumerate(self.types) if not t.joker]
-        self.jokers = [i for i, t in enumerate(self.types) if t.joker]
-        self._natural_fit: dict[tuple[int | None, Colour | None], list[int]] = {}
-        for t in self.naturals:
-            number, colour = self.types[t].number, self.types[t].colour
-            for key in {(number, colour), (number, None), (None, colour), (None, None)}:
-                self._natural_fit.setdefault(key, []).append(t)
         self.universal = all(self.types[t].low == MIN_NUMBER and self.types[t].high == MAX_NUMBER
                              and self.types[t].colours == ALL_COLOURS for t in self.jokers)
 
@@ -289,6 +296,8 @@ class _Search:
 
 
 _COLOUR_RANK = {c: i for i, c in enumerate(Colour)}
+_COST = {GroupKind.SET: 0, GroupKind.COLOUR: 0, GroupKind.COLOUR_RUN: 1, GroupKind.RUN: 2}
+_NO_COLOURS: frozenset[Colour] = frozenset()
 
 
 def _minus(counts: Counts, t: int) -> Counts:
