@@ -60,12 +60,12 @@
     for (let step = 0; step <= finish; step++) {
       const here = (v.players || []).filter((p) => (p.marker ?? 0) === step);
       const label = step === finish ? t("board.finish") : t("phase.number", { n: (v.phases && v.phases[step]) ? v.phases[step].number : step + 1 });
-      track.append(el("div", { class: "step", role: "listitem", "data-step": step,
+      P10.add(track, el("div", { class: "step", role: "listitem", "data-step": step,
         "aria-label": label + (here.length ? ": " + here.map((p) => (ctx.names && ctx.names[p.seat]) || p.seat + 1).join(", ") : "") },
       step === finish ? "⚑" : String(step + 1),
       el("div", null, here.map((p) => el("span", { class: "marker", style: `background:${PAWN[p.seat % PAWN.length]}` })))));
     }
-    box.append(picture, el("h3", null, t("board.phase_track")), track, el("details", null, el("summary", null, t("board.legend")), legend));
+    P10.add(box, picture, el("h3", null, t("board.phase_track")), track, el("details", null, el("summary", null, t("board.legend")), legend));
   };
 
   /** Board-only prompts; returns true when it rendered the whole prompt (``play`` is left to the table). */
@@ -75,35 +75,35 @@
     switch (p.action) {
       case "roll":
         promptNode.textContent = p.again ? t("prompt.roll_again") : t("prompt.roll");
-        controls.append(el("button", { type: "button", class: "primary", id: "act-roll", onclick: () => send({ type: "roll_dice" }) }, "🎲 " + t("board.roll")));
+        P10.add(controls, el("button", { type: "button", class: "primary", id: "act-roll", onclick: () => send({ type: "roll_dice" }) }, "🎲 " + t("board.roll")));
         return true;
       case "move":
         promptNode.textContent = t("prompt.move", { dice: (p.dice || []).join(" + ") });
-        controls.append(el("div", { class: "dice" }, (p.dice || []).map((d) => el("span", { class: "die", role: "img", "aria-label": t("board.die", { n: d }) }, String(d)))),
+        P10.add(controls, el("div", { class: "dice" }, (p.dice || []).map((d) => el("span", { class: "die", role: "img", "aria-label": t("board.die", { n: d }) }, String(d)))),
           ...(p.moves || []).map((m) => el("button", { type: "button", class: "move", "data-steps": m.steps,
             onclick: () => send({ type: "move", steps: m.steps }) },
           t("board.move_to", { n: m.steps, field: m.field, action: P10.fieldName(v.ring[m.field].field) }))));
         return true;
       case "choose":
         promptNode.textContent = t("prompt.choose_action");
-        controls.append(...(p.actions || []).map((a) => el("button", { type: "button", "data-action": a,
+        P10.add(controls, ...(p.actions || []).map((a) => el("button", { type: "button", "data-action": a,
           onclick: () => send({ type: "choose_action", action: a }) }, (FIELD_SYMBOL[a] || "") + " " + (a === "+N" ? t("field.plus", { n: "N" }) : t("field." + a)))));
         return true;
       case "take":
         promptNode.textContent = t("prompt.take", { n: p.remaining });
-        controls.append(
+        P10.add(controls, 
           el("button", { type: "button", class: "primary", id: "act-draw", onclick: () => send({ type: "draw", pile: "draw" }) }, t("act.draw_pile")),
           (p.piles || []).includes("discard") ? el("button", { type: "button", id: "act-take-discard", onclick: () => send({ type: "draw", pile: "discard" }) }, t("act.discard_pile")) : null);
         return true;
       case "search":
         promptNode.textContent = t("prompt.search");
-        controls.append(el("div", { class: "choice-cards" }, (p.discard_pile || []).slice().reverse().map((c) =>
+        P10.add(controls, el("div", { class: "choice-cards" }, (p.discard_pile || []).slice().reverse().map((c) =>
           el("button", { type: "button", class: "plain", "data-search": c.id, "aria-label": t("act.take") + " " + P10.cardLabel(c),
             onclick: () => send({ type: "search", card: c.id }) }, P10.cardEl(c, { small: true })))));
         return true;
       case "swap":
         promptNode.textContent = t("prompt.swap", { max: p.max });
-        actions.append(el("button", { type: "button", class: "primary", id: "act-swap", onclick: () => {
+        P10.add(actions, el("button", { type: "button", class: "primary", id: "act-swap", onclick: () => {
           const ids = selectedIds();
           if (ids.length < 1 || ids.length > p.max) { ctx.setError(t("prompt.swap", { max: p.max })); return; }
           send({ type: "swap", cards: ids });
@@ -114,14 +114,14 @@
         const number = el("select", { id: "ask-number", "aria-label": t("act.ask_number") }, (p.numbers || []).map((k) => el("option", { value: k }, String(k))));
         const direction = el("select", { id: "ask-direction", "aria-label": t("act.ask_direction") },
           (p.directions || []).map((d) => el("option", { value: d }, t("dir." + d) + " (" + (p[d + "_order"] || []).map(nameOf).join(" → ") + ")")));
-        controls.append(el("label", { for: "ask-number", class: "inline-label" }, t("act.ask_number")), number,
+        P10.add(controls, el("label", { for: "ask-number", class: "inline-label" }, t("act.ask_number")), number,
           el("label", { for: "ask-direction", class: "inline-label" }, t("act.ask_direction")), direction,
           el("button", { type: "button", class: "primary", id: "act-ask", onclick: () => send({ type: "ask", number: parseInt(number.value, 10), direction: direction.value }) }, t("act.ask_board")));
         return true;
       }
       case "give":
         promptNode.textContent = t("prompt.give", { name: nameOf(p.to), number: p.number });
-        controls.append(el("div", { class: "choice-cards" }, (p.cards || []).map((id) => {
+        P10.add(controls, el("div", { class: "choice-cards" }, (p.cards || []).map((id) => {
           const c = handCard(id);
           return el("div", { class: "choice" }, P10.cardEl(c, { small: true }),
             el("button", { type: "button", "data-give": id, onclick: () => send({ type: "give", card: id }) }, t("act.give")));
@@ -129,13 +129,13 @@
         return true;
       case "discard2":
         promptNode.textContent = t("prompt.discard2");
-        actions.append(
+        P10.add(actions, 
           el("button", { type: "button", class: "primary", id: "act-discard", onclick: () => { const id = oneSelected(); if (id !== null) send({ type: "discard", card: id, target: null }); } }, t("act.discard")),
           el("button", { type: "button", id: "act-end-turn", onclick: () => send({ type: "end_turn" }) }, t("act.end_turn")));
         return true;
       case "keep":
         promptNode.textContent = t("prompt.keep", { max: p.max });
-        actions.append(el("button", { type: "button", class: "primary", id: "act-keep", onclick: () => {
+        P10.add(actions, el("button", { type: "button", class: "primary", id: "act-keep", onclick: () => {
           const ids = selectedIds();
           if (ids.length > p.max) { ctx.setError(t("prompt.keep", { max: p.max })); return; }
           send({ type: "keep", cards: ids });

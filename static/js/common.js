@@ -46,6 +46,14 @@ window.P10 = window.P10 || {};
     return node;
   };
 
+  /** node.append(...) without the "null" text nodes that the DOM makes of null children. */
+  P10.add = function (node, ...children) {
+    for (const child of children.flat()) {
+      if (child !== null && child !== undefined && child !== false) node.append(child);
+    }
+    return node;
+  };
+
   P10.clear = function (node) { while (node.firstChild) node.removeChild(node.firstChild); return node; };
 
   P10.uuid = function () {

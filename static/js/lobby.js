@@ -105,7 +105,7 @@
       validate();
     });
     addPhase.addEventListener("click", () => { list.appendChild(phaseRow([{ kind: "set", size: 3 }])); validate(); });
-    wrap.append(el("div", { class: "check" }, enable,
+    P10.add(wrap, el("div", { class: "check" }, enable,
       el("label", { for: enable.id }, t("editor.custom"))), list, addPhase, problem);
     wrap.p10value = () => (enable.checked ? read() : undefined);
     wrap.p10error = () => (enable.checked ? validate() : "");

@@ -68,7 +68,7 @@
         el("div", { class: "groups" }, groups)));
     });
     const piles = clear($("rp-piles"));
-    piles.append(
+    P10.add(piles, 
       el("div", { class: "pile-wrap" }, P10.cardEl(null), el("div", { class: "pile-caption" }, t("table.draw_pile"), el("br"), t("table.cards", { n: s.draw_size }))),
       el("div", { class: "pile-wrap" }, s.discard_top ? P10.cardEl(s.discard_top) : el("span", { class: "card empty" }),
         el("div", { class: "pile-caption" }, t("table.discard_pile"), el("br"), t("table.cards", { n: s.discard_size }))));

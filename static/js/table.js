@@ -312,6 +312,9 @@
 
   function renderAll() {
     if (!S.table) return;
+    // A player in another tab sees at a glance that the game waits for them.
+    S.baseTitle = S.baseTitle || document.title;
+    document.title = (S.view && myTurnAction() ? "▶ " + t("title.your_turn") + " · " : "") + S.baseTitle;
     if (S.gameId === null || !S.view) {
       if (S.table.status === "waiting") renderWaiting();
       return;
@@ -382,7 +385,7 @@
       const isRun = group.kind === "run" || group.kind === "colour_run";
       const card = selectedIds()[0];
       if (isRun) {
-        hitBox.append(
+        P10.add(hitBox, 
           el("button", { type: "button", class: "small hit", "data-hit": index, "data-end": "low",
             "aria-label": t("table.hit_on_low", { group: label }),
             onclick: () => send({ type: "hit", card, group: index, end: "low" }) }, t("table.hit_low")),
@@ -390,7 +393,7 @@
             "aria-label": t("table.hit_on_high", { group: label }),
             onclick: () => send({ type: "hit", card, group: index, end: "high" }) }, t("table.hit_high")));
       } else {
-        hitBox.append(el("button", { type: "button", class: "small hit", "data-hit": index,
+        P10.add(hitBox, el("button", { type: "button", class: "small hit", "data-hit": index,
           "aria-label": t("table.hit_on", { group: label }),
           onclick: () => send({ type: "hit", card, group: index, end: null }) }, t("table.hit_here")));
       }
@@ -466,18 +469,18 @@
     const box = clear($("piles"));
     const p = prompt();
     const piles = p && (p.action === "draw" || p.action === "take") ? p.piles || [] : [];
-    box.append(
+    P10.add(box, 
       pileButton("draw", t("table.draw_pile"), null, v.draw_size, piles.includes("draw"),
         () => send({ type: "draw", pile: "draw" })),
       pileButton("discard", t("table.discard_pile"), v.discard_top, v.discard_size, piles.includes("discard"),
         () => send({ type: "draw", pile: "discard" })));
     if (v.ruleset === "master") {
-      box.append(el("div", { class: "pile-wrap" },
+      P10.add(box, el("div", { class: "pile-wrap" },
         el("div", { class: "pile pile-blue", role: "img", "aria-label": t("table.blue_pile") + (v.blue_top ? ": " + P10.cardLabel(v.blue_top) : ": " + t("table.empty")) },
           v.blue_top ? P10.cardEl(v.blue_top) : el("span", { class: "card empty" })),
         el("div", { class: "pile-caption" }, t("table.blue_pile"), el("br"), el("span", { class: "muted" }, t("table.cards", { n: v.blue_size })))));
       if (v.give_me_five) {
-        box.append(el("div", { class: "offers" }, el("strong", null, t("action.give_me_five") + " → " + nameOf(v.give_me_five.taker)),
+        P10.add(box, el("div", { class: "offers" }, el("strong", null, t("action.give_me_five") + " → " + nameOf(v.give_me_five.taker)),
           el("div", { class: "group-cards" }, v.give_me_five.offers.map((o) => el("span", { class: "offer" },
             o.card ? P10.cardEl(o.card, { small: true }) : P10.cardEl(null, { small: true }), el("small", null, nameOf(o.seat)))))));
       }
@@ -509,7 +512,7 @@
     switch (action) {
       case "draw":
         promptNode.textContent = p.take_two ? t("prompt.draw_take_two") : p.piles.includes("discard") ? t("prompt.draw") : t("prompt.draw_only");
-        controls.append(
+        P10.add(controls, 
           el("button", { type: "button", class: "primary", id: "act-draw", onclick: () => send({ type: "draw", pile: "draw" }) }, t("act.draw_pile")),
           p.piles.includes("discard") ? el("button", { type: "button", id: "act-take-discard", onclick: () => send({ type: "draw", pile: "discard" }) }, t("act.discard_pile")) : null);
         break;
@@ -518,24 +521,24 @@
         break;
       case "choose_take_two":
         promptNode.textContent = t("prompt.choose_take_two");
-        controls.append(el("div", { class: "choice-cards" }, p.cards.map((c) => el("div", { class: "choice" }, P10.cardEl(c),
+        P10.add(controls, el("div", { class: "choice-cards" }, p.cards.map((c) => el("div", { class: "choice" }, P10.cardEl(c),
           el("button", { type: "button", onclick: () => send({ type: "choose_take_two", keep: c.id }) }, t("act.keep"))))));
         break;
       case "offer":
         promptNode.textContent = t("prompt.offer", { name: nameOf(p.taker), count: p.count });
-        actions.append(el("button", { type: "button", class: "primary", id: "act-offer", onclick: () => {
+        P10.add(actions, el("button", { type: "button", class: "primary", id: "act-offer", onclick: () => {
           const id = oneSelected(); if (id !== null) send({ type: "offer_card", card: id });
         } }, t("act.offer")));
         break;
       case "take_offer":
         promptNode.textContent = t("prompt.take_offer");
-        controls.append(el("div", { class: "choice-cards" }, p.offers.filter((o) => o.card).map((o) => el("div", { class: "choice" },
+        P10.add(controls, el("div", { class: "choice-cards" }, p.offers.filter((o) => o.card).map((o) => el("div", { class: "choice" },
           P10.cardEl(o.card), el("small", null, nameOf(o.seat)),
           el("button", { type: "button", onclick: () => send({ type: "take_offer", card: o.card.id }) }, t("act.take"))))));
         break;
       case "keep_hand":
         promptNode.textContent = t("prompt.keep_hand", { n: p.hand_size });
-        controls.append(
+        P10.add(controls, 
           el("button", { type: "button", class: "primary", onclick: () => send({ type: "keep_hand", keep: true }) }, t("act.keep_hand")),
           el("button", { type: "button", onclick: () => send({ type: "keep_hand", keep: false }) }, t("act.return_hand")));
         break;
@@ -557,20 +560,20 @@
     if (needsTarget) {
       targetSelect = el("select", { id: "skip-target", "aria-label": t("act.skip_target") },
         p.skip_targets.map((s) => el("option", { value: s }, nameOf(s))));
-      actions.append(el("label", { for: "skip-target", class: "inline-label" }, t("act.skip_target")), targetSelect);
+      P10.add(actions, el("label", { for: "skip-target", class: "inline-label" }, t("act.skip_target")), targetSelect);
     }
     const target = () => (targetSelect ? parseInt(targetSelect.value, 10) : null);
     if (master && isAction) {
       if (single.action === "give_me_five") {
-        actions.append(
+        P10.add(actions, 
           el("button", { type: "button", class: "primary", id: "act-play-action", onclick: () => send({ type: "play_action", card: single.id, target: null, ask: true }) }, t("act.ask")),
           el("button", { type: "button", id: "act-play-decline", onclick: () => send({ type: "play_action", card: single.id, target: null, ask: false }) }, t("act.decline")));
       } else {
-        actions.append(el("button", { type: "button", class: "primary", id: "act-play-action",
+        P10.add(actions, el("button", { type: "button", class: "primary", id: "act-play-action",
           onclick: () => send({ type: "play_action", card: single.id, target: target(), ask: true }) }, t("act.play_action")));
       }
     } else {
-      actions.append(el("button", { type: "button", class: "primary", id: "act-discard", disabled: ids.length !== 1 ? true : null,
+      P10.add(actions, el("button", { type: "button", class: "primary", id: "act-discard", disabled: ids.length !== 1 ? true : null,
         onclick: () => { const id = oneSelected(); if (id !== null) send({ type: "discard", card: id, target: target() }); } },
       t("act.discard")));
     }
@@ -581,7 +584,7 @@
     box.classList.remove("hidden");
     const phase = v.my_phase;
     if (!S.builder || S.builder.length !== phase.length) S.builder = phase.map(() => []);
-    box.append(el("h3", null, t("builder.title", { phase: P10.describePhase(phase) })));
+    P10.add(box, el("h3", null, t("builder.title", { phase: P10.describePhase(phase) })));
     const groups = el("div", { class: "builder-groups" });
     phase.forEach((spec, gi) => {
       const ids = S.builder[gi];
@@ -599,7 +602,7 @@
             isRun && pos < ids.length - 1 ? el("button", { type: "button", class: "tiny", "aria-label": t("builder.right", { card: name }),
               onclick: () => { [ids[pos + 1], ids[pos]] = [ids[pos], ids[pos + 1]]; render(); } }, "▶") : null));
       });
-      groups.append(el("div", { class: "builder-group", "data-builder-group": gi, role: "group",
+      P10.add(groups, el("div", { class: "builder-group", "data-builder-group": gi, role: "group",
         "aria-label": t("builder.group", { n: gi + 1, kind: P10.describePhase([spec]) }) },
       el("div", { class: "group-label" }, t("builder.group", { n: gi + 1, kind: P10.describePhase([spec]) })),
       el("div", { class: "group-cards" }, cards),
@@ -610,9 +613,9 @@
         render();
       } }, t("builder.put"))));
     });
-    box.append(groups);
-    if (phase.some((g) => g.kind.includes("run"))) box.append(el("p", { class: "muted small-text" }, t("builder.run_order")));
-    box.append(el("div", { class: "builder-actions" },
+    P10.add(box, groups);
+    if (phase.some((g) => g.kind.includes("run"))) P10.add(box, el("p", { class: "muted small-text" }, t("builder.run_order")));
+    P10.add(box, el("div", { class: "builder-actions" },
       el("button", { type: "button", id: "builder-suggest", onclick: suggest }, "💡 " + t("builder.suggest")),
       el("button", { type: "button", id: "builder-clear", onclick: () => { S.builder = phase.map(() => []); render(); } }, t("builder.clear")),
       el("button", { type: "button", class: "primary", id: "builder-lay", onclick: () => {
@@ -667,8 +670,8 @@
   function renderScores() {
     const v = S.view;
     const box = clear($("scores"));
-    box.append(el("h2", null, t("table.scores")), scoreTable(v));
-    if ((v.history || []).length) box.append(P10.chart(v, nameOf));
+    P10.add(box, el("h2", null, t("table.scores")), scoreTable(v));
+    if ((v.history || []).length) P10.add(box, P10.chart(v, nameOf));
   }
 
   /* Two small SVG line charts: each player's total score and phase by round. */
@@ -700,9 +703,9 @@
       hist.map((r, i) => P10.svg("text", { x: x(i + 1) - 3, y: H - 4, "font-size": 9, text: String(r.round) })),
       data.map((points, i) => P10.svg("polyline", { fill: "none", stroke: palette[i % palette.length], "stroke-width": 2,
         "stroke-dasharray": i % 2 ? "4 2" : null, points: points.map((val, k) => `${x(k)},${y(val)}`).join(" ") })));
-      wrap.append(el("figure", null, el("figcaption", null, t(kind === "score" ? "summary.chart_score" : "summary.chart_phase")), svgNode));
+      P10.add(wrap, el("figure", null, el("figcaption", null, t(kind === "score" ? "summary.chart_score" : "summary.chart_phase")), svgNode));
     }
-    wrap.append(el("ul", { class: "legend" }, v.players.map((p, i) => el("li", null,
+    P10.add(wrap, el("ul", { class: "legend" }, v.players.map((p, i) => el("li", null,
       el("span", { class: "swatch", style: `background:${palette[i % palette.length]}` }), nameOf(p.seat)))));
     return wrap;
   };
@@ -722,7 +725,7 @@
     if (v.over) {
       S.shownOver = true;
       $("summary-title").textContent = t("summary.game");
-      body.append(el("p", { class: "winners" }, "🏆 " + t("summary.winners", { names: (v.winners || []).map(nameOf).join(", ") })));
+      P10.add(body, el("p", { class: "winners" }, "🏆 " + t("summary.winners", { names: (v.winners || []).map(nameOf).join(", ") })));
       const number = S.table && S.table.game ? S.table.game.number : 1;
       const link = $("summary-replay");
       link.href = `/tables/${S.tableId}/games/${number}/replay`;
@@ -735,10 +738,10 @@
       $("summary-rematch").classList.add("hidden");
     }
     if (v.ruleset === "board") {
-      body.append(el("ul", null, v.players.map((p) => el("li", null, nameOf(p.seat) + ": " +
+      P10.add(body, el("ul", null, v.players.map((p) => el("li", null, nameOf(p.seat) + ": " +
         (p.finished ? t("board.finish") : t("table.phase", { n: p.phase }))))));
     } else {
-      body.append(scoreTable(v), P10.chart(v, nameOf));
+      P10.add(body, scoreTable(v), P10.chart(v, nameOf));
     }
     if (typeof dialog.showModal === "function" && !dialog.open) dialog.showModal();
     else dialog.setAttribute("open", "");

@@ -46,29 +46,40 @@ class Server:
     """A running uvicorn with its own database; ``url`` is its base URL."""
 
     def __init__(self, tmp: Path, seed: int) -> None:
-        self.port = _free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
         self.log = open(tmp / "server.log", "w+b")  # noqa: SIM115 - closed in stop()
         env = dict(os.environ, DATABASE_URL=f"sqlite:///{tmp / 'e2e.db'}", PHASE10_FIXED_SEED=str(seed),
                    PHASE10_LOG_LEVEL="WARNING", PHASE10_LOG_JSON="false")
         env.pop("PHASE10_DATABASE_URL", None)
         subprocess.run([sys.executable, "-m", "alembic", "upgrade", "head"], cwd=ROOT, env=env, check=True,
                        stdout=self.log, stderr=self.log)
+        for _attempt in range(3):  # a free port can be taken by someone else before uvicorn binds it
+            if self._start(env):
+                return
+        output = self.output()
+        self.stop()
+        raise RuntimeError("the server did not start:\n" + output)
+
+    def _start(self, env: dict[str, str]) -> bool:
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(self.port),
              "--log-level", "warning"], cwd=ROOT, env=env, stdout=self.log, stderr=self.log)
-        deadline = time.monotonic() + 30
-        while True:
+        deadline = time.monotonic() + 60  # generous: the suite may share two cores with other work
+        while time.monotonic() < deadline:
             try:
                 with urllib.request.urlopen(self.url + "/healthz", timeout=1) as response:
                     if response.status == 200:
-                        return
+                        time.sleep(0.3)  # still ours? (a server that lost the port race exits)
+                        return self.proc.poll() is None
             except OSError:
                 pass
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError("the server did not start:\n" + self.output())
+            if self.proc.poll() is not None:
+                return False
             time.sleep(0.1)
+        self.proc.kill()
+        self.proc.wait(10)
+        return False
 
     def output(self) -> str:
         self.log.flush()
@@ -76,6 +87,8 @@ class Server:
         return self.log.read().decode(errors="replace")[-4000:]
 
     def stop(self) -> None:
+        if self.log.closed:
+            return
         if self.proc.poll() is None:
             self.proc.terminate()
             try:
