@@ -77,3 +77,34 @@ def test_mattel_game_through_the_pages(start_server: Any, new_page: Any) -> None
     ben.wait_for_function("P10.state.logGame === P10.state.gameId && document.querySelectorAll('#log li').length >= 1")
     assert "2" in ben.locator("#log li").first.text_content() and ben.locator("#log li").count() == 1
     assert not ben.p10_errors, ben.p10_errors
+
+
+@pytest.mark.e2e
+def test_mattel_end_of_round_summary_and_score_sheet(start_server: Any, new_page: Any) -> None:
+    """M-7, M-8: seed 114 with ``phases_to_win = 2`` is a two-round game: after round 1 both pages show the
+    round's summary (points, phases, chart), the score sheet has its row, and round 2 is dealt."""
+    server = start_server(114)
+    anna, ben, _ = h.start_two(server, new_page, "mattel", {"phases_to_win": 2})
+    seen: dict[str, set[str]] = {"anna": set(), "ben": set()}
+
+    def watch(page: Any, other: Any) -> bool:
+        for name, p in (("anna", anna), ("ben", ben)):
+            if p.evaluate("document.getElementById('summary').open"):
+                seen[name].add(p.locator("#summary-title").text_content() or "")
+                if "Round 1" in (p.locator("#summary-title").text_content() or ""):
+                    assert p.locator("#summary table.scores tbody tr").count() == 2  # round 1 + total
+                    assert p.locator("#summary .chart").count() == 2
+                    assert p.locator("#summary-replay").is_hidden()
+        return False
+
+    stats: dict[str, int] = {}
+    h.play_until_over([anna, ben], stats, before_move=watch)
+    watch(anna, ben)
+    for name in seen:
+        assert "Round 1 is over" in seen[name], seen
+    assert h.view(anna)["round"] == 2 and len(h.view(anna)["history"]) == 2
+    anna.click("#summary-close")
+    anna.click("#scores-button")
+    assert anna.locator("#scores table.scores tbody tr").count() == 3  # two rounds + total
+    assert anna.locator("#log").get_by_text("Round 1 is over").count() == 1
+    assert not anna.p10_errors and not ben.p10_errors
