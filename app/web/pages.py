@@ -31,12 +31,25 @@ RULES_DOC = ROOT / "docs" / "rules.md"
 router = APIRouter(include_in_schema=False)
 
 
+@cache
+def _default_phases(rid: str) -> list[Any]:
+    """The rule set's own phase list (what a custom list starts from in the editor), read from a spectator's
+    view of a fresh game: public data only."""
+    rs = registry.get(rid)
+    view = rs.player_view(rs.new_game(0, rs.min_players, rs.parse_options({})), None)
+    return [p["groups"] for p in view.get("phases", [])]
+
+
 def _rulesets() -> list[dict[str, Any]]:
     out = []
     for rid in registry.ruleset_ids():
         rs = registry.get(rid)
-        out.append({"id": rid, "title": rs.title, "summary": rs.summary, "min_players": rs.min_players,
-                    "max_players": min(6, rs.max_players), "options_schema": rs.options_schema()})
+        schema = rs.options_schema()
+        entry = {"id": rid, "title": rs.title, "summary": rs.summary, "min_players": rs.min_players,
+                 "max_players": min(6, rs.max_players), "options_schema": schema}
+        if any(option["name"] == "phases" for option in schema):
+            entry["default_phases"] = _default_phases(rid)
+        out.append(entry)
     return out
 
 

@@ -99,7 +99,8 @@
       list.classList.toggle("hidden", !enable.checked);
       addPhase.classList.toggle("hidden", !enable.checked);
       if (enable.checked && !list.children.length) {
-        (Array.isArray(option.default) ? option.default : [[{ kind: "set", size: 3 }, { kind: "set", size: 3 }]])
+        (Array.isArray(option.default) ? option.default
+          : ruleset.default_phases || [[{ kind: "set", size: 3 }, { kind: "set", size: 3 }]])
           .forEach((groups) => list.appendChild(phaseRow(groups)));
       }
       validate();
