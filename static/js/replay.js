@@ -72,6 +72,10 @@
       el("div", { class: "pile-wrap" }, P10.cardEl(null), el("div", { class: "pile-caption" }, t("table.draw_pile"), el("br"), t("table.cards", { n: s.draw_size }))),
       el("div", { class: "pile-wrap" }, s.discard_top ? P10.cardEl(s.discard_top) : el("span", { class: "card empty" }),
         el("div", { class: "pile-caption" }, t("table.discard_pile"), el("br"), t("table.cards", { n: s.discard_size }))));
+    if (s.ruleset === "master") {
+      P10.add(piles, el("div", { class: "pile-wrap" }, s.blue_top ? P10.cardEl(s.blue_top) : el("span", { class: "card empty" }),
+        el("div", { class: "pile-caption" }, t("table.blue_pile"), el("br"), t("table.cards", { n: s.blue_size }))));
+    }
     if (s.ruleset === "board" && P10.renderBoard) {
       $("board").classList.remove("hidden");
       P10.renderBoard($("board"), s, { names: R.names, seat: null, readonly: true });
