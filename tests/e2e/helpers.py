@@ -13,12 +13,13 @@ from .strategy import decide
 
 
 def create_table(page: Any, base: str, ruleset: str, name: str, seats: int = 2,
-                 options: dict[str, Any] | None = None, screenshot: Any = None) -> str:
+                 options: dict[str, Any] | None = None, screenshot: Any = None, spectators: bool = False) -> str:
     """Create a table through the lobby form; returns the invite link."""
     page.goto(base + "/")
     page.check(f"input[name=ruleset][value={ruleset}]")
     page.fill("#host-name", name)
     page.select_option("#seat-count", str(seats))
+    page.set_checked("#spectators", spectators)
     for key, value in (options or {}).items():
         if isinstance(value, bool):
             page.set_checked(f"#opt-{key}", value)
@@ -178,11 +179,13 @@ def play_until_over(pages: list[Any], stats: dict[str, int], limit: int = 120,
 
 
 def start_two(server: Any, new_page: Any, ruleset: str, options: dict[str, Any],
-              lobby_shot: Any = None, ben_locale: str = "en-GB", ben_width: int = 1280) -> tuple[Any, Any, str]:
+              lobby_shot: Any = None, ben_locale: str = "en-GB", ben_width: int = 1280,
+              spectators: bool = False) -> tuple[Any, Any, str]:
     """Anna creates the table in the lobby, Ben joins with the invite link, Anna starts the game."""
     anna = new_page()
     ben = new_page(locale=ben_locale, width=ben_width, height=780 if ben_width < 500 else 900)
-    invite = create_table(anna, server.url, ruleset, "Anna", options=options, screenshot=lobby_shot)
+    invite = create_table(anna, server.url, ruleset, "Anna", options=options, screenshot=lobby_shot,
+                          spectators=spectators)
     join_table(ben, invite, "Ben")
     anna.wait_for_selector("#seat-list li:has-text('Ben')")
     anna.click("#start-button")

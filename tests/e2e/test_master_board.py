@@ -55,7 +55,15 @@ def test_master_game_through_the_pages(start_server: Any, new_page: Any, seed: i
 def test_board_game_through_the_pages(start_server: Any, new_page: Any) -> None:
     server = start_server(1120)
     anna, ben, _ = h.start_two(server, new_page, "board", {"phases_to_win": 1}, ben_locale="it-IT",
-                               ben_width=360)
+                               ben_width=360, spectators=True)
+    # A spectator (no seat, no cookie) sees the public view: the board and both players, no hand (C-9).
+    carl = new_page()
+    carl.goto(anna.url)
+    carl.wait_for_selector("#game:not(.hidden)")
+    carl.wait_for_function("P10.state.view !== null")
+    assert carl.evaluate("P10.state.seat") is None and carl.evaluate("P10.state.view.hand") is None
+    assert carl.locator("#hand-area").is_hidden() and carl.locator("#board svg .pawn").count() == 2
+    assert "watching" in (carl.locator("#prompt").text_content() or "")
     for page in (anna, ben):
         h.no_hidden_information(page)
         assert page.locator("#board svg .field").count() == 32  # B-2: the ring
@@ -66,4 +74,6 @@ def test_board_game_through_the_pages(start_server: Any, new_page: Any) -> None:
     assert all(done.values()), done
     for kind in ("roll_dice", "move", "search", "ask", "give", "swap", "lay_phase", "hit"):
         assert stats.get(kind), (kind, stats)
+    h.wait_version(carl, h.version(anna))
+    assert carl.locator("#log li").count() > 10 and not carl.p10_errors
     finish_and_replay(anna, ben, "board")
