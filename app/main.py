@@ -1,4 +1,4 @@
-"""The application factory: settings -> database -> game service -> realtime hub -> routes.
+"""The application factory: settings -> database -> game service -> realtime hub -> bot runner -> routes.
 
 ``create_app()`` builds everything from the environment; tests pass their own settings and a rule set
 catalog. The schema is made by ``alembic upgrade head`` (``make run``, the container's start command),
@@ -20,8 +20,10 @@ from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 
 from app.api import errors, routes, ws
+from app.api.bots import router as bots_router
 from app.api.schemas import Health
-from app.bots.runner import install_bots
+from app.bots.runner import BotRunner
+from app.bots.settings import BotSettings
 from app.persistence.db import Database
 from app.realtime.backends import MemoryNotifier, PgListener, PgNotifier
 from app.realtime.hub import Hub
@@ -58,12 +60,16 @@ def configure_logging(settings: Settings) -> None:
         logger.propagate = False
 
 
-def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None = None,
+               bot_settings: BotSettings | None = None) -> FastAPI:
     """Build the whole server. The database must already be at ``alembic upgrade head``."""
     settings = settings or get_settings()
     configure_logging(settings)
     db = Database(settings.database_url)
     service = GameService(db, settings, catalog)
+    # Bot seats, stand-ins and turn timers (issue 7): a TableExtension of the service (app/bots/runner.py).
+    bots = BotRunner(service, bot_settings or BotSettings())
+    service.add_extension(bots)
 
     async def fanout(table_id: str, seat_ids: set[int | None], since: int) -> FanoutData:
         return await asyncio.to_thread(service.fanout, table_id, seat_ids, since)
@@ -84,9 +90,11 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
             listener.start()
             await asyncio.wait_for(listener.ready.wait(), 10)
         logging.getLogger("phase10").info("server started")
+        await bots.start()
         try:
             yield
         finally:
+            await bots.stop()
             await hub.close()
             if listener is not None:
                 await listener.stop()
@@ -99,9 +107,11 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
     app.state.db = db
     app.state.service = service
     app.state.hub = hub
+    app.state.bots = bots
     errors.install(app)
     app.include_router(routes.router)
     app.include_router(ws.router)
+    app.include_router(bots_router)
     mount_web(app)  # pages + /static (issue 6)
 
     @app.get("/healthz", response_model=Health, responses={503: {"model": Health}})
@@ -113,7 +123,6 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
             return JSONResponse({"status": "unavailable", "database": "down"}, status_code=503)
         return {"status": "ok", "database": "ok"}
 
-    install_bots(app)  # bot seats, stand-ins and turn timers (issue 7): app/bots/runner.py
     return app
 
 

@@ -19,8 +19,8 @@ from sqlalchemy import select
 
 from app.api.deps import Service, Token
 from app.bots import LEVELS
-from app.bots.models import BotSeat, TableClock
-from app.bots.timers import TIMER_MODES, bot_levels, timer_seconds
+from app.bots.models import BotSeat
+from app.bots.timers import TIMER_MODES, bot_levels, forget, store_clock, timer_seconds
 from app.persistence.models import Seat
 from app.services.errors import ServiceError
 
@@ -75,9 +75,10 @@ def add_bot(table_id: str, body: AddBot, service: Service, token: Token) -> Any:
         s.add(BotSeat(seat_id=seat.id, level=body.level))
         service._bump(s, table)
         s.flush()
+        forget(s, table_id)
         info = service._table_info(s, table, [*seats, seat], with_game=False)
         service._publish(s, table_id, 0)
-    service.notifier.after_commit(table_id, 0)
+    service.after_commit(table_id, 0)
     return {"seat": seat.position, "level": body.level, "table": info}
 
 
@@ -103,18 +104,12 @@ def set_clock(table_id: str, body: ClockIn, request: Request, service: Service, 
         viewer = service._seated(s, table, token)
         if not viewer.is_host:
             raise ServiceError(403, "not_host", "only the host may do this")
-        row = s.get(TableClock, table_id)
-        if row is None:
-            row = TableClock(table_id=table_id, turn_timer="off", stand_in=False)
-            s.add(row)
+        store_clock(s, table_id, body.turn_timer, body.stand_in)
         if body.turn_timer is not None:
-            row.turn_timer = body.turn_timer
             runner.clock_seen.pop(table_id, None)  # a timer switched (back) on starts a full decision
-        if body.stand_in is not None:
-            row.stand_in = body.stand_in
         service._bump(s, table)
         s.flush()
         info = service._table_info(s, table)
         service._publish(s, table_id, 0)
-    service.notifier.after_commit(table_id, 0)
+    service.after_commit(table_id, 0)
     return info

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from fastapi import APIRouter, Query, Request, Response
+
+from app.bots.timers import store_clock
 
 from . import schemas
 from .deps import Service, Token, cookie_name
@@ -29,8 +32,12 @@ def list_rulesets(service: Service) -> Any:
 
 @router.post("/tables", status_code=201, response_model=schemas.CreatedTable)
 def create_table(body: schemas.CreateTable, request: Request, response: Response, service: Service) -> Any:
-    """Create a private table; the creator is the host (seat 0). Sets the seat cookie."""
-    created = service.create_table(body.ruleset, body.seats, body.options, body.spectators, body.name)
+    """Create a private table; the creator is the host (seat 0). Sets the seat cookie. ``turn_timer`` and
+    ``stand_in`` are stored like ``PUT /api/tables/{id}/clock``, in the same transaction."""
+    setup = None
+    if body.turn_timer != "off" or body.stand_in:
+        setup = partial(store_clock, turn_timer=body.turn_timer, stand_in=body.stand_in)
+    created = service.create_table(body.ruleset, body.seats, body.options, body.spectators, body.name, setup)
     _set_cookie(request, response, created["table_id"], created["token"])
     return created
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
@@ -29,6 +29,9 @@ class CreateTable(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict, description="engine options, see /api/rulesets")
     spectators: bool = Field(False, description="may people without a seat watch the public view")
     name: Name = Field(description="the host's display name")
+    turn_timer: Literal["off", "relaxed", "fast"] = Field(
+        "off", description="time per decision (as PUT /api/tables/{id}/clock); the easy bot decides when it runs out")
+    stand_in: bool = Field(False, description="a bot plays for a seat disconnected longer than the grace period")
 
 
 class JoinTable(BaseModel):
@@ -69,6 +72,20 @@ class GameInfo(BaseModel):
     winners: list[int] | None
 
 
+class BotInfo(BaseModel):
+    seat: int
+    level: str
+
+
+class TimerInfo(BaseModel):
+    mode: str
+    seconds: float
+    version: int
+    seats: list[int] = Field(description="the awaited seats on the clock (bots and stand-ins are not)")
+    deadline: str
+    remaining: float
+
+
 class TableInfo(BaseModel):
     table_id: str
     ruleset: str
@@ -80,6 +97,12 @@ class TableInfo(BaseModel):
     revision: int
     seats: list[SeatInfo]
     game: GameInfo | None
+    # Bot seats, the clock and the running timer (issue 7; app/bots/runner.py), as over the socket.
+    bots: list[BotInfo] = Field(default_factory=list)
+    turn_timer: str = "off"
+    stand_in: bool = False
+    stand_ins: list[int] = Field(default_factory=list, description="seats a stand-in bot plays for now")
+    timer: TimerInfo | None = None
 
 
 class CreatedTable(BaseModel):

@@ -1,14 +1,15 @@
 """The bot runner: bots, stand-ins and turn timers in a live server, off the request path (issue 7).
 
-``install_bots(app)`` hooks the runner into an app built by ``app.main.create_app`` without changing how the
-server works:
+The runner is a ``TableExtension`` of the game service (app/services/games.py), wired by ``app.main.create_app``
+(``GameService.add_extension``; ``start``/``stop`` in the app's lifespan). The service calls its hooks itself:
 
-* the service's notifier is wrapped, so every accepted command and lobby change (REST or websocket) pokes
-  the runner for that table;
-* the app's lifespan is wrapped: the runner starts after the server and, at start, pokes every running
-  game — so after a restart a game whose turn is a bot's (or whose timer ran out) goes on by itself;
-* table info gains ``bots``, ``turn_timer``, ``stand_in``, ``stand_ins`` and ``timer``; every view gains
-  ``timer`` (the time left for the seats on the clock).
+* ``after_commit``: every accepted command and lobby change (REST or websocket) pokes the runner for that table;
+* ``table_extras``: table info gains ``bots``, ``turn_timer``, ``stand_in``, ``stand_ins`` and ``timer``;
+* ``decorate_views``: every view gains ``timer`` (the time left for the seats on the clock); the table's clock,
+  bot seats and decision start are read once per batch of views (one fan-out), not once per view.
+
+The runner starts after the server and, at start, pokes every running game, so after a restart a game whose
+turn is a bot's (or whose timer ran out) goes on by itself.
 
 For each poked table the runner reads the game and, for every awaited seat, schedules one decision: a bot
 seat after ``delay_seconds``; a seat disconnected longer than the grace period at a ``stand_in`` table
@@ -26,26 +27,23 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from fastapi import FastAPI
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
-from app.persistence.models import Game, GameTable, Seat
+from app.persistence.models import Game, Seat
 from app.rules.core.errors import RuleError
 from app.services.errors import ServiceError
-from app.services.games import FanoutData, GameService
+from app.services.games import GameRef, GameService
 
 from . import choose
 from .driver import bot_inputs
 from .models import BotSeat, TableClock
 from .settings import BotSettings
-from .timers import Clock, bot_levels, clock, deadline, timer_json
+from .timers import Clock, bot_levels, clock, deadline, session_clock, session_levels, since, timer_seconds
 
 log = logging.getLogger("phase10.bots")
 
@@ -76,23 +74,30 @@ class Plan:
     recheck: float | None = None  # seconds until a disconnected seat's grace period ends
 
 
-class PokingNotifier:
-    """The service's notifier, plus a poke of the bot runner after every commit."""
+@dataclass(frozen=True)
+class TableTimer:
+    """A table's running turn timer, read once for a batch of views: each view's ``timer`` differs only in the
+    seats on the clock (its awaited seats that are neither bots nor played by a stand-in)."""
 
-    def __init__(self, inner: Any, runner: BotRunner) -> None:
-        self.inner = inner
-        self.runner = runner
+    mode: str
+    seconds: float
+    version: int
+    end: datetime
+    now: datetime
+    seat_ids: list[int]  # engine seat -> seat id
+    off_clock: frozenset[int]  # seat ids of bots and of seats a stand-in plays for
 
-    def in_transaction(self, session: Session, table_id: str, version: int) -> None:
-        self.inner.in_transaction(session, table_id, version)
-
-    def after_commit(self, table_id: str, version: int) -> None:
-        self.inner.after_commit(table_id, version)
-        self.runner.poke(table_id)
+    def for_view(self, view: JSONDict) -> JSONDict:
+        seats = [seat for seat in view.get("awaited") or ()
+                 if 0 <= seat < len(self.seat_ids) and self.seat_ids[seat] not in self.off_clock]
+        remaining = max(0.0, round((self.end - self.now).total_seconds(), 1))
+        return {"mode": self.mode, "seconds": self.seconds, "version": self.version, "seats": seats,
+                "deadline": self.end.isoformat(), "remaining": remaining}
 
 
 class BotRunner:
-    """Schedules and makes bot, stand-in and timer decisions for the tables of this process."""
+    """Schedules and makes bot, stand-in and timer decisions for the tables of this process; the game
+    service's ``TableExtension`` for bot seats, clocks and timers."""
 
     def __init__(self, service: GameService, settings: BotSettings) -> None:
         self.service = service
@@ -107,6 +112,8 @@ class BotRunner:
         self.acting: set[asyncio.Task[Any]] = set()
         self.stopping = False
         self.clock_seen: dict[str, tuple[str, datetime]] = {}  # table id -> (timer mode, first seen)
+        # table id -> (game id, version, when the game reached that version): immutable once known.
+        self.reached: dict[str, tuple[int, int, datetime]] = {}
 
     # -- lifecycle -------------------------------------------------------------------------------------
 
@@ -239,7 +246,7 @@ class BotRunner:
                 service._publish(s, table_id, 0)
         except ServiceError:
             return
-        service.notifier.after_commit(table_id, 0)
+        service.after_commit(table_id, 0)
 
     def _plan(self, table_id: str, present: set[int], absent_since: dict[int, float], now: float) -> Plan | None:
         """What to decide for ``table_id`` now (runs in a worker thread; reads only)."""
@@ -257,7 +264,7 @@ class BotRunner:
             if ruleset.is_over(state):
                 return None
             end = deadline(s, game, table_clock.turn_timer, self.settings,
-                           self.clock_floor(table_id, table_clock.turn_timer))
+                           self.clock_floor(table_id, table_clock.turn_timer), self.since(s, table_id, game))
         seat_ids = [entry["seat_id"] for entry in game.seats]
         plan = Plan(game.id, game.version, humans=[x for x in seat_ids if x not in levels],
                     stand_in=table_clock.stand_in)
@@ -327,36 +334,61 @@ class BotRunner:
                                                 "version": result["version"], "seat": decision.seat})
         return result
 
-    # -- what tables and views show ---------------------------------------------------------------------
+    # -- the service's TableExtension hooks -----------------------------------------------------------------
+
+    def after_commit(self, table_id: str, version: int) -> None:
+        self.poke(table_id)
 
     def table_extras(self, s: Session, table_id: str, positions: dict[int, int],
                      game: Game | None) -> JSONDict:
         """Bot levels, the clock options, the seats played by stand-ins, and the running timer."""
-        levels = bot_levels(s, table_id)
-        table_clock = clock(s, table_id)
+        levels = session_levels(s, table_id)
+        table_clock = session_clock(s, table_id)
         stand_ins = self.stand_ins.get(table_id, set())
         timer = None
-        if game is not None and game.status == "playing" and table_clock.turn_timer != "off":
+        table_timer = None if game is None else self.table_timer(s, table_id, GameRef.of(game), table_clock, levels)
+        if table_timer is not None and game is not None:
             ruleset = self.service._ruleset(game.ruleset)
             awaited = ruleset.awaited(self.service._state(s, ruleset, game))
-            timer = self.view_timer(s, table_id, game, {"awaited": list(awaited)})
+            timer = table_timer.for_view({"awaited": list(awaited)})
         return {"bots": [{"seat": positions[seat_id], "level": level} for seat_id, level in levels.items()
                          if seat_id in positions],
                 "turn_timer": table_clock.turn_timer, "stand_in": table_clock.stand_in,
                 "stand_ins": sorted(positions[x] for x in stand_ins if x in positions), "timer": timer}
 
-    def view_timer(self, s: Session, table_id: str, game: Game, view: JSONDict | None) -> JSONDict | None:
-        """The timer of a view: the awaited seats that are neither bots nor played by a stand-in."""
-        table_clock = clock(s, table_id)
-        if table_clock.turn_timer == "off" or view is None:
+    def decorate_views(self, s: Session, table_id: str, game: GameRef, views: list[JSONDict]) -> None:
+        """Every view's ``timer`` (``None`` without a running timer); the table is read once for all views."""
+        table_timer = self.table_timer(s, table_id, game)
+        for view in views:
+            view["timer"] = None if table_timer is None else table_timer.for_view(view)
+
+    # -- what tables and views show ---------------------------------------------------------------------
+
+    def table_timer(self, s: Session, table_id: str, game: GameRef, table_clock: Clock | None = None,
+                    levels: dict[int, str] | None = None) -> TableTimer | None:
+        """The running timer of ``table_id`` at ``game``'s version (``None``: timer off or game not playing)."""
+        if game.status != "playing":
             return None
-        levels = bot_levels(s, table_id)
-        stand_ins = self.stand_ins.get(table_id, set())
-        seat_ids = [entry["seat_id"] for entry in game.seats]
-        seats = [seat for seat in view.get("awaited") or ()
-                 if 0 <= seat < len(seat_ids) and seat_ids[seat] not in levels and seat_ids[seat] not in stand_ins]
-        return timer_json(s, game, table_clock.turn_timer, self.settings, seats,
-                          floor=self.clock_floor(table_id, table_clock.turn_timer))
+        table_clock = session_clock(s, table_id) if table_clock is None else table_clock
+        seconds = timer_seconds(table_clock.turn_timer, self.settings)
+        if seconds is None:
+            return None
+        levels = session_levels(s, table_id) if levels is None else levels
+        start = self.since(s, table_id, game)
+        floor = self.clock_floor(table_id, table_clock.turn_timer)
+        end = max(start, floor) + timedelta(seconds=seconds)
+        return TableTimer(table_clock.turn_timer, seconds, game.version, end, datetime.now(UTC),
+                          [entry["seat_id"] for entry in game.seats],
+                          frozenset(levels) | frozenset(self.stand_ins.get(table_id, ())))
+
+    def since(self, s: Session, table_id: str, game: Game | GameRef) -> datetime:
+        """When ``game`` reached its current version (read once per version, then remembered)."""
+        known = self.reached.get(table_id)
+        if known is not None and known[:2] == (game.id, game.version):
+            return known[2]
+        moment = since(s, game)
+        self.reached[table_id] = (game.id, game.version, moment)
+        return moment
 
     def clock_floor(self, table_id: str, mode: str) -> datetime:
         """When this process first saw ``table_id``'s timer in ``mode`` (a new mode restarts the clock)."""
@@ -367,80 +399,4 @@ class BotRunner:
         return seen[1]
 
 
-def _with_view_timer(runner: BotRunner, table_id: str, views: list[JSONDict | None]) -> None:
-    service = runner.service
-    with service.db.read() as s:
-        game = service._game(s, table_id)
-        if game is None:
-            return
-        for view in views:
-            if view is not None:
-                view["timer"] = runner.view_timer(s, table_id, game, view)
-
-
-def install_bots(app: FastAPI, settings: BotSettings | None = None) -> BotRunner:
-    """Hook the bot runner, the bot routes and the timer fields into an app from ``create_app``."""
-    existing: BotRunner | None = getattr(app.state, "bots", None)
-    if existing is not None:
-        if settings is not None:
-            existing.settings = settings
-        return existing
-    service: GameService = app.state.service
-    runner = BotRunner(service, settings or BotSettings())
-    app.state.bots = runner
-    service.notifier = PokingNotifier(service.notifier, runner)
-
-    # The wrappers pass every argument through unchanged (the service's signatures may grow) and only add
-    # the bot fields to what comes back.
-    table_info = service._table_info
-
-    def _table_info(s: Session, table: GameTable, *args: Any, **kwargs: Any) -> JSONDict:
-        info: JSONDict = table_info(s, table, *args, **kwargs)
-        positions = {x.id: x.position for x in s.scalars(select(Seat).where(Seat.table_id == table.id))}
-        game_id = (info.get("game") or {}).get("game_id")
-        current = s.get(Game, game_id) if game_id is not None else None
-        info.update(runner.table_extras(s, table.id, positions, current))
-        return info
-
-    service._table_info = _table_info  # type: ignore[method-assign]
-
-    fanout, view, submit, submit_as = service.fanout, service.view, service.submit, service.submit_as
-
-    def _fanout(table_id: str, *args: Any, **kwargs: Any) -> FanoutData:
-        data: FanoutData = fanout(table_id, *args, **kwargs)
-        _with_view_timer(runner, table_id, list(data.views.values()))
-        return data
-
-    def _viewed(original: Callable[..., JSONDict]) -> Callable[..., JSONDict]:
-        def wrapper(table_id: str, *args: Any, **kwargs: Any) -> JSONDict:
-            out = original(table_id, *args, **kwargs)
-            _with_view_timer(runner, table_id, [out.get("view")])
-            return out
-
-        return wrapper
-
-    service.fanout = _fanout  # type: ignore[method-assign]
-    service.view = _viewed(view)  # type: ignore[method-assign]
-    service.submit = _viewed(submit)  # type: ignore[method-assign]
-    service.submit_as = _viewed(submit_as)  # type: ignore[method-assign]
-
-    inner = app.router.lifespan_context
-
-    @asynccontextmanager
-    async def lifespan(a: FastAPI) -> AsyncIterator[Any]:
-        async with inner(a) as state:
-            await runner.start()
-            try:
-                yield state
-            finally:
-                await runner.stop()
-
-    app.router.lifespan_context = lifespan
-
-    from app.api.bots import router
-
-    app.include_router(router)
-    return runner
-
-
-__all__ = ["BotRunner", "Clock", "install_bots"]
+__all__ = ["BotRunner", "Clock", "TableTimer"]

@@ -16,6 +16,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.persistence.models import Game, GameCommand, Seat
+from app.services.games import GameRef
 
 from .models import BotSeat, TableClock
 from .settings import BotSettings
@@ -43,6 +44,50 @@ def clock(s: Session, table_id: str) -> Clock:
     return Clock() if row is None else Clock(row.turn_timer, row.stand_in)
 
 
+def _memo(s: Session, table_id: str) -> dict[str, Any]:
+    memo: dict[str, Any] = s.info.setdefault(("phase10.bots", table_id), {})
+    return memo
+
+
+def session_clock(s: Session, table_id: str) -> Clock:
+    """``clock``, read at most once per session: one fan-out's table info and views share one read."""
+    memo = _memo(s, table_id)
+    if "clock" not in memo:
+        memo["clock"] = clock(s, table_id)
+    result: Clock = memo["clock"]
+    return result
+
+
+def session_levels(s: Session, table_id: str) -> dict[int, str]:
+    """``bot_levels``, read at most once per session."""
+    memo = _memo(s, table_id)
+    if "levels" not in memo:
+        memo["levels"] = bot_levels(s, table_id)
+    return dict(memo["levels"])
+
+
+def forget(s: Session, table_id: str) -> None:
+    """Drop what this session remembers of the table's clock and bot seats (after changing them)."""
+    s.info.pop(("phase10.bots", table_id), None)
+
+
+def store_clock(s: Session, table_id: str, turn_timer: str | None = None, stand_in: bool | None = None) -> TableClock:
+    """Set a table's clock options (``None`` leaves one as it is); the caller bumps the revision if needed."""
+    row = s.get(TableClock, table_id)
+    if row is None:
+        row = TableClock(table_id=table_id, turn_timer="off", stand_in=False)
+        s.add(row)
+    if turn_timer is not None:
+        if turn_timer not in TIMER_MODES:
+            raise ValueError(f"unknown turn_timer {turn_timer!r}")
+        row.turn_timer = turn_timer
+    if stand_in is not None:
+        row.stand_in = stand_in
+    s.flush()
+    forget(s, table_id)
+    return row
+
+
 def bot_levels(s: Session, table_id: str) -> dict[int, str]:
     """Seat id -> level of every bot seat at the table."""
     rows = s.execute(select(BotSeat.seat_id, BotSeat.level).join(Seat, Seat.id == BotSeat.seat_id)
@@ -54,39 +99,44 @@ def _utc(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
-def since(s: Session, game: Game) -> datetime:
-    """When the game reached its current version."""
+def since(s: Session, game: Game | GameRef) -> datetime:
+    """When the game reached its current version (the game's ``created_at`` is read when not known)."""
     if game.version:
         at = s.scalar(select(GameCommand.created_at).where(GameCommand.game_id == game.id,
                                                            GameCommand.seq == game.version))
         if at is not None:
             return _utc(at)
-    return _utc(game.created_at)
+    created = game.created_at
+    if created is None:
+        created = s.scalar(select(Game.created_at).where(Game.id == game.id))
+        assert created is not None
+    return _utc(created)
 
 
-def deadline(s: Session, game: Game, mode: str, settings: BotSettings,
-             floor: datetime | None = None) -> datetime | None:
+def deadline(s: Session, game: Game | GameRef, mode: str, settings: BotSettings,
+             floor: datetime | None = None, start: datetime | None = None) -> datetime | None:
     """When the current decision's time runs out. ``floor``: the clock never started before it (the
     moment this process saw the timer switched on, or started), so nobody loses a turn to a timer that
-    was not running."""
+    was not running. ``start``: ``since(s, game)`` when the caller already knows it."""
     seconds = timer_seconds(mode, settings)
     if seconds is None:
         return None
-    start = since(s, game)
+    start = since(s, game) if start is None else start
     if floor is not None and floor > start:
         start = floor
     return start + timedelta(seconds=seconds)
 
 
-def timer_json(s: Session, game: Game | None, mode: str, settings: BotSettings, seats: list[int],
-               now: datetime | None = None, floor: datetime | None = None) -> dict[str, Any] | None:
+def timer_json(s: Session, game: Game | GameRef | None, mode: str, settings: BotSettings, seats: list[int],
+               now: datetime | None = None, floor: datetime | None = None,
+               start: datetime | None = None) -> dict[str, Any] | None:
     """What every view and the table info show: the timer mode, the seats on the clock and the time left."""
     if game is None or game.status != "playing":
         return None
     seconds = timer_seconds(mode, settings)
     if seconds is None:
         return None
-    end = deadline(s, game, mode, settings, floor)
+    end = deadline(s, game, mode, settings, floor, start)
     assert end is not None
     now = now or datetime.now(UTC)
     return {"mode": mode, "seconds": seconds, "version": game.version, "seats": seats,

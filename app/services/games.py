@@ -14,6 +14,7 @@ import threading
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Protocol
 
 from sqlalchemy import func, insert, select, update
@@ -57,6 +58,42 @@ class NullNotifier:
 
     def after_commit(self, table_id: str, version: int) -> None:
         pass
+
+
+@dataclass(frozen=True)
+class GameRef:
+    """The game a ``TableExtension`` hook is about, as plain values (the same attributes as a ``Game`` row:
+    the fan-out's fast path has no ORM instance). ``created_at`` is ``None`` when the caller did not read it."""
+
+    id: int
+    version: int
+    status: str
+    ruleset: str
+    seats: list[Any]
+    created_at: datetime | None = None
+
+    @classmethod
+    def of(cls, game: Any) -> GameRef:
+        return cls(game.id, game.version, game.status, game.ruleset, list(game.seats),
+                   getattr(game, "created_at", None))
+
+
+class TableExtension(Protocol):
+    """What a server extension (the bot runner, app/bots/runner.py) adds to the service, registered with
+    ``GameService.add_extension``. The service calls the hooks itself; they only read (inside the caller's
+    session) or schedule work: loading, applying, persisting and publishing stay in this module.
+
+    * ``table_extras``: extra fields of every table info (REST and socket); ``positions`` maps seat id ->
+      seat number, ``game`` is the table's current game (``None`` before the first start).
+    * ``decorate_views``: add fields to views of ``game`` made together (every view of one fan-out, or the
+      view a REST call returns); called once per batch, so per-table data is read once, not once per view.
+    * ``after_commit``: a table changed (a command at ``version``, or a lobby change with ``version`` 0);
+      called after the commit, after the notifier.
+    """
+
+    def table_extras(self, s: Session, table_id: str, positions: dict[int, int], game: Game | None) -> JSONDict: ...
+    def decorate_views(self, s: Session, table_id: str, game: GameRef, views: list[JSONDict]) -> None: ...
+    def after_commit(self, table_id: str, version: int) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -140,11 +177,12 @@ class GameService:
     """Tables, seats, games, commands, views, hints and replays over one database."""
 
     def __init__(self, db: Database, settings: Settings, catalog: RulesetCatalog | None = None,
-                 notifier: Notifier | None = None) -> None:
+                 notifier: Notifier | None = None, extensions: Iterable[TableExtension] = ()) -> None:
         self.db = db
         self.settings = settings
         self.catalog = catalog or RulesetCatalog()
         self.notifier: Notifier = notifier or NullNotifier()
+        self.extensions: list[TableExtension] = list(extensions)
         window = settings.join_window_seconds
         self.table_limiter = SlidingWindowLimiter(settings.join_failures_per_table, window)
         self.address_limiter = SlidingWindowLimiter(settings.join_failures_per_address, window)
@@ -236,6 +274,26 @@ class GameService:
     def _publish(self, s: Session, table_id: str, version: int) -> None:
         self.notifier.in_transaction(s, table_id, version)
 
+    # ----------------------------------------------------------------- extensions
+    def add_extension(self, extension: TableExtension) -> None:
+        """Register a ``TableExtension`` (before the app starts serving)."""
+        self.extensions.append(extension)
+
+    def after_commit(self, table_id: str, version: int) -> None:
+        """After a commit that ``_publish``-ed: tell the notifier, then every extension."""
+        self.notifier.after_commit(table_id, version)
+        for extension in self.extensions:
+            extension.after_commit(table_id, version)
+
+    def _decorate(self, s: Session, table_id: str, game: Any, views: Iterable[JSONDict | None]) -> None:
+        """Let the extensions add their fields to the views of ``game`` (one call per batch of views)."""
+        batch = [view for view in views if view is not None]
+        if not batch or not self.extensions:
+            return
+        ref = game if isinstance(game, GameRef) else GameRef.of(game)
+        for extension in self.extensions:
+            extension.decorate_views(s, table_id, ref, batch)
+
     def _bump(self, s: Session, table: GameTable) -> None:
         table.revision = table.revision + 1
 
@@ -248,7 +306,7 @@ class GameService:
         online = self.presence(table.id)
         status = "waiting" if game is None else game.status
         host = next((seat.position for seat in seats if seat.is_host), None)
-        return {
+        info: JSONDict = {
             "table_id": table.id,
             "ruleset": table.ruleset,
             "options": table.options,
@@ -264,6 +322,11 @@ class GameService:
                 "version": game.version, "players": game.players, "winners": game.winners,
             },
         }
+        if self.extensions:
+            positions = {seat.id: seat.position for seat in seats}
+            for extension in self.extensions:
+                info.update(extension.table_extras(s, table.id, positions, game))
+        return info
 
     def table_info(self, table_id: str) -> JSONDict:
         with self.db.read() as s:
@@ -274,7 +337,9 @@ class GameService:
 
     # ----------------------------------------------------------------- lobby
     def create_table(self, ruleset_id: str, seats: int, options: JSONDict | None, spectators: bool,
-                     name: str) -> JSONDict:
+                     name: str, setup: Callable[[Session, str], Any] | None = None) -> JSONDict:
+        """A new table with the host in seat 0. ``setup(session, table_id)`` stores extra table settings
+        (the bot runner's clock) in the same transaction, before the table info is made."""
         ruleset = self._ruleset(ruleset_id)
         if not ruleset.min_players <= seats <= ruleset.max_players or not 2 <= seats <= 6:
             lo, hi = max(2, ruleset.min_players), min(6, ruleset.max_players)
@@ -290,6 +355,8 @@ class GameService:
                         token_hash=digest(token))
             s.add(seat)
             s.flush()
+            if setup is not None:
+                setup(s, table.id)
             info = self._table_info(s, table, [seat], with_game=False)
         log.info("table created", extra={"table_id": table.id, "ruleset": ruleset_id})
         return {"table_id": table.id, "seat": 0, "token": token, "join_code": code,
@@ -317,7 +384,7 @@ class GameService:
             s.flush()
             info = self._table_info(s, table, [*seats, seat], with_game=False)
             self._publish(s, table_id, 0)
-        self.notifier.after_commit(table_id, 0)
+        self.after_commit(table_id, 0)
         log.info("seat joined", extra={"table_id": table_id, "seat": seat.position})
         return {"table_id": table_id, "seat": seat.position, "token": token, "table": info}
 
@@ -342,7 +409,7 @@ class GameService:
             s.flush()
             info = self._table_info(s, table, sorted(seats, key=lambda x: x.position), with_game=False)
             self._publish(s, table_id, 0)
-        self.notifier.after_commit(table_id, 0)
+        self.after_commit(table_id, 0)
         return info
 
     def remove_seat(self, table_id: str, token: str | None, position: int) -> JSONDict:
@@ -359,7 +426,7 @@ class GameService:
             s.flush()
             info = self._table_info(s, table, seats, with_game=False)
             self._publish(s, table_id, 0)
-        self.notifier.after_commit(table_id, 0)
+        self.after_commit(table_id, 0)
         return info
 
     def _seed(self) -> int:
@@ -393,7 +460,7 @@ class GameService:
             game, state = self._new_game(s, table, [{"seat_id": x.id, "name": x.name} for x in seats], 1)
             info = self._table_info(s, table, seats, game)
         self.states.put(game.id, 0, state)
-        self.notifier.after_commit(table_id, 0)
+        self.after_commit(table_id, 0)
         log.info("game started", extra={"table_id": table_id, "game_id": game.id})
         return info
 
@@ -409,7 +476,7 @@ class GameService:
             game, state = self._new_game(s, table, list(previous.seats), previous.number + 1)
             info = self._table_info(s, table, None, game)
         self.states.put(game.id, 0, state)
-        self.notifier.after_commit(table_id, 0)
+        self.after_commit(table_id, 0)
         log.info("rematch started", extra={"table_id": table_id, "game_id": game.id})
         return info
 
@@ -447,8 +514,10 @@ class GameService:
             seat_index = self._engine_seat(game, viewer.seat_id)
             ruleset = self._ruleset(game.ruleset)
             state = self._state(s, ruleset, game)
+            view = ruleset.player_view(state, seat_index)
+            self._decorate(s, table_id, game, [view])
             return {"game_id": game.id, "number": game.number, "version": game.version, "seat": seat_index,
-                    "view": ruleset.player_view(state, seat_index)}
+                    "view": view}
 
     def events_since(self, table_id: str, token: str | None, since: int) -> JSONDict:
         with self.db.read() as s:
@@ -498,7 +567,7 @@ class GameService:
                     raise StaleVersion("stale_version", "another command was accepted first") from None
                 continue
             if not result["duplicate"]:
-                self.notifier.after_commit(table_id, version)
+                self.after_commit(table_id, version)
             return result
         raise AssertionError("unreachable")
 
@@ -516,6 +585,7 @@ class GameService:
                     if existing.seat != seat:
                         raise ServiceError(409, "command_id_reused", "this command id belongs to another seat")
                     view = ruleset.player_view(self._state(s, ruleset, game), seat) if with_view else None
+                    self._decorate(s, table_id, GameRef.of(game), [view])
                     return ({"game_id": game.id, "version": existing.seq, "duplicate": True,
                              "events": existing.redacted[_key(seat)], "view": view}, existing.seq)
                 if expected_version is not None and expected_version != game.version:
@@ -546,9 +616,12 @@ class GameService:
                     redacted=redacted, created_at=utcnow()))
                 self._publish(s, table_id, version)
                 new_state_to_cache = new_state
+                view = ruleset.player_view(new_state, seat) if with_view else None
+                # The command's row is in this transaction, so the extensions see the game at ``version``.
+                self._decorate(s, table_id, GameRef(game.id, version, "finished" if over else game.status,
+                                                    game.ruleset, list(game.seats)), [view])
                 result = {"game_id": game.id, "version": version, "duplicate": False,
-                          "events": redacted[_key(seat)],
-                          "view": ruleset.player_view(new_state, seat) if with_view else None}
+                          "events": redacted[_key(seat)], "view": view}
         except IntegrityError:
             raise _Conflict() from None
         self.states.put(result["game_id"], version, new_state_to_cache)
@@ -650,6 +723,7 @@ class GameService:
             seat = self._engine_seat_in(hot.seats, seat_id)
             if seat not in data.views:
                 data.views[seat] = ruleset.player_view(state, seat)
+        self._decorate(s, table_id, GameRef(game_id, version, "playing", hot.ruleset, hot.seats), data.views.values())
         return data
 
     @staticmethod
@@ -681,6 +755,7 @@ class GameService:
                 seat = self._engine_seat(game, seat_id)
                 if seat not in data.views:
                     data.views[seat] = ruleset.player_view(state, seat)
+            self._decorate(s, table_id, game, data.views.values())
             if since < game.version:
                 data.steps = [(seq, red) for seq, red in s.execute(
                     select(GameCommand.seq, GameCommand.redacted)

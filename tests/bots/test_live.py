@@ -18,7 +18,6 @@ from sqlalchemy import select, update
 
 from app.bots.driver import bot_command
 from app.bots.models import TableClock
-from app.bots.runner import install_bots
 from app.bots.settings import BotSettings
 from app.main import create_app
 from app.persistence.models import Game, GameCommand
@@ -30,9 +29,7 @@ FAST = BotSettings(delay_seconds=0.0, relaxed_seconds=60.0, fast_seconds=0.4, st
 
 
 def make_client(settings: Any, bots: BotSettings) -> TestClient:
-    app = create_app(settings)
-    install_bots(app, bots)
-    return TestClient(app)
+    return TestClient(create_app(settings, bot_settings=bots))
 
 
 @pytest.fixture()
