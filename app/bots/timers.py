@@ -125,19 +125,3 @@ def deadline(s: Session, game: Game | GameRef, mode: str, settings: BotSettings,
     if floor is not None and floor > start:
         start = floor
     return start + timedelta(seconds=seconds)
-
-
-def timer_json(s: Session, game: Game | GameRef | None, mode: str, settings: BotSettings, seats: list[int],
-               now: datetime | None = None, floor: datetime | None = None,
-               start: datetime | None = None) -> dict[str, Any] | None:
-    """What every view and the table info show: the timer mode, the seats on the clock and the time left."""
-    if game is None or game.status != "playing":
-        return None
-    seconds = timer_seconds(mode, settings)
-    if seconds is None:
-        return None
-    end = deadline(s, game, mode, settings, floor, start)
-    assert end is not None
-    now = now or datetime.now(UTC)
-    return {"mode": mode, "seconds": seconds, "version": game.version, "seats": seats,
-            "deadline": end.isoformat(), "remaining": max(0.0, round((end - now).total_seconds(), 1))}
