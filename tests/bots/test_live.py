@@ -273,12 +273,19 @@ def test_the_runner_decides_from_the_seat_view_and_legal_commands_only(live: Tes
         assert isinstance(legal, tuple) and legal
 
 
-def test_a_timer_switched_on_mid_decision_starts_a_full_clock(live: TestClient) -> None:
-    t = new_table(live, players=2)
-    live.post(f"/api/tables/{t.id}/start", headers=bearer(t.tokens[0]))
-    time.sleep(FAST.fast_seconds * 2)  # a player has been thinking longer than a fast turn
-    live.put(f"/api/tables/{t.id}/clock", json={"turn_timer": "fast"}, headers=bearer(t.tokens[0]))
-    timer = live.get(f"/api/tables/{t.id}/view", headers=bearer(t.tokens[0])).json()["view"]["timer"]
-    assert timer["remaining"] > FAST.fast_seconds / 2
-    assert commands(live, t.id) == [], "no decision is taken away at once"
-    wait_for(lambda: commands(live, t.id))  # and the clock does run out later
+def test_a_timer_switched_on_mid_decision_starts_a_full_clock(settings: Any) -> None:
+    # a roomier fast clock than FAST, so that a loaded machine cannot eat the margin between the checks
+    roomy = BotSettings(delay_seconds=0.0, relaxed_seconds=60.0, fast_seconds=2.0, stand_in_grace_seconds=0.3,
+                        tick_seconds=0.05)
+    with make_client(settings, roomy) as live:
+        t = new_table(live, players=2)
+        live.post(f"/api/tables/{t.id}/start", headers=bearer(t.tokens[0]))
+        time.sleep(roomy.fast_seconds * 1.5)  # a player has been thinking longer than a fast turn
+        live.put(f"/api/tables/{t.id}/clock", json={"turn_timer": "fast"}, headers=bearer(t.tokens[0]))
+        timer = live.get(f"/api/tables/{t.id}/view", headers=bearer(t.tokens[0])).json()["view"]["timer"]
+        assert timer["remaining"] > roomy.fast_seconds / 2
+        assert commands(live, t.id) == [], "no decision is taken away at once"
+        wait_for(lambda: commands(live, t.id))  # and the clock does run out later
+        service: GameService = live.app.state.service  # type: ignore[attr-defined]
+        with service.db.write() as s:
+            s.execute(update(TableClock).values(turn_timer="off", stand_in=False))
