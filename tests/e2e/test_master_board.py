@@ -2,7 +2,8 @@
 
 Seeds found offline with the engine and ``strategy.decide`` (``phases_to_win = 1``): Master seed 1053 is a
 13-command game with Give me five asked, offered and taken (R-11), seed 748 one with Take two (R-8), both
-with both lay-downs and hits; board seed 1120 is a 31-command game with dice, moves, a search, an ask
+with both lay-downs and hits, and seed 627 (``phases_to_win = 2``) a two-round game with an All-mine keep
+choice at the end of round 1 (R-9); board seed 1120 is a 31-command game with dice, moves, a search, an ask
 answered by the other seat's give, a swap, both lay-downs and hits (B-5).
 """
 
@@ -32,11 +33,13 @@ def finish_and_replay(anna: Any, ben: Any, ruleset: str) -> None:
 
 
 @pytest.mark.e2e
-@pytest.mark.parametrize(("seed", "flow"), [(1053, ("play_action", "offer_card", "take_offer")),
-                                            (748, ("play_action", "choose_take_two"))])
-def test_master_game_through_the_pages(start_server: Any, new_page: Any, seed: int, flow: tuple[str, ...]) -> None:
+@pytest.mark.parametrize(("seed", "phases", "flow"), [(1053, 1, ("play_action", "offer_card", "take_offer")),
+                                                      (748, 1, ("play_action", "choose_take_two")),
+                                                      (627, 2, ("play_action", "keep_hand"))])
+def test_master_game_through_the_pages(start_server: Any, new_page: Any, seed: int, phases: int,
+                                       flow: tuple[str, ...]) -> None:
     server = start_server(seed)
-    anna, ben, _ = h.start_two(server, new_page, "master", {"phases_to_win": 1}, ben_locale="fr-FR")
+    anna, ben, _ = h.start_two(server, new_page, "master", {"phases_to_win": phases}, ben_locale="fr-FR")
     for page in (anna, ben):
         h.no_hidden_information(page)
     assert anna.locator("#pile-blue, .pile-blue").count() == 1  # R-6: the blue pile is shown
@@ -44,7 +47,7 @@ def test_master_game_through_the_pages(start_server: Any, new_page: Any, seed: i
     done, interject = h.milestones("master", stats)
     h.play_until_over([anna, ben], stats, before_move=interject)
     assert all(done.values()), done
-    assert stats.get("lay_phase") == 2 and stats.get("hit"), stats
+    assert stats.get("lay_phase", 0) >= 2 and stats.get("hit"), stats
     for kind in flow:
         assert stats.get(kind), (kind, stats)
     assert anna.locator("#log").get_by_text("Anna").count() + anna.locator("#log").get_by_text("Ben").count() > 5
