@@ -58,7 +58,10 @@ def _hints(cls: type) -> dict[str, Any]:
 
 
 def _bad(path: str, message: str) -> InvalidCommand:
-    return InvalidCommand("invalid_command", f"{path or 'value'}: {message}")
+    err = InvalidCommand("invalid_command", f"{path or 'value'}: {message}")
+    err.path = path
+    err.reason = message
+    return err
 
 
 def from_json(tp: Any, data: JSON, path: str = "") -> Any:

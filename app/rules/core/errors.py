@@ -20,9 +20,14 @@ class RuleError(Exception):
 
 
 class InvalidCommand(RuleError):
-    """The command is malformed: unknown type, missing or mistyped field, bad option."""
+    """The command is malformed: unknown type, missing or mistyped field, bad option.
+
+    ``path`` names the offending field (``groups[1][0]``) when known, ``reason`` says what is wrong with it.
+    """
 
     code = "invalid_command"
+    path: str = ""
+    reason: str = ""
 
 
 class NotYourTurn(RuleError):

@@ -77,8 +77,8 @@ class CodecMixin(Generic[S, C, E, O]):
         try:
             options: O = codec.from_json(self.options_type, data)
         except InvalidCommand as err:
-            field = err.message.split(":", 1)[0].split(".", 1)[0].split("[", 1)[0]
-            raise InvalidOptions(field, err.message.split(":", 1)[-1].strip()) from None
+            field = err.path.split(".", 1)[0].split("[", 1)[0] or "options"
+            raise InvalidOptions(field, err.reason or err.message) from None
         self.check_options(options)
         return options
 

@@ -107,13 +107,11 @@ def deal(state: MattelState, dealer: int, contenders: tuple[int, ...], tiebreak:
     first = _next_contender(dealer, contenders, n)
     skipped = tuple(seat == first and is_skip(top) for seat in range(n))
     state = replace(state, rng=rng, players=tuple(players), piles=Piles(draw=deck, discard=(top,)), table=(),
-                    round=state.round + 1, dealer=dealer, stage=Stage.DRAW, skipped=skipped,
+                    round=state.round + 1, dealer=dealer, turn=dealer, skipped=skipped,
                     contenders=contenders, tiebreak=tiebreak)
     dealt = HandsDealt(state.round, dealer, first, tuple(p.hand for p in state.players), top)
-    turn, skip_events = _advance(state, dealer)
-    return replace(state, turn=turn, skipped=tuple(False if s in _served(skip_events) else v
-                                                  for s, v in enumerate(state.skipped))), (
-        dealt, *skip_events, TurnStarted(turn))
+    changes, passed = _next_turn(state)  # the player left of the dealer starts, unless a skip was turned up
+    return replace(state, **changes), (dealt, *passed)
 
 
 def _next_contender(seat: int, contenders: tuple[int, ...], n: int) -> int:
