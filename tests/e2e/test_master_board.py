@@ -4,7 +4,8 @@ Seeds found offline with the engine and ``strategy.decide`` (``phases_to_win = 1
 13-command game with Give me five asked, offered and taken (R-11), seed 748 one with Take two (R-8), both
 with both lay-downs and hits, and seed 627 (``phases_to_win = 2``) a two-round game with an All-mine keep
 choice at the end of round 1 (R-9); board seed 1120 is a 31-command game with dice, moves, a search, an ask
-answered by the other seat's give, a swap, both lay-downs and hits (B-5).
+answered by the other seat's give, a swap, both lay-downs and hits (B-5); board seed 153 a 79-command game
+that also lands on the free-choice field (B-5 choice).
 """
 
 from __future__ import annotations
@@ -55,8 +56,10 @@ def test_master_game_through_the_pages(start_server: Any, new_page: Any, seed: i
 
 
 @pytest.mark.e2e
-def test_board_game_through_the_pages(start_server: Any, new_page: Any) -> None:
-    server = start_server(1120)
+@pytest.mark.parametrize(("seed", "flow"), [(1120, ("search", "ask", "give", "swap")),
+                                            (153, ("search", "ask", "choose_action"))])
+def test_board_game_through_the_pages(start_server: Any, new_page: Any, seed: int, flow: tuple[str, ...]) -> None:
+    server = start_server(seed)
     anna, ben, _ = h.start_two(server, new_page, "board", {"phases_to_win": 1}, ben_locale="it-IT",
                                ben_width=360, spectators=True)
     # A spectator (no seat, no cookie) sees the public view: the board and both players, no hand (C-9).
@@ -75,7 +78,7 @@ def test_board_game_through_the_pages(start_server: Any, new_page: Any) -> None:
     done, interject = h.milestones("board", stats)
     h.play_until_over([anna, ben], stats, before_move=interject)
     assert all(done.values()), done
-    for kind in ("roll_dice", "move", "search", "ask", "give", "swap", "lay_phase", "hit"):
+    for kind in ("roll_dice", "move", "lay_phase", "hit", *flow):
         assert stats.get(kind), (kind, stats)
     h.wait_version(carl, h.version(anna))
     assert carl.locator("#log li").count() > 10 and not carl.p10_errors
