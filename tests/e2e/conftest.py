@@ -134,7 +134,7 @@ def new_page(browser: Any) -> Iterator[Callable[..., Any]]:
 
     def make(locale: str = "en-GB", width: int = 1280, height: int = 900) -> Any:
         context = browser.new_context(locale=locale, viewport={"width": width, "height": height})
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(20_000)  # roomy: CI shares two cores with the rest of the suite
         contexts.append(context)
         page = context.new_page()
         page.p10_errors = []
