@@ -18,6 +18,7 @@ import asyncio
 import json
 import os
 import random
+import re
 import socket
 import statistics
 import subprocess
@@ -111,13 +112,27 @@ async def setup_table(http: httpx.AsyncClient, options: dict[str, Any]) -> Table
     return TableRun(created["table_id"], tokens, None, None)
 
 
+# The head of an update as the server encodes it (compact JSON, keys in this order); anything else is parsed.
+UPDATE_HEAD = re.compile(r'\{"type":"update","game_id":\d+,"since":\d+,"version":(\d+),')
+
+
+def version_of(raw: str | bytes) -> tuple[str, int | None]:
+    """(message type, version of an update): the update's head only, so the client does not decode every view
+    (4 per command) and stays cheaper than the server it measures; other messages are decoded in full."""
+    if isinstance(raw, str):
+        head = UPDATE_HEAD.match(raw)
+        if head is not None:
+            return "update", int(head.group(1))
+    msg = json.loads(raw)
+    return msg["type"], msg.get("version")
+
+
 async def reader(run: TableRun, seat: int, ws: Any) -> None:
     async for raw in ws:
-        msg = json.loads(raw)
-        kind = msg["type"]
+        kind, version = version_of(raw)
         if kind == "update":
             pending = run.pending
-            if pending is not None and msg["version"] >= pending.version:
+            if pending is not None and version is not None and version >= pending.version:
                 pending.waiting.discard(seat)
                 if not pending.waiting:
                     run.latencies.append(time.perf_counter() - pending.sent)
@@ -194,10 +209,12 @@ async def bench(base: str, pid: int, args: argparse.Namespace) -> None:
         interval = args.tables / args.rate
         start = time.perf_counter()
         cpu_start = cpu_seconds(pid)
+        client_start = time.process_time()
         end = start + args.duration
         await asyncio.gather(*(drive(run, interval, end, random.Random(rnd.random())) for run in runs))
         elapsed = time.perf_counter() - start
         cpu = cpu_seconds(pid) - cpu_start
+        client_cpu = time.process_time() - client_start
         latencies = [x for run in runs for x in run.latencies]
         errors = sum(run.errors for run in runs)
         print(f"commands: {len(latencies)} in {elapsed:.1f} s = {len(latencies) / elapsed:.0f} commands/s "
@@ -205,6 +222,8 @@ async def bench(base: str, pid: int, args: argparse.Namespace) -> None:
         if latencies:
             print(f"server CPU: {cpu:.1f} s = {1000 * cpu / len(latencies):.1f} ms per command "
                   f"({100 * cpu / elapsed:.0f}% of one core); load average {os.getloadavg()[0]:.1f}")
+            print(f"client (this process) CPU: {client_cpu:.1f} s = {1000 * client_cpu / len(latencies):.1f} ms "
+                  f"per command ({100 * client_cpu / elapsed:.0f}% of one core)")
         if latencies:
             print(f"latency send -> last of 4 sockets: p50 {1000 * statistics.median(latencies):.1f} ms, "
                   f"p99 {1000 * percentile(latencies, 0.99):.1f} ms, max {1000 * max(latencies):.1f} ms")

@@ -74,6 +74,9 @@ class Plan:
     recheck: float | None = None  # seconds until a disconnected seat's grace period ends
 
 
+_ORDINARY = Plan(0, 0)  # what ``_plan`` returns for a table without bots, timer or stand-ins
+
+
 @dataclass(frozen=True)
 class TableTimer:
     """A table's running turn timer, read once for a batch of views: each view's ``timer`` differs only in the
@@ -114,6 +117,11 @@ class BotRunner:
         self.clock_seen: dict[str, tuple[str, datetime]] = {}  # table id -> (timer mode, first seen)
         # table id -> (game id, version, when the game reached that version): immutable once known.
         self.reached: dict[str, tuple[int, int, datetime]] = {}
+        # Tables seen "ordinary" (no bot seat, timer off, no stand-ins) since their last lobby change: a command
+        # there needs no planning and a view no clock read (a clock or bot change always bumps the table's
+        # revision, which a local lobby change or the hub's next full table read reports: ``forget_quiet``).
+        self.quiet: set[str] = set()
+        self.lobby_epoch = 0  # bumped by every lobby change this process sees (a plan started before it is stale)
 
     # -- lifecycle -------------------------------------------------------------------------------------
 
@@ -191,8 +199,15 @@ class BotRunner:
     # -- planning ---------------------------------------------------------------------------------------
 
     async def _replan(self, table_id: str) -> None:
+        if table_id in self.quiet:
+            return  # an ordinary table since its last lobby change: nothing to plan (and nothing scheduled)
         present = set(self.service.presence(table_id))
+        epoch = self.lobby_epoch
         plan = await asyncio.to_thread(self._plan, table_id, present, dict(self.absent_since), time.monotonic())
+        if plan is _ORDINARY:
+            if epoch == self.lobby_epoch:
+                self.quiet.add(table_id)
+            plan = None
         if plan is None:
             self._cancel(table_id)
             self.watched.discard(table_id)
@@ -255,7 +270,7 @@ class BotRunner:
             table_clock = clock(s, table_id)
             levels = bot_levels(s, table_id)
             if not levels and table_clock == Clock():
-                return None  # an ordinary table: nothing for the runner to do
+                return _ORDINARY  # an ordinary table: nothing for the runner to do
             game = service._game(s, table_id)
             if game is None or game.status != "playing":
                 return None
@@ -337,13 +352,25 @@ class BotRunner:
     # -- the service's TableExtension hooks -----------------------------------------------------------------
 
     def after_commit(self, table_id: str, version: int) -> None:
+        if version and table_id in self.quiet:
+            return  # O(1) for a command at an ordinary table
+        if not version:
+            self.forget_quiet(table_id)
         self.poke(table_id)
+
+    def forget_quiet(self, table_id: str) -> None:
+        """The table's lobby changed (its clock or bot seats may have): plan it and read its clock again."""
+        self.lobby_epoch += 1
+        self.quiet.discard(table_id)
 
     def table_extras(self, s: Session, table_id: str, positions: dict[int, int],
                      game: Game | None) -> JSONDict:
         """Bot levels, the clock options, the seats played by stand-ins, and the running timer."""
         levels = session_levels(s, table_id)
         table_clock = session_clock(s, table_id)
+        if table_id in self.quiet and (levels or table_clock != Clock()):
+            self.forget_quiet(table_id)  # changed by another process: its revision bump brought us here
+            self.poke(table_id)
         stand_ins = self.stand_ins.get(table_id, set())
         timer = None
         table_timer = None if game is None else self.table_timer(s, table_id, GameRef.of(game), table_clock, levels)
@@ -367,8 +394,8 @@ class BotRunner:
     def table_timer(self, s: Session, table_id: str, game: GameRef, table_clock: Clock | None = None,
                     levels: dict[int, str] | None = None) -> TableTimer | None:
         """The running timer of ``table_id`` at ``game``'s version (``None``: timer off or game not playing)."""
-        if game.status != "playing":
-            return None
+        if game.status != "playing" or (table_clock is None and table_id in self.quiet):
+            return None  # a quiet table has no timer (no clock read needed)
         table_clock = session_clock(s, table_id) if table_clock is None else table_clock
         seconds = timer_seconds(table_clock.turn_timer, self.settings)
         if seconds is None:

@@ -54,6 +54,10 @@ class Database:
             self.read_engine = self.write_engine
         self._write = sessionmaker(self.write_engine, expire_on_commit=False)
         self._read = sessionmaker(self.read_engine, expire_on_commit=False)
+        # Postgres: reads of independent facts with no BEGIN/COMMIT round trips (each statement sees the latest
+        # commit); SQLite keeps its ordinary read transaction (no round trips to save).
+        self._peek = self._read if self.is_sqlite else sessionmaker(
+            self.read_engine.execution_options(isolation_level="AUTOCOMMIT"), expire_on_commit=False)
 
     @contextmanager
     def write(self) -> Iterator[Session]:
@@ -64,6 +68,13 @@ class Database:
     @contextmanager
     def read(self) -> Iterator[Session]:
         with self._read() as session, session.begin():
+            yield session
+
+    @contextmanager
+    def peek(self) -> Iterator[Session]:
+        """A read session for callers whose statements need not share one snapshot (the fan-out's fast path:
+        one query, then only data that version-keyed caches already hold)."""
+        with self._peek() as session, session.begin():
             yield session
 
     def ping(self) -> None:

@@ -19,6 +19,7 @@ from .hub import Hub
 log = logging.getLogger("phase10.hub")
 
 CHANNEL = "phase10_tables"
+_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 
 
 class MemoryNotifier:
@@ -38,8 +39,7 @@ class PgNotifier(MemoryNotifier):
     """NOTIFY inside the command's transaction (delivered only if it commits), plus a local fast path."""
 
     def in_transaction(self, session: Session, table_id: str, version: int) -> None:
-        session.execute(text("SELECT pg_notify(:channel, :payload)"),
-                        {"channel": CHANNEL, "payload": f"{table_id}:{version}"})
+        session.connection().execute(_NOTIFY, {"channel": CHANNEL, "payload": f"{table_id}:{version}"})
 
 
 def psycopg_dsn(url: str) -> str:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import and_, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, defer
 
@@ -35,6 +35,26 @@ log = logging.getLogger("phase10.games")
 AnyRuleset = registry.AnyRuleset
 JSONDict = dict[str, Any]
 SPECTATOR = "spectator"
+
+# The hot path's statements, built once (SQLAlchemy Core on the session's connection: no ORM instances, and the
+# compiled form is cached): every command runs ``_LATEST_GAME`` (with the command id's earlier row, if any, in the
+# same round trip), ``_BUMP_VERSION`` and ``_INSERT_COMMAND``; every fan-out of a running table ``_HOT_CHECK``.
+_G = Game.__table__
+_C = GameCommand.__table__
+_T = GameTable.__table__
+_GAME_COLUMNS = (_G.c.id, _G.c.version, _G.c.snapshot_version, _G.c.seats, _G.c.ruleset, _G.c.players, _G.c.status)
+_LATEST_GAME = (select(*_GAME_COLUMNS).where(_G.c.table_id == bindparam("table_id"))
+                .order_by(_G.c.number.desc()).limit(1))
+_LATEST_GAME_AND_COMMAND = (
+    select(*_GAME_COLUMNS, _C.c.seat.label("dup_seat"), _C.c.seq.label("dup_seq"),
+           _C.c.redacted.label("dup_redacted"))
+    .select_from(_G.outerjoin(_C, and_(_C.c.game_id == _G.c.id, _C.c.command_id == bindparam("command_id"))))
+    .where(_G.c.table_id == bindparam("table_id")).order_by(_G.c.number.desc()).limit(1))
+_BUMP_VERSION = (update(_G).where(_G.c.id == bindparam("b_id"), _G.c.version == bindparam("b_old"))
+                 .values(version=bindparam("b_new")))
+_INSERT_COMMAND = insert(_C)
+_HOT_CHECK = (select(_T.c.revision, _G.c.id, _G.c.version).select_from(_T.join(_G, _G.c.table_id == _T.c.id))
+              .where(_T.c.id == bindparam("table_id")).order_by(_G.c.number.desc()).limit(1))
 
 
 @dataclass(frozen=True)
@@ -482,7 +502,7 @@ class GameService:
 
     # ----------------------------------------------------------------- playing
     def _running(self, s: Session, table_id: str, token: str | None, seated: bool = False,
-                 known: Viewer | None = None) -> tuple[Viewer, Any, int | None]:
+                 known: Viewer | None = None, command_id: str | None = None) -> tuple[Viewer, Any, int | None]:
         if known is not None:  # an authenticated socket: no need to read the table row
             viewer = known
             if seated and viewer.seat_id is None:
@@ -490,10 +510,13 @@ class GameService:
         else:
             table = self._table(s, table_id)
             viewer = self._seated(s, table, token) if seated else self._viewer(s, table, token)
-        # A plain row (no ORM instance): this is the hot path of every command.
-        game = s.execute(select(Game.id, Game.version, Game.snapshot_version, Game.seats, Game.ruleset,
-                                Game.players, Game.status)
-                         .where(Game.table_id == table_id).order_by(Game.number.desc()).limit(1)).first()
+        # A plain row (no ORM instance): this is the hot path of every command. With ``command_id``, the row
+        # also carries that command's earlier row in this game (``dup_seq`` is ``None`` if there is none).
+        if command_id is None:
+            game = s.connection().execute(_LATEST_GAME, {"table_id": table_id}).first()
+        else:
+            game = s.connection().execute(_LATEST_GAME_AND_COMMAND,
+                                          {"table_id": table_id, "command_id": command_id}).first()
         if game is None:
             self._table(s, table_id)  # 404 for an unknown table
             raise ServiceError(409, "game_not_started", "the game has not started yet")
@@ -575,19 +598,16 @@ class GameService:
                      expected_version: int | None, raw: Any, with_view: bool) -> tuple[JSONDict, int]:
         try:
             with self.db.write() as s:
-                _, game, seat = self._running(s, table_id, token, seated=True, known=known)
+                _, game, seat = self._running(s, table_id, token, seated=True, known=known, command_id=command_id)
                 assert seat is not None
                 ruleset = self._ruleset(game.ruleset)
-                existing = s.execute(select(GameCommand.seat, GameCommand.seq, GameCommand.redacted)
-                                     .where(GameCommand.game_id == game.id,
-                                            GameCommand.command_id == command_id)).first()
-                if existing is not None:
-                    if existing.seat != seat:
+                if game.dup_seq is not None:  # this command id was accepted before (idempotent resend)
+                    if game.dup_seat != seat:
                         raise ServiceError(409, "command_id_reused", "this command id belongs to another seat")
                     view = ruleset.player_view(self._state(s, ruleset, game), seat) if with_view else None
                     self._decorate(s, table_id, GameRef.of(game), [view])
-                    return ({"game_id": game.id, "version": existing.seq, "duplicate": True,
-                             "events": existing.redacted[_key(seat)], "view": view}, existing.seq)
+                    return ({"game_id": game.id, "version": game.dup_seq, "duplicate": True,
+                             "events": game.dup_redacted[_key(seat)], "view": view}, game.dup_seq)
                 if expected_version is not None and expected_version != game.version:
                     raise StaleVersion("stale_version",
                                        f"the game is at version {game.version}, not {expected_version}")
@@ -598,22 +618,25 @@ class GameService:
                 new_state, events = ruleset.apply(state, seat, command)
                 version = game.version + 1
                 over = ruleset.is_over(new_state)
-                values: JSONDict = {"version": version}
+                conn = s.connection()
                 if over or version - game.snapshot_version >= self.settings.snapshot_every:
-                    values |= {"snapshot": ruleset.state_to_json(new_state), "snapshot_version": version}
-                if over:
-                    values |= {"status": "finished", "winners": list(ruleset.winners(new_state)),
-                               "finished_at": utcnow()}
-                moved = s.execute(update(Game).where(Game.id == game.id, Game.version == game.version)
-                                  .values(**values).execution_options(synchronize_session=False))
-                if moved.rowcount != 1:  # type: ignore[attr-defined]
+                    values: JSONDict = {"version": version, "snapshot": ruleset.state_to_json(new_state),
+                                        "snapshot_version": version}
+                    if over:
+                        values |= {"status": "finished", "winners": list(ruleset.winners(new_state)),
+                                   "finished_at": utcnow()}
+                    moved = conn.execute(update(_G).where(_G.c.id == game.id, _G.c.version == game.version)
+                                         .values(**values))
+                else:  # the usual case: one prepared conditional UPDATE of the version
+                    moved = conn.execute(_BUMP_VERSION, {"b_id": game.id, "b_old": game.version, "b_new": version})
+                if moved.rowcount != 1:
                     raise _Conflict()
                 redacted = {_key(i): [ruleset.redact_event(e, i) for e in events] for i in range(game.players)}
                 redacted[SPECTATOR] = [ruleset.redact_event(e, None) for e in events]
-                s.execute(insert(GameCommand).values(
-                    game_id=game.id, seq=version, seat=seat, command_id=command_id,
-                    command=ruleset.command_to_json(command), events=[ruleset.event_to_json(e) for e in events],
-                    redacted=redacted, created_at=utcnow()))
+                conn.execute(_INSERT_COMMAND, {
+                    "game_id": game.id, "seq": version, "seat": seat, "command_id": command_id,
+                    "command": ruleset.command_to_json(command), "events": [ruleset.event_to_json(e) for e in events],
+                    "redacted": redacted, "created_at": utcnow()})
                 self._publish(s, table_id, version)
                 new_state_to_cache = new_state
                 view = ruleset.player_view(new_state, seat) if with_view else None
@@ -706,9 +729,7 @@ class GameService:
             oldest = hot.steps[0][0] if hot.steps else version + 1
         if since < oldest - 1 or since > version:
             return None
-        row = s.execute(select(GameTable.revision, Game.id, Game.version)
-                        .join(Game, Game.table_id == GameTable.id).where(GameTable.id == table_id)
-                        .order_by(Game.number.desc()).limit(1)).first()
+        row = s.connection().execute(_HOT_CHECK, {"table_id": table_id}).first()
         if row is None or tuple(row) != (revision, game_id, version):
             return None
         state = self.states.get(game_id, version)
@@ -735,10 +756,12 @@ class GameService:
     def fanout(self, table_id: str, seat_ids: set[int | None], since: int) -> FanoutData:
         """The table, its game's version, one view per seat asked for, and the stored redacted events
         after ``since`` (connected flags are the hub's to fill in)."""
-        with self.db.read() as s:
-            fast = self._hot_fanout(s, table_id, seat_ids, since)
+        if table_id in self._hot:
+            with self.db.peek() as s:
+                fast = self._hot_fanout(s, table_id, seat_ids, since)
             if fast is not None:
                 return fast
+        with self.db.read() as s:
             table = self._table(s, table_id)
             game = self._game(s, table_id)
             seats = self._seats(s, table_id)

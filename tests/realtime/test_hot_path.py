@@ -1,0 +1,164 @@
+"""The per-command hot path stays cheap (issue 5, Benchmark): a command at an ordinary table (no bot seat, timer
+off, no stand-ins) makes the bot runner plan nothing and read nothing, a fan-out of a running table is one query,
+and a clock switched on later -- here or, as another process would, behind this process's back -- is still seen."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from fastapi.testclient import TestClient
+from sqlalchemy import event, select, update
+
+from app.bots.runner import BotRunner
+from app.bots.timers import store_clock
+from app.persistence.models import Game, GameTable, Seat
+from app.services.games import GameService
+from tests.server_helpers import bearer, command_body, new_table, pick
+
+
+def service_of(client: TestClient) -> GameService:
+    return client.app.state.service  # type: ignore[attr-defined, no-any-return]
+
+
+def runner_of(client: TestClient) -> BotRunner:
+    return client.app.state.bots  # type: ignore[attr-defined, no-any-return]
+
+
+@contextmanager
+def statements(service: GameService) -> Iterator[list[str]]:
+    """The SQL this thread runs while the block runs (queries only)."""
+    seen: list[str] = []
+    me = threading.get_ident()
+
+    def listen(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if threading.get_ident() == me and not statement.startswith("BEGIN"):  # SQLite's own BEGIN
+            seen.append(statement)
+
+    engines = {service.db.read_engine, service.db.write_engine}
+    for engine in engines:
+        event.listen(engine, "before_cursor_execute", listen)
+    try:
+        yield seen
+    finally:
+        for engine in engines:
+            event.remove(engine, "before_cursor_execute", listen)
+
+
+def wait_for(check: Callable[[], Any], timeout: float = 10.0) -> Any:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        result = check()
+        if result:
+            return result
+        time.sleep(0.02)
+    raise AssertionError("timed out waiting")
+
+
+def seat_ids(service: GameService, table_id: str) -> set[int | None]:
+    with service.db.read() as s:
+        return set(s.scalars(select(Seat.id).where(Seat.table_id == table_id)))
+
+
+def play_one(client: TestClient, table_id: str, tokens: list[str], rnd: random.Random) -> int:
+    picked = pick(client, table_id, rnd)
+    assert picked is not None
+    seat, command = picked
+    r = client.post(f"/api/tables/{table_id}/commands", json=command_body(command), headers=bearer(tokens[seat]))
+    assert r.status_code == 200, r.text
+    return int(r.json()["version"])
+
+
+def test_an_ordinary_table_goes_quiet_and_its_commands_plan_nothing(client: TestClient) -> None:
+    t = new_table(client, players=2, start=True)
+    runner = runner_of(client)
+    wait_for(lambda: t.id in runner.quiet)  # the start's plan found no bot, no timer, no stand-in
+    assert runner.queue is not None
+    rnd = random.Random(5)
+    for _ in range(3):
+        version = play_one(client, t.id, t.tokens, rnd)
+        runner.after_commit(t.id, version)  # what the service calls after every command: O(1), no poke
+        assert runner.queue.empty() and t.id not in runner.scheduled
+    runner.after_commit(t.id, 0)  # any lobby change plans the table again
+    assert t.id not in runner.quiet
+    wait_for(lambda: t.id in runner.quiet)
+
+
+def test_a_running_tables_fan_out_is_one_query_with_views_and_events(client: TestClient) -> None:
+    t = new_table(client, players=2, spectators=True, start=True)
+    service = service_of(client)
+    wait_for(lambda: t.id in runner_of(client).quiet)
+    seats = seat_ids(service, t.id) | {None}
+    first = service.fanout(t.id, seats, 0)  # a full read primes the fast path
+    version = play_one(client, t.id, t.tokens, random.Random(2))
+    with statements(service) as seen:
+        data = service.fanout(t.id, seats, first.version)
+    assert len(seen) == 1 and "FROM table_clock" not in seen[0], seen
+    assert data.version == version == first.version + 1
+    assert [seq for seq, _ in data.steps] == [version]
+    assert set(data.views) == {0, 1, None}
+    for seat, view in data.views.items():
+        assert view is not None and view["seat"] == seat and view["timer"] is None
+        assert view["hand"] is None if seat is None else isinstance(view["hand"], list)
+
+
+def test_a_clock_switched_on_at_a_quiet_table_shows_and_runs(client: TestClient) -> None:
+    t = new_table(client, players=2, start=True)
+    runner = runner_of(client)
+    wait_for(lambda: t.id in runner.quiet)
+    try:
+        r = client.put(f"/api/tables/{t.id}/clock", json={"turn_timer": "relaxed"}, headers=bearer(t.tokens[0]))
+        assert r.status_code == 200
+        view = client.get(f"/api/tables/{t.id}/view", headers=bearer(t.tokens[0])).json()["view"]
+        assert view["timer"] is not None and view["timer"]["mode"] == "relaxed"
+        wait_for(lambda: t.id in runner.scheduled)  # the runner planned the timer decision
+        assert t.id not in runner.quiet
+    finally:
+        client.put(f"/api/tables/{t.id}/clock", json={"turn_timer": "off"}, headers=bearer(t.tokens[0]))
+
+
+def test_a_clock_switched_on_by_another_process_is_seen_at_the_next_table_read(client: TestClient) -> None:
+    """Another process changes the clock and bumps the revision; this process hears only the notification, so
+    its next fan-out reads the table in full, and the runner stops treating the table as quiet."""
+    t = new_table(client, players=2, start=True)
+    service, runner = service_of(client), runner_of(client)
+    wait_for(lambda: t.id in runner.quiet)
+    seats = seat_ids(service, t.id)
+    service.fanout(t.id, seats, 0)
+    with service.db.write() as s:  # what the other process commits (no after_commit here)
+        store_clock(s, t.id, turn_timer="relaxed")
+        s.execute(update(GameTable).where(GameTable.id == t.id).values(revision=GameTable.revision + 1))
+    try:
+        data = service.fanout(t.id, seats, 0)
+        assert data.table["turn_timer"] == "relaxed"
+        assert all(v is not None and v["timer"] is not None for v in data.views.values())
+        assert t.id not in runner.quiet
+        wait_for(lambda: t.id in runner.scheduled)
+    finally:
+        client.put(f"/api/tables/{t.id}/clock", json={"turn_timer": "off"}, headers=bearer(t.tokens[0]))
+
+
+def test_a_resent_command_is_a_duplicate_and_a_reused_id_is_refused(client: TestClient) -> None:
+    """The earlier row of a command id comes with the game row (one query); idempotency is unchanged."""
+    t = new_table(client, players=2, start=True)
+    service = service_of(client)
+    picked = pick(client, t.id, random.Random(3))
+    assert picked is not None
+    seat, command = picked
+    with service.db.read() as s:
+        game_seats = s.scalar(select(Game.seats).where(Game.table_id == t.id))
+    assert game_seats is not None
+    seat_id = game_seats[seat]["seat_id"]
+    other_id = game_seats[1 - seat]["seat_id"]
+    first = service.submit_as(t.id, seat_id, "same-id", 0, command)
+    again = service.submit_as(t.id, seat_id, "same-id", 0, command)
+    assert (first["duplicate"], again["duplicate"]) == (False, True)
+    assert again["version"] == first["version"] == 1 and again["events"] == first["events"]
+    r = client.post(f"/api/tables/{t.id}/commands", json={"command_id": "same-id", "command": command},
+                    headers=bearer(t.tokens[1 - seat]))
+    assert r.status_code == 409 and r.json()["error"]["code"] == "command_id_reused"
+    assert other_id != seat_id
