@@ -43,6 +43,7 @@
     const s = ((S.table && S.table.seats) || []).find((x) => x.seat === seat);
     return Boolean(s && s.connected);
   }
+  function standIn(seat) { return ((S.table && S.table.stand_ins) || []).includes(seat); }
   function isHost() { return S.table && S.seat !== null && S.table.host_seat === S.seat && S.table.status === "waiting"; }
   function hand() { return (S.view && S.view.hand) || []; }
   function cardById(id) { return hand().find((c) => c.id === id); }
@@ -443,7 +444,8 @@
         el("strong", { class: "player-name" }, nameOf(p.seat)),
         me ? el("span", { class: "badge you" }, t("table.you")) : null,
         onTurn ? el("span", { class: "badge turn" }, "▶ " + t("table.turn")) : null,
-        !onTurn && awaited.has(p.seat) ? el("span", { class: "badge turn" }, "… " + t("table.awaited")) : null),
+        !onTurn && awaited.has(p.seat) ? el("span", { class: "badge turn" }, "… " + t("table.awaited")) : null,
+        standIn(p.seat) ? el("span", { class: "badge stand-in" }, "🤖 " + t("table.stand_in")) : null),
       el("div", { class: "facts" }, facts), front, turned,
       el("div", { class: "groups" }, groups.length ? groups : el("span", { class: "muted small-text" }, t("table.no_groups")))));
     });

@@ -45,10 +45,10 @@ def _free_port() -> int:
 class Server:
     """A running uvicorn with its own database; ``url`` is its base URL."""
 
-    def __init__(self, tmp: Path, seed: int) -> None:
+    def __init__(self, tmp: Path, seed: int, extra_env: dict[str, str] | None = None) -> None:
         self.log = open(tmp / "server.log", "w+b")  # noqa: SIM115 - closed in stop()
         env = dict(os.environ, DATABASE_URL=f"sqlite:///{tmp / 'e2e.db'}", PHASE10_FIXED_SEED=str(seed),
-                   PHASE10_LOG_LEVEL="WARNING", PHASE10_LOG_JSON="false")
+                   PHASE10_LOG_LEVEL="WARNING", PHASE10_LOG_JSON="false", **(extra_env or {}))
         env.pop("PHASE10_DATABASE_URL", None)
         subprocess.run([sys.executable, "-m", "alembic", "upgrade", "head"], cwd=ROOT, env=env, check=True,
                        stdout=self.log, stderr=self.log)
@@ -99,14 +99,15 @@ class Server:
 
 
 @pytest.fixture()
-def start_server(tmp_path: Path) -> Iterator[Callable[[int], Server]]:
-    """``start_server(seed)`` runs a fresh server whose every game uses ``seed``."""
+def start_server(tmp_path: Path) -> Iterator[Callable[..., Server]]:
+    """``start_server(seed, **env)`` runs a fresh server whose every game uses ``seed`` (``env``: extra
+    environment settings such as ``PHASE10_BOT_STAND_IN_GRACE_SECONDS``)."""
     servers: list[Server] = []
 
-    def start(seed: int) -> Server:
+    def start(seed: int, **env: str) -> Server:
         sub = tmp_path / f"server{len(servers)}"
         sub.mkdir()
-        server = Server(sub, seed)
+        server = Server(sub, seed, env)
         servers.append(server)
         return server
 
