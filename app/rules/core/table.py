@@ -35,6 +35,14 @@ class Piles:
     discard: tuple[Card, ...] = ()
     rebuilds: int = 0
 
+    def discarded(self, card: Card) -> Piles:
+        """``card`` put on top of the discard pile."""
+        return Piles(self.draw, self.discard + (card,), self.rebuilds)
+
+    def without_discard_top(self) -> Piles:
+        """The discard pile's top card taken away."""
+        return Piles(self.draw, self.discard[:-1], self.rebuilds)
+
 
 def take_card(hand: Sequence[Card], card_id: int) -> tuple[Card, tuple[Card, ...]]:
     """Remove ``card_id`` from ``hand``; ``card_not_in_hand`` if it is not there."""
@@ -62,7 +70,7 @@ def pop_draw(piles: Piles, rng: Rng) -> tuple[Card | None, Piles, Rng, tuple[Dra
             events = (rebuilt,)
     if not piles.draw:
         return None, piles, rng, events
-    return piles.draw[-1], replace(piles, draw=piles.draw[:-1]), rng, events
+    return piles.draw[-1], Piles(piles.draw[:-1], piles.discard, piles.rebuilds), rng, events
 
 
 def lay_phase(player: Player, seat: int, phase: Phase, groups: Sequence[Sequence[int]],

@@ -194,7 +194,7 @@ def _draw(state: MattelState, seat: int, pile: Pile) -> tuple[MattelState, Event
         top = state.piles.discard[-1]
         if is_skip(top):
             raise IllegalMove("cannot_take_skip", "a skip can never be taken from the discard pile")
-        piles = replace(state.piles, discard=state.piles.discard[:-1])
+        piles = state.piles.without_discard_top()
         player = replace(player, hand=player.hand + (top,))
         return _with_player(state, seat, player, piles=piles, stage=Stage.PLAY), (CardDrawn(seat, pile.value, top),)
     piles, rng, rebuild = rebuild_draw_pile(state.piles, state.rng)
@@ -233,7 +233,7 @@ def _discard(state: MattelState, seat: int, card_id: int, target: int | None) ->
         if target is not None:
             raise InvalidCommand("unexpected_target", "only a skip names a target")
         event = CardDiscarded(seat, card)
-    piles = replace(state.piles, discard=state.piles.discard + (card,))
+    piles = state.piles.discarded(card)
     player = replace(player, hand=hand)
     if not hand:
         return _end_round(_with_player(state, seat, player, piles=piles), seat, (event,))
