@@ -1,6 +1,6 @@
 """Load benchmark: N tables with 4 websocket clients each play real games through a real server.
 
-    python bench/load.py [--tables 200] [--rate 200] [--duration 20] [--idle 2000] [--workers 1]
+    python bench/load.py [--tables 200] [--rate 200] [--duration 20] [--idle 2000] [--workers 1] [--ws-deflate on]
 
 Starts uvicorn on loopback against a scratch Postgres database (created and dropped here; or pass
 ``--database-url``), seats 4 players per table, and plays ``mattel`` games over the websockets at a steady
@@ -258,6 +258,8 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=20.0, help="seconds of play")
     parser.add_argument("--idle", type=int, default=2000, help="idle sockets for the memory figure (0: skip)")
     parser.add_argument("--workers", type=int, default=1, help="uvicorn worker processes")
+    parser.add_argument("--ws-deflate", choices=("on", "off"), default="on",
+                        help="uvicorn's permessage-deflate (on: its default, as deployed; every client offers it)")
     parser.add_argument("--database-url", default="", help="an existing, migrated Postgres database")
     parser.add_argument("--postgres", default="postgresql://postgres@127.0.0.1:5432/postgres",
                         help="server on which to create the scratch database")
@@ -279,7 +281,8 @@ def main() -> None:
                "PHASE10_LOG_LEVEL": "WARNING", "PHASE10_JOIN_FAILURES_PER_ADDRESS": "1000000"}
         server = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port),
-             "--workers", str(args.workers), "--log-level", "warning", "--no-access-log"],
+             "--workers", str(args.workers), "--log-level", "warning", "--no-access-log",
+             "--ws-per-message-deflate", "true" if args.ws_deflate == "on" else "false"],
             cwd=ROOT, env=env)
         try:
             deadline = time.monotonic() + 30
@@ -292,7 +295,8 @@ def main() -> None:
                 if time.monotonic() > deadline:
                     raise SystemExit("server did not start")
                 time.sleep(0.2)
-            print(f"server: uvicorn x{args.workers} on 127.0.0.1:{port}, Postgres {url.rsplit('/', 1)[1]}; "
+            print(f"server: uvicorn x{args.workers} (permessage-deflate {args.ws_deflate}) on 127.0.0.1:{port}, "
+                  f"Postgres {url.rsplit('/', 1)[1]}; "
                   f"{os.cpu_count()} CPUs shared by server, Postgres and clients")
             asyncio.run(bench(f"127.0.0.1:{port}", server.pid, args))
         finally:

@@ -59,3 +59,68 @@ def test_slow_client_is_closed_and_others_keep_receiving() -> None:
     assert versions[-1] == 30 and versions == sorted(versions)
     ticks = [e["v"] for m in fast_sink.sent if m["type"] == "update" for e in m["events"]]  # type: ignore[union-attr]
     assert ticks == list(range(fast_sink.sent[0]["version"] + 1, 31))  # type: ignore[operator]
+
+
+class TextSink(FastSink):
+    def __init__(self) -> None:
+        super().__init__()
+        self.texts: list[str] = []
+
+    async def send_text(self, data: str) -> None:
+        self.texts.append(data)
+        await super().send_text(data)
+
+
+def test_one_fan_out_encodes_a_shared_message_once_and_each_seat_gets_its_own() -> None:
+    """Two sockets of seat 0 at the same version share one encoded update; seat 1's update is its own (C-9)."""
+    encodes: list[int] = []
+
+    async def scenario() -> tuple[TextSink, TextSink, TextSink]:
+        version = 0
+
+        async def fanout(table_id: str, seat_ids: set[int | None], since: int) -> FanoutData:
+            steps = [(v, {"0": [{"hand": "zero", "v": v}], "1": [{"hand": "one", "v": v}], "spectator": []})
+                     for v in range(since + 1, version + 1)]
+            return FanoutData(table={"table_id": table_id}, seat_ids=[10, 11], game_id=7, version=version,
+                              engine_seat={10: 0, 11: 1}, views={0: {"mine": 0}, 1: {"mine": 1}}, steps=steps)
+
+        hub = Hub(fanout)
+        hub.bind(asyncio.get_running_loop())
+        sinks = (TextSink(), TextSink(), TextSink())
+        for sink, seat_id in zip(sinks, (10, 10, 11), strict=True):
+            hub.attach(Connection(sink, "t", seat_id, queue_size=8))
+        await asyncio.sleep(0.02)
+        original = json.dumps
+
+        def counting(obj: object, *args: object, **kwargs: object) -> str:
+            if isinstance(obj, dict) and obj.get("type") == "update":
+                encodes.append(1)
+            return original(obj, *args, **kwargs)  # type: ignore[arg-type]
+
+        json.dumps = counting  # type: ignore[assignment]
+        try:
+            version = 1
+            hub.wake("t", 1)
+            await asyncio.sleep(0.02)
+        finally:
+            json.dumps = original
+        return sinks
+
+    a, b, other = asyncio.run(scenario())
+    assert len(encodes) == 2, "one encoding for seat 0's two sockets, one for seat 1"
+    assert a.texts[-1] == b.texts[-1] != other.texts[-1]
+    assert a.sent[-1]["view"] == {"mine": 0} and other.sent[-1]["view"] == {"mine": 1}
+    assert "one" not in a.texts[-1] and "zero" not in other.texts[-1]
+
+
+def test_a_serving_hub_collects_garbage_rarely() -> None:
+    """Issue 5: the default thresholds cost a busy server about a fifth of its CPU and long full collections."""
+    import gc
+
+    from app.realtime.hub import GC_THRESHOLDS
+
+    async def scenario() -> None:
+        Hub(lambda *_: None).bind(asyncio.get_running_loop())  # type: ignore[arg-type, return-value]
+
+    asyncio.run(scenario())
+    assert gc.get_threshold() == GC_THRESHOLDS and GC_THRESHOLDS[0] >= 10_000
