@@ -18,6 +18,7 @@ is returned, so the solver never proposes an invalid lay-down.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from functools import cache
 from typing import Any, NamedTuple
 
 from .cards import ALL_COLOURS, MAX_NUMBER, MIN_NUMBER, Card, CardKind, Colour
@@ -45,9 +46,9 @@ class _Type(NamedTuple):
 class _Search:
     def __init__(self, hand: Sequence[Card], requirement: Sequence[tuple[GroupKind, int]],
                  policy: JokerPolicy) -> None:
-        kinds = {k for k, _ in requirement}
-        by_number = self.by_number = any(k.has_number for k in kinds)
-        by_colour = self.by_colour = any(k.has_colour for k in kinds)
+        self.requirement = tuple(requirement)
+        by_number, by_colour, self.order = _profile(self.requirement)
+        self.by_number, self.by_colour = by_number, by_colour
         index: dict[tuple[object, ...], int] = {}
         self.types: list[_Type] = []
         self.pools: list[list[int]] = []
@@ -86,9 +87,6 @@ class _Search:
             self.pools[t].append(card.id)
         self._fitting: dict[tuple[bool, int | None, Colour | None], list[int]] = {}
         self.policy = policy
-        self.requirement = list(requirement)
-        self.order = sorted(range(len(requirement)),
-                            key=lambda i: (_COST[requirement[i][0]], -requirement[i][1]))
         self.failed: set[tuple[int, Counts, int]] = set()
         self.universal = all(self.types[t].low == MIN_NUMBER and self.types[t].high == MAX_NUMBER
                              and self.types[t].colours == ALL_COLOURS for t in self.jokers)
@@ -293,6 +291,14 @@ class _Search:
         for step, arr in enumerate(found):
             groups[self.order[step]] = tuple(pools[t].pop() for t in arr)
         return tuple(groups)
+
+
+@cache
+def _profile(requirement: tuple[tuple[GroupKind, int], ...]) -> tuple[bool, bool, tuple[int, ...]]:
+    """Whether numbers and colours matter to a phase, and the order its groups are searched in."""
+    kinds = {k for k, _ in requirement}
+    order = sorted(range(len(requirement)), key=lambda i: (_COST[requirement[i][0]], -requirement[i][1]))
+    return any(k.has_number for k in kinds), any(k.has_colour for k in kinds), tuple(order)
 
 
 _COLOUR_RANK = {c: i for i, c in enumerate(Colour)}
