@@ -52,6 +52,9 @@ class Database:
             # database restart fails one request and is then replaced by the pool.
             self.write_engine = create_engine(url, pool_size=20, max_overflow=20, pool_recycle=1800)
             self.read_engine = self.write_engine
+        dialect = self.write_engine.dialect
+        # Postgres through psycopg 3: the hot path may run its few statements on the raw driver connection.
+        self.is_psycopg = dialect.name == "postgresql" and dialect.driver == "psycopg"
         self._write = sessionmaker(self.write_engine, expire_on_commit=False)
         self._read = sessionmaker(self.read_engine, expire_on_commit=False)
         # Postgres: reads of independent facts with no BEGIN/COMMIT round trips (each statement sees the latest

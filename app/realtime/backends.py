@@ -10,7 +10,6 @@ import contextlib
 import logging
 
 import psycopg
-from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
@@ -19,7 +18,7 @@ from .hub import Hub
 log = logging.getLogger("phase10.hub")
 
 CHANNEL = "phase10_tables"
-_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
+_PG_NOTIFY = "SELECT pg_notify(%s, %s)"  # on the session's psycopg connection, in its transaction
 
 
 class MemoryNotifier:
@@ -39,7 +38,8 @@ class PgNotifier(MemoryNotifier):
     """NOTIFY inside the command's transaction (delivered only if it commits), plus a local fast path."""
 
     def in_transaction(self, session: Session, table_id: str, version: int) -> None:
-        session.connection().execute(_NOTIFY, {"channel": CHANNEL, "payload": f"{table_id}:{version}"})
+        cursor = session.connection().connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+        cursor.execute(_PG_NOTIFY, (CHANNEL, f"{table_id}:{version}"))
 
 
 def psycopg_dsn(url: str) -> str:

@@ -17,6 +17,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
+import psycopg
+from psycopg.rows import namedtuple_row
+from psycopg.types.json import Json
 from sqlalchemy import and_, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, defer
@@ -55,6 +58,37 @@ _BUMP_VERSION = (update(_G).where(_G.c.id == bindparam("b_id"), _G.c.version == 
 _INSERT_COMMAND = insert(_C)
 _HOT_CHECK = (select(_T.c.revision, _G.c.id, _G.c.version).select_from(_T.join(_G, _G.c.table_id == _T.c.id))
               .where(_T.c.id == bindparam("table_id")).order_by(_G.c.number.desc()).limit(1))
+
+# The same statements for Postgres, run on the session's own psycopg connection (same transaction): SQLAlchemy's
+# per-statement overhead was the largest part of a command's CPU. Rows come back as named tuples with the same
+# names; JSON parameters are dumped as SQLAlchemy dumps them (``json.dumps``).
+_PG_GAME = "SELECT g.id, g.version, g.snapshot_version, g.seats, g.ruleset, g.players, g.status"
+_PG_LATEST_GAME = f"{_PG_GAME} FROM game g WHERE g.table_id = %(table_id)s ORDER BY g.number DESC LIMIT 1"
+_PG_LATEST_GAME_AND_COMMAND = (
+    f"{_PG_GAME}, c.seat AS dup_seat, c.seq AS dup_seq, c.redacted AS dup_redacted FROM game g "
+    "LEFT OUTER JOIN game_command c ON c.game_id = g.id AND c.command_id = %(command_id)s "
+    "WHERE g.table_id = %(table_id)s ORDER BY g.number DESC LIMIT 1")
+_PG_BUMP_VERSION = "UPDATE game SET version = %(b_new)s WHERE game.id = %(b_id)s AND game.version = %(b_old)s"
+_PG_INSERT_COMMAND = (
+    "INSERT INTO game_command (game_id, seq, seat, command_id, command, events, redacted, created_at) "
+    "VALUES (%(game_id)s, %(seq)s, %(seat)s, %(command_id)s, %(command)s, %(events)s, %(redacted)s, %(created_at)s)")
+_PG_HOT_CHECK = ("SELECT t.revision, g.id, g.version FROM game_table t JOIN game g ON g.table_id = t.id "
+                 "WHERE t.id = %(table_id)s ORDER BY g.number DESC LIMIT 1")
+_PG_JSON = ("command", "events", "redacted")
+
+
+def pg_cursor(s: Session) -> Any:
+    """A psycopg cursor on ``s``'s connection (inside its transaction), rows as named tuples."""
+    return s.connection().connection.dbapi_connection.cursor(row_factory=namedtuple_row)  # type: ignore[union-attr]
+
+
+def _first(s: Session, pg: bool, core: Any, raw: str, params: JSONDict) -> Any:
+    """The first row of a hot-path query: raw psycopg on Postgres, the Core statement elsewhere."""
+    if pg:
+        cur = pg_cursor(s)
+        cur.execute(raw, params)
+        return cur.fetchone()
+    return s.connection().execute(core, params).first()
 
 
 @dataclass(frozen=True)
@@ -512,11 +546,12 @@ class GameService:
             viewer = self._seated(s, table, token) if seated else self._viewer(s, table, token)
         # A plain row (no ORM instance): this is the hot path of every command. With ``command_id``, the row
         # also carries that command's earlier row in this game (``dup_seq`` is ``None`` if there is none).
+        pg = self.db.is_psycopg
         if command_id is None:
-            game = s.connection().execute(_LATEST_GAME, {"table_id": table_id}).first()
+            game = _first(s, pg, _LATEST_GAME, _PG_LATEST_GAME, {"table_id": table_id})
         else:
-            game = s.connection().execute(_LATEST_GAME_AND_COMMAND,
-                                          {"table_id": table_id, "command_id": command_id}).first()
+            game = _first(s, pg, _LATEST_GAME_AND_COMMAND, _PG_LATEST_GAME_AND_COMMAND,
+                          {"table_id": table_id, "command_id": command_id})
         if game is None:
             self._table(s, table_id)  # 404 for an unknown table
             raise ServiceError(409, "game_not_started", "the game has not started yet")
@@ -619,6 +654,7 @@ class GameService:
                 version = game.version + 1
                 over = ruleset.is_over(new_state)
                 conn = s.connection()
+                pg = self.db.is_psycopg
                 if over or version - game.snapshot_version >= self.settings.snapshot_every:
                     values: JSONDict = {"version": version, "snapshot": ruleset.state_to_json(new_state),
                                         "snapshot_version": version}
@@ -627,16 +663,25 @@ class GameService:
                                    "finished_at": utcnow()}
                     moved = conn.execute(update(_G).where(_G.c.id == game.id, _G.c.version == game.version)
                                          .values(**values))
-                else:  # the usual case: one prepared conditional UPDATE of the version
-                    moved = conn.execute(_BUMP_VERSION, {"b_id": game.id, "b_old": game.version, "b_new": version})
+                else:  # the usual case: one conditional UPDATE of the version
+                    bump = {"b_id": game.id, "b_old": game.version, "b_new": version}
+                    if pg:
+                        moved = pg_cursor(s)
+                        moved.execute(_PG_BUMP_VERSION, bump)
+                    else:
+                        moved = conn.execute(_BUMP_VERSION, bump)
                 if moved.rowcount != 1:
                     raise _Conflict()
                 redacted = {_key(i): [ruleset.redact_event(e, i) for e in events] for i in range(game.players)}
                 redacted[SPECTATOR] = [ruleset.redact_event(e, None) for e in events]
-                conn.execute(_INSERT_COMMAND, {
+                row: JSONDict = {
                     "game_id": game.id, "seq": version, "seat": seat, "command_id": command_id,
                     "command": ruleset.command_to_json(command), "events": [ruleset.event_to_json(e) for e in events],
-                    "redacted": redacted, "created_at": utcnow()})
+                    "redacted": redacted, "created_at": utcnow()}
+                if pg:
+                    pg_cursor(s).execute(_PG_INSERT_COMMAND, row | {k: Json(row[k]) for k in _PG_JSON})
+                else:
+                    conn.execute(_INSERT_COMMAND, row)
                 self._publish(s, table_id, version)
                 new_state_to_cache = new_state
                 view = ruleset.player_view(new_state, seat) if with_view else None
@@ -645,7 +690,7 @@ class GameService:
                                                     game.ruleset, list(game.seats)), [view])
                 result = {"game_id": game.id, "version": version, "duplicate": False,
                           "events": redacted[_key(seat)], "view": view}
-        except IntegrityError:
+        except (IntegrityError, psycopg.IntegrityError):
             raise _Conflict() from None
         self.states.put(result["game_id"], version, new_state_to_cache)
         self._hot_step(table_id, result["game_id"], version, redacted, over)
@@ -729,7 +774,7 @@ class GameService:
             oldest = hot.steps[0][0] if hot.steps else version + 1
         if since < oldest - 1 or since > version:
             return None
-        row = s.connection().execute(_HOT_CHECK, {"table_id": table_id}).first()
+        row = _first(s, self.db.is_psycopg, _HOT_CHECK, _PG_HOT_CHECK, {"table_id": table_id})
         if row is None or tuple(row) != (revision, game_id, version):
             return None
         state = self.states.get(game_id, version)

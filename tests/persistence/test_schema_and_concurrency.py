@@ -114,3 +114,21 @@ def test_snapshots_every_few_commands_rebuild_the_same_state(settings: Settings)
                 assert a == b and a["seat"] == seat
         _, _, game = server_game(replaying, t.id)
         assert game.version == 16 and game.snapshot_version == 16  # 5, 8, 13, 16 by the sparse server
+
+
+def test_the_hot_path_stores_a_command_row_the_orm_reads_back(client: TestClient) -> None:
+    """A command's row (raw driver statements on Postgres, Core on SQLite) holds JSON objects, not strings, and
+    the per-seat redacted events the submitter was given; the version moved by exactly one."""
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    t = new_table(client, players=2, start=True)
+    ruleset, _, game = server_game(client, t.id)
+    seat, command = pick(client, t.id, random.Random(11)) or (0, {})
+    result = service.submit_as(t.id, game.seats[seat]["seat_id"], "stored-1", game.version, command)
+    with service.db.read() as s:
+        row = s.scalar(select(GameCommand).where(GameCommand.game_id == game.id, GameCommand.command_id == "stored-1"))
+    assert row is not None and row.seq == result["version"] == game.version + 1 and row.seat == seat
+    assert row.command == command and isinstance(row.events, list) and row.events
+    assert set(row.redacted) == {"0", "1", "spectator"} and row.redacted[str(seat)] == result["events"]
+    assert row.created_at is not None
+    assert server_game(client, t.id)[2].version == result["version"]
+    assert ruleset.parse_command(row.command) is not None
