@@ -114,7 +114,7 @@ def test_one_fan_out_encodes_a_shared_message_once_and_each_seat_gets_its_own() 
 
 
 def test_a_serving_hub_collects_garbage_rarely() -> None:
-    """Issue 5: the default thresholds cost a busy server about a fifth of its CPU and long full collections."""
+    """Issue 5: with the default thresholds a busy server spent about a fifth of its CPU in collections."""
     import gc
 
     from app.realtime.hub import GC_THRESHOLDS
@@ -123,4 +123,5 @@ def test_a_serving_hub_collects_garbage_rarely() -> None:
         Hub(lambda *_: None).bind(asyncio.get_running_loop())  # type: ignore[arg-type, return-value]
 
     asyncio.run(scenario())
-    assert gc.get_threshold() == GC_THRESHOLDS and GC_THRESHOLDS[0] >= 10_000
+    assert gc.get_threshold() == GC_THRESHOLDS and GC_THRESHOLDS[0] > 700  # the default
+    assert gc.get_freeze_count() > 0  # start-up objects are out of the collector's sight
