@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from .errors import InvalidOptions
 from .groups import GroupKind
@@ -35,23 +36,29 @@ class Phase:
 
     def describe(self) -> str:
         """English description, e.g. ``1 set of 3 + 1 run of 4`` or ``7 cards of one colour``."""
-        parts: list[str] = []
-        i = 0
-        while i < len(self.groups):
-            spec = self.groups[i]
-            count = 1
-            while i + count < len(self.groups) and self.groups[i + count] == spec:
-                count += 1
-            if spec.kind is GroupKind.COLOUR:
-                parts.append(" + ".join([f"{spec.size} cards of one colour"] * count))
-            else:
-                one, many = _NOUNS[spec.kind]
-                parts.append(f"{count} {one if count == 1 else many} of {spec.size}")
-            i += count
-        return " + ".join(parts)
+        return _describe(self.groups)
 
     def to_json(self) -> list[dict[str, object]]:
         return [{"kind": g.kind.value, "size": g.size} for g in self.groups]
+
+
+@cache
+def _describe(groups: tuple[GroupSpec, ...]) -> str:
+    """Phase descriptions are asked for in every view: computed once per phase."""
+    parts: list[str] = []
+    i = 0
+    while i < len(groups):
+        spec = groups[i]
+        count = 1
+        while i + count < len(groups) and groups[i + count] == spec:
+            count += 1
+        if spec.kind is GroupKind.COLOUR:
+            parts.append(" + ".join([f"{spec.size} cards of one colour"] * count))
+        else:
+            one, many = _NOUNS[spec.kind]
+            parts.append(f"{count} {one if count == 1 else many} of {spec.size}")
+        i += count
+    return " + ".join(parts)
 
 
 def phase(*groups: tuple[GroupKind, int]) -> Phase:
