@@ -305,12 +305,11 @@ def legal_commands(state: MattelState, seat: int) -> tuple[MattelCommand, ...]:
     if seat not in awaited(state):
         return ()
     if state.stage is Stage.DRAW:
-        out: list[MattelCommand] = [Draw(Pile.DRAW)]
         if state.piles.discard and not is_skip(state.piles.discard[-1]):
-            out.append(Draw(Pile.DISCARD))
-        return tuple(out)
+            return _DRAW_EITHER
+        return _DRAW_BLIND
     player = state.players[seat]
-    out = []
+    out: list[MattelCommand] = []
     if not player.laid:
         groups = find_laydown(player.hand, current_phase(state, seat).requirement, WILDS)
         if groups is not None:
@@ -322,8 +321,14 @@ def legal_commands(state: MattelState, seat: int) -> tuple[MattelCommand, ...]:
         if is_skip(card):
             out.extend(Discard(card.id, t) for t in (targets or (None,)))
         else:
-            out.append(Discard(card.id))
+            out.append(_DISCARD[card.id])
     return tuple(out)
+
+
+# Commands are immutable values: the ones listed on every turn are made once.
+_DRAW_BLIND: tuple[MattelCommand, ...] = (Draw(Pile.DRAW),)
+_DRAW_EITHER: tuple[MattelCommand, ...] = (Draw(Pile.DRAW), Draw(Pile.DISCARD))
+_DISCARD = {card.id: Discard(card.id) for card in DECK}
 
 
 def hint(state: MattelState, seat: int) -> tuple[tuple[int, ...], ...] | None:
