@@ -742,9 +742,9 @@
     if (v.ruleset === "board") {
       P10.add(body, el("ul", null, v.players.map((p) => el("li", null, nameOf(p.seat) + ": " +
         (p.finished ? t("board.finish") : t("table.phase", { n: p.phase }))))));
-    } else {
-      P10.add(body, scoreTable(v), P10.chart(v, nameOf));
     }
+    // every rule set keeps a score sheet (the board game's "points" are the marker fields gained, B-8)
+    if (hist.length) P10.add(body, scoreTable(v), P10.chart(v, nameOf));
     if (typeof dialog.showModal === "function" && !dialog.open) dialog.showModal();
     else dialog.setAttribute("open", "");
   }

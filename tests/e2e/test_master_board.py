@@ -22,6 +22,8 @@ def finish_and_replay(anna: Any, ben: Any, ruleset: str) -> None:
     for page in (anna, ben):
         h.wait_version(page, h.version(anna))
         page.wait_for_selector("#summary[open]")
+    # the end-of-game summary has the score sheet and the chart of each player's phase and score by round
+    assert anna.locator("#summary table.scores").count() == 1 and anna.locator("#summary svg.chart").count() == 2
     shot(anna, f"game-over-{ruleset}")
     anna.click("#summary-replay")
     anna.wait_for_url("**/replay")

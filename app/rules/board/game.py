@@ -47,6 +47,7 @@ from .state import (
     BoardEvent,
     BoardOptions,
     BoardRoundEnded,
+    BoardRoundScore,
     BoardState,
     CardGiven,
     CardSearched,
@@ -622,14 +623,19 @@ def end_round(state: BoardState, went_out: int | None, ender: int) -> Result:
         if s != went_out and state.players[s].laid:
             order.append((s, 1))
     winner: int | None = None
+    moved = [0] * n
     for s, fields in order:
-        markers[s] = min(markers[s] + fields, finish)
+        moved[s] = min(markers[s] + fields, finish) - markers[s]
+        markers[s] += moved[s]
         events.append(MarkerMoved(s, fields, markers[s]))
         if markers[s] >= finish:
             winner = s
             break
+    made = tuple(phase_number(state, s) if p.laid else 0 for s, p in enumerate(state.players))
+    row = BoardRoundScore(state.round, tuple(moved), made)
     players = tuple(replace(p, phase=markers[s]) for s, p in enumerate(state.players))
-    state = replace(state, players=players, again=False, dice=(), to_take=0, asked=None, giver=None)
+    state = replace(state, players=players, again=False, dice=(), to_take=0, asked=None, giver=None,
+                    history=state.history + (row,))
     if winner is not None:
         state = replace(state, stage=Stage.OVER, winners=(winner,))
         events.append(BoardRoundEnded(state.round, went_out, tuple(markers), ()))

@@ -99,6 +99,7 @@ def _public(state: BoardState) -> dict[str, Any]:
             "seat": seat, "hand_size": len(p.hand), "phase": number,
             "phase_description": listed[number - 1].describe(), "marker": p.phase,
             "finished": p.phase >= len(seq), "laid": p.laid, "pawn": state.pawns[seat],
+            "score": p.phase,  # B-8: marker fields gained so far (the board game counts no penalty points)
             # B-6: the face of a turned card is visible to every other player.
             "turned": [card_to_json(as_joker(c)) for c in p.hand if c.id in state.turned],
         })
@@ -116,6 +117,7 @@ def _public(state: BoardState) -> dict[str, Any]:
         "finish": len(seq),
         "phases": [{"number": n, "description": listed[n - 1].describe(), "groups": listed[n - 1].to_json()}
                    for n in seq],
+        "history": [{"round": r.round, "points": list(r.points), "made": list(r.made)} for r in state.history],
     }
 
 
