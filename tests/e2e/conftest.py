@@ -148,10 +148,11 @@ def new_page(browser: Any) -> Iterator[Callable[..., Any]]:
 
 
 def shot(page: Any, name: str, docs: bool = False) -> None:
-    """Save a screenshot to test-artifacts/ (and, for the README ones, to docs/screenshots/)."""
+    """Save a screenshot to test-artifacts/ (and, for the README ones with ``UPDATE_SCREENSHOTS=1``, to
+    docs/screenshots/, so that a test run leaves the tree clean)."""
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-    if docs:
+    if docs and os.environ.get("UPDATE_SCREENSHOTS") == "1":
         target = ROOT / "docs" / "screenshots"
         target.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(target / f"{name}.png"), full_page=False)
