@@ -20,7 +20,18 @@ from ..core.groups import group_is_complete
 from ..core.phases import Phase, parse_phase_list
 from ..core.rng import Rng
 from ..core.solver import find_laydown
-from ..core.table import Piles, Player, hit, lay_phase, legal_hits, next_seat, phase_sequence, pop_draw, take_card
+from ..core.table import (
+    Piles,
+    Player,
+    RoundScore,
+    hit,
+    lay_phase,
+    legal_hits,
+    next_seat,
+    phase_sequence,
+    pop_draw,
+    take_card,
+)
 from .material import (
     ACTIONS,
     BOARD_KINDS,
@@ -47,7 +58,6 @@ from .state import (
     BoardEvent,
     BoardOptions,
     BoardRoundEnded,
-    BoardRoundScore,
     BoardState,
     CardGiven,
     CardSearched,
@@ -632,7 +642,7 @@ def end_round(state: BoardState, went_out: int | None, ender: int) -> Result:
             winner = s
             break
     made = tuple(phase_number(state, s) if p.laid else 0 for s, p in enumerate(state.players))
-    row = BoardRoundScore(state.round, tuple(moved), made)
+    row = RoundScore(state.round, tuple(moved), made)
     players = tuple(replace(p, phase=markers[s]) for s, p in enumerate(state.players))
     state = replace(state, players=players, again=False, dice=(), to_take=0, asked=None, giver=None,
                     history=state.history + (row,))

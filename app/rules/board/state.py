@@ -20,7 +20,7 @@ from ..core.events import (
 )
 from ..core.groups import GroupKind, LaidGroup
 from ..core.rng import Rng
-from ..core.table import Piles, Player
+from ..core.table import Piles, Player, RoundScore
 
 Direction = Literal["left", "right"]
 
@@ -67,15 +67,6 @@ class Stage(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class BoardRoundScore:
-    """One row of the score sheet (B-8): marker fields each seat moved and the phase it laid (0 = none)."""
-
-    round: int
-    points: tuple[int, ...]
-    made: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
 class BoardState:
     """One board game. ``turned`` holds the ids of the turned cards (B-6) in hands and on the table;
     ``players[s].phase`` is the position of the phase marker (an index into the phase sequence; at its
@@ -99,7 +90,7 @@ class BoardState:
     keepers: tuple[int, ...] = ()  # B-8: seats still to choose their kept cards
     round_ender: int | None = None
     winners: tuple[int, ...] = ()
-    history: tuple[BoardRoundScore, ...] = ()
+    history: tuple[RoundScore, ...] = ()
 
 
 # -- commands (imperatives) ------------------------------------------------------------------------------

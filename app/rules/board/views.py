@@ -7,7 +7,7 @@ from typing import Any
 from ..core.cards import as_joker, card_to_json
 from ..core.commands import Pile
 from ..core.events import CardDiscarded, group_to_json, redact
-from ..core.table import hand_json
+from ..core.table import hand_json, history_json
 from .game import (
     ask_candidates,
     asked_order,
@@ -117,7 +117,7 @@ def _public(state: BoardState) -> dict[str, Any]:
         "finish": len(seq),
         "phases": [{"number": n, "description": listed[n - 1].describe(), "groups": listed[n - 1].to_json()}
                    for n in seq],
-        "history": [{"round": r.round, "points": list(r.points), "made": list(r.made)} for r in state.history],
+        "history": history_json(state.history),
     }
 
 

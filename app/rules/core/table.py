@@ -44,6 +44,21 @@ class Piles:
         return Piles(self.draw, self.discard[:-1], self.rebuilds)
 
 
+@dataclass(frozen=True, slots=True)
+class RoundScore:
+    """One row of a score sheet: each seat's points this round (Mattel penalty points M-7, Master minus points
+    R-12, board marker fields B-8) and the phase it made (0 = none)."""
+
+    round: int
+    points: tuple[int, ...]
+    made: tuple[int, ...]
+
+
+def history_json(history: Sequence[RoundScore]) -> list[dict[str, Any]]:
+    """The score sheet as the views show it."""
+    return [{"round": r.round, "points": list(r.points), "made": list(r.made)} for r in history]
+
+
 def take_card(hand: Sequence[Card], card_id: int) -> tuple[Card, tuple[Card, ...]]:
     """Remove ``card_id`` from ``hand``; ``card_not_in_hand`` if it is not there."""
     for i, card in enumerate(hand):

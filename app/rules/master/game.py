@@ -13,7 +13,18 @@ from ..core.events import CardDiscarded, CardDrawn, DrawFailed, GameEnded, Hands
 from ..core.phases import Phase
 from ..core.rng import Rng
 from ..core.solver import find_laydown
-from ..core.table import Piles, Player, hit, lay_phase, legal_hits, next_seat, phase_sequence, pop_draw, take_card
+from ..core.table import (
+    Piles,
+    Player,
+    RoundScore,
+    hit,
+    lay_phase,
+    legal_hits,
+    next_seat,
+    phase_sequence,
+    pop_draw,
+    take_card,
+)
 from .deck import (
     ALL_MINE,
     DECK,
@@ -48,7 +59,6 @@ from .state import (
     OfferTaken,
     PlayAction,
     ReplacementDrawn,
-    RoundScore,
     Stage,
     StarterReturned,
     TakeOffer,

@@ -21,7 +21,7 @@ from ..core.events import (
 )
 from ..core.groups import LaidGroup
 from ..core.rng import Rng
-from ..core.table import Piles, Player
+from ..core.table import Piles, Player, RoundScore
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,15 +49,6 @@ class Stage(StrEnum):
     TAKE = "take"
     KEEP = "keep"
     OVER = "over"
-
-
-@dataclass(frozen=True, slots=True)
-class RoundScore:
-    """One row of the score sheet: minus points and the phase each seat made (0 = none) this round."""
-
-    round: int
-    points: tuple[int, ...]
-    made: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)

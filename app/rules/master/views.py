@@ -7,7 +7,7 @@ from typing import Any
 from ..core.cards import card_to_json
 from ..core.commands import Pile
 from ..core.events import group_to_json
-from ..core.table import hand_json
+from ..core.table import hand_json, history_json
 from .deck import PHASES, TAKE_TWO
 from .game import awaited, current_phase, has_in_front, phase_number, sequence, skip_targets
 from .state import MasterState, Stage
@@ -84,7 +84,7 @@ def _public(state: MasterState) -> dict[str, Any]:
         "awaited": list(awaited(state)),
         "phases": [{"number": n, "description": PHASES[n - 1].describe(), "groups": PHASES[n - 1].to_json()}
                    for n in seq],
-        "history": [{"round": r.round, "points": list(r.points), "made": list(r.made)} for r in state.history],
+        "history": history_json(state.history),
     }
 
 

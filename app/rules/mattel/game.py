@@ -22,6 +22,7 @@ from ..core.solver import find_laydown
 from ..core.table import (
     Piles,
     Player,
+    RoundScore,
     hit,
     lay_phase,
     legal_hits,
@@ -37,7 +38,6 @@ from .state import (
     MattelEvent,
     MattelOptions,
     MattelState,
-    RoundScore,
     SkipPlayed,
     Stage,
     TieBreakStarted,

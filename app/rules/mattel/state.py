@@ -21,7 +21,7 @@ from ..core.events import (
 )
 from ..core.groups import LaidGroup
 from ..core.rng import Rng
-from ..core.table import Piles, Player
+from ..core.table import Piles, Player, RoundScore
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,15 +37,6 @@ class Stage(StrEnum):
     DRAW = "draw"
     PLAY = "play"
     OVER = "over"
-
-
-@dataclass(frozen=True, slots=True)
-class RoundScore:
-    """One row of the score sheet: points scored and the phase each seat made (0 = none) this round."""
-
-    round: int
-    points: tuple[int, ...]
-    made: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
