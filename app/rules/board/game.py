@@ -24,12 +24,14 @@ from ..core.table import (
     Piles,
     Player,
     RoundScore,
+    check_phases_to_win,
     hit,
     lay_phase,
     legal_hits,
     next_seat,
     phase_sequence,
     pop_draw,
+    seat_phase,
     take_card,
 )
 from .material import (
@@ -130,16 +132,14 @@ def check_options(options: BoardOptions) -> None:
     if options.ring is not None:
         check_ring(options.ring)
     listed = phases(options)
-    if options.phases_to_win is not None and not 1 <= options.phases_to_win <= len(listed):
-        raise InvalidOptions("phases_to_win", f"must be between 1 and {len(listed)}")
+    check_phases_to_win(listed, "all", options.phases_to_win)
     if options.first_player is not None and not 0 <= options.first_player < MAX_PLAYERS:
         raise InvalidOptions("first_player", f"must be a seat 0..{MAX_PLAYERS - 1} or empty")
 
 
 def phase_number(state: BoardState, seat: int) -> int:
     """The phase (1-based number in the phase list) ``seat`` plays this round (C-5)."""
-    seq = sequence(state.options)
-    return seq[min(state.players[seat].phase, len(seq) - 1)]
+    return seat_phase(sequence(state.options), state.players[seat].phase)
 
 
 def current_phase(state: BoardState, seat: int) -> Phase:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .cards import Card, card_to_json
-from .errors import IllegalMove
+from .errors import IllegalMove, InvalidOptions
 from .events import CardHit, DrawPileRebuilt, PhaseLaid
 from .groups import End, GroupKind, JokerPolicy, LaidGroup, extend_group, validate_laydown
 from .phases import Phase
@@ -157,6 +157,21 @@ def phase_sequence(phases: Sequence[Phase], selection: str, phases_to_win: int |
     if phases_to_win is not None:
         numbers = numbers[:phases_to_win]
     return numbers
+
+
+def check_phases_to_win(phases: Sequence[Phase], selection: str, phases_to_win: int | None) -> None:
+    """C-11, M-9, R-15, B-11: ``phases_to_win`` must name a phase of the selected list."""
+    if phases_to_win is not None:
+        most = len(phase_sequence(phases, selection, None))
+        if not 1 <= phases_to_win <= most:
+            raise InvalidOptions("phases_to_win", f"must be between 1 and {most}")
+
+
+def seat_phase(sequence: Sequence[int], marker: int, fixed_round: int | None = None) -> int:
+    """The phase number a seat plays: its own next phase (C-5), or the round's under ``fixed_rounds`` (M-9)."""
+    if fixed_round is not None:
+        return sequence[min(fixed_round, len(sequence)) - 1]
+    return sequence[min(marker, len(sequence) - 1)]
 
 
 def hand_json(hand: Sequence[Card]) -> list[dict[str, Any]]:

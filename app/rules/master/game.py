@@ -17,12 +17,14 @@ from ..core.table import (
     Piles,
     Player,
     RoundScore,
+    check_phases_to_win,
     hit,
     lay_phase,
     legal_hits,
     next_seat,
     phase_sequence,
     pop_draw,
+    seat_phase,
     take_card,
 )
 from .deck import (
@@ -83,10 +85,8 @@ def sequence(options: MasterOptions) -> tuple[int, ...]:
 
 def phase_number(state: MasterState, seat: int) -> int:
     """The phase (1..10) ``seat`` plays this round: its own (C-5) or the round's (R-15 ``fixed_rounds``)."""
-    seq = sequence(state.options)
-    if state.options.fixed_rounds:
-        return seq[min(state.round, len(seq)) - 1]
-    return seq[min(state.players[seat].phase, len(seq) - 1)]
+    fixed_round = state.round if state.options.fixed_rounds else None
+    return seat_phase(sequence(state.options), state.players[seat].phase, fixed_round)
 
 
 def current_phase(state: MasterState, seat: int) -> Phase:
@@ -95,10 +95,7 @@ def current_phase(state: MasterState, seat: int) -> Phase:
 
 def check_options(options: MasterOptions) -> None:
     """C-11 / R-15: ``phases_to_win`` must name a phase of the selected list."""
-    if options.phases_to_win is not None:
-        most = len(phase_sequence(PHASES, options.phase_selection, None))
-        if not 1 <= options.phases_to_win <= most:
-            raise InvalidOptions("phases_to_win", f"must be between 1 and {most}")
+    check_phases_to_win(PHASES, options.phase_selection, options.phases_to_win)
 
 
 def points_of(options: MasterOptions) -> Callable[[Card], int]:

@@ -23,6 +23,7 @@ from ..core.table import (
     Piles,
     Player,
     RoundScore,
+    check_phases_to_win,
     hit,
     lay_phase,
     legal_hits,
@@ -30,6 +31,7 @@ from ..core.table import (
     phase_sequence,
     pop_draw,
     rebuild_draw_pile,
+    seat_phase,
     take_card,
 )
 from .deck import DECK, HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, PHASES, WILDS, card_points, is_skip
@@ -60,9 +62,7 @@ def phase_number(state: MattelState, seat: int) -> int:
     seq = sequence(state.options)
     if state.tiebreak:
         return seq[-1]
-    if state.options.fixed_rounds:
-        return seq[min(state.round, len(seq)) - 1]
-    return seq[min(state.players[seat].phase, len(seq) - 1)]
+    return seat_phase(seq, state.players[seat].phase, state.round if state.options.fixed_rounds else None)
 
 
 def current_phase(state: MattelState, seat: int) -> Phase:
@@ -70,10 +70,7 @@ def current_phase(state: MattelState, seat: int) -> Phase:
 
 
 def check_options(options: MattelOptions) -> None:
-    if options.phases_to_win is not None:
-        most = len(phase_sequence(PHASES, options.phase_selection, None))
-        if not 1 <= options.phases_to_win <= most:
-            raise InvalidOptions("phases_to_win", f"must be between 1 and {most}")
+    check_phases_to_win(PHASES, options.phase_selection, options.phases_to_win)
 
 
 def new_game(seed: int, players: int, options: MattelOptions) -> tuple[MattelState, Events]:
