@@ -23,8 +23,7 @@
     ws: null,
     retry: 0,
     closedByUs: false,
-    shownRound: 0,
-    shownOver: false,
+    pendingSummary: false,  // a round or the game ended since the last view: the summary opens on render
     chatSeen: new Set(),
     busy: false,
   };
@@ -101,13 +100,12 @@
       case "snapshot":
         S.table = msg.table || S.table;
         if (msg.game_id !== S.gameId) {
-          S.selected.clear(); S.builder = null; S.shownOver = false; S.shownRound = 0; S.pendingSummary = false;
-          S.boardRound = 1;
+          S.selected.clear(); S.builder = null; S.pendingSummary = false; S.view = null; S.version = 0;
           if ($("summary").open) $("summary").close();
         }
         S.gameId = msg.game_id;
         S.seat = msg.seat;
-        if (msg.view) { S.view = msg.view; S.version = msg.version; }
+        if (msg.view) setView(msg.view, msg.version);
         else { S.view = null; S.version = 0; }
         if (S.gameId !== null && S.logGame !== S.gameId) loadLog();
         render();
@@ -116,7 +114,7 @@
         if (msg.table) S.table = msg.table;
         if (msg.game_id !== S.gameId) { S.gameId = msg.game_id; S.view = null; }
         appendEvents(msg.since, msg.version, msg.events || []);
-        if (msg.view && msg.version >= S.version) { S.view = msg.view; S.version = msg.version; }
+        if (msg.view && msg.version >= S.version) setView(msg.view, msg.version);
         render();
         break;
       case "table":
@@ -152,14 +150,14 @@
     S.logLoading = true;
     const result = await P10.api("GET", `/api/tables/${S.tableId}/events?since=${since}`);
     S.logLoading = false;
-    if (result.ok && S.gameId === game) appendEvents(since, result.data.version, result.data.events, since === 0);
+    if (result.ok && S.gameId === game) appendEvents(since, result.data.version, result.data.events);
     if (S.gameId !== game || S.logAgain || (result.ok && S.version > S.logVersion)) {
       S.logAgain = false;
       if (S.gameId !== null && (S.gameId !== game || S.version > S.logVersion)) loadLog();
     }
   }
 
-  function appendEvents(since, version, events, initial) {
+  function appendEvents(since, version, events) {
     if (S.logLoading) { S.logAgain = true; return; }
     if (S.logGame !== S.gameId) { loadLog(); return; }
     if (version <= S.logVersion) return;
@@ -170,7 +168,6 @@
       const text = P10.eventText(e, nm);
       if (!text) continue;
       log.appendChild(el("li", { class: "ev ev-" + e.type }, text));
-      if (!initial && /round_ended|game_ended/.test(e.type)) S.pendingSummary = true;
     }
     S.logVersion = version;
     log.scrollTop = log.scrollHeight;
@@ -189,10 +186,7 @@
       if (result.data.error && result.data.error.code === "stale_version") refreshView();
       return false;
     }
-    if (result.data.version >= S.version) {
-      S.view = result.data.view;
-      S.version = result.data.version;
-    }
+    if (result.data.version >= S.version) setView(result.data.view, result.data.version);
     S.selected.clear();
     render();
     keepFocus();
@@ -207,11 +201,22 @@
     if (next) next.focus(); else $("prompt").focus();
   }
 
+  /* Every newer view comes through here, from the socket, a command's answer or a reload. A round or the game
+     ending between the view shown and the new one is what opens the summary: it is read from the views
+     themselves, not from the event log (which may still be loading), so no page misses it. A page opened
+     mid-game (no previous view) shows no old summaries. */
+  function setView(view, version) {
+    const old = S.view;
+    if (old && ((view.history || []).length > (old.history || []).length || view.round > old.round ||
+        (view.over && !old.over))) S.pendingSummary = true;
+    S.view = view;
+    S.version = version;
+  }
+
   async function refreshView() {
     const result = await P10.api("GET", `/api/tables/${S.tableId}/view`);
     if (result.ok && result.data.view && result.data.version >= S.version) {
-      S.view = result.data.view;
-      S.version = result.data.version;
+      setView(result.data.view, result.data.version);
       render();
     }
   }
@@ -716,16 +721,10 @@
     const v = S.view;
     const hist = v.history || [];
     const dialog = $("summary");
-    const roundDone = (hist.length > S.shownRound || (v.ruleset === "board" && v.round > (S.boardRound || 1))) && S.pendingSummary;
-    if (v.ruleset === "board") S.boardRound = v.round;
-    const over = v.over && !S.shownOver;
-    if (S.shownRound === 0 && !S.pendingSummary) S.shownRound = hist.length;  // opened mid-game: no old popups
-    if (!roundDone && !over) return;
-    S.shownRound = hist.length;
+    if (!S.pendingSummary) return;
     S.pendingSummary = false;
     const body = clear($("summary-body"));
     if (v.over) {
-      S.shownOver = true;
       $("summary-title").textContent = t("summary.game");
       P10.add(body, el("p", { class: "winners" }, "🏆 " + t("summary.winners", { names: (v.winners || []).map(nameOf).join(", ") })));
       const number = S.table && S.table.game ? S.table.game.number : 1;
