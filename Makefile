@@ -18,7 +18,7 @@ test: setup
 
 lint: setup
 	$(VENV)/bin/ruff check app tests bench
-	$(VENV)/bin/mypy --strict app/rules
+	$(VENV)/bin/mypy --strict app
 
 bench: setup
 	$(PY) bench/engine.py

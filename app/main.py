@@ -126,10 +126,14 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
     return app
 
 
+_app: FastAPI | None = None
+
+
 def __getattr__(name: str) -> Any:
-    # ``app.main:app`` for uvicorn, built lazily so importing this module has no side effects.
+    # ``app.main:app`` for uvicorn, built lazily (once) so importing this module has no side effects.
+    global _app
     if name == "app":
-        global app
-        app = create_app()
-        return app
+        if _app is None:
+            _app = create_app()
+        return _app
     raise AttributeError(name)

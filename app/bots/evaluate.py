@@ -93,15 +93,16 @@ def synergy(card: Card, hand: Sequence[Card], requirement: Requirement | None) -
     if not card.is_natural or card.number is None:
         return 0.0
     kinds = {k for k, _ in requirement} if requirement else set(GroupKind)
+    number = card.number
     others = [c for c in hand if c.id != card.id and c.is_natural and c.number is not None]
     score = 0.0
     if GroupKind.SET in kinds:
         score += 2.0 * sum(1 for c in others if c.number == card.number)
     if GroupKind.RUN in kinds or GroupKind.COLOUR_RUN in kinds:
         same_colour = GroupKind.RUN not in kinds
-        near = {c.number for c in others if c.number != card.number and abs(c.number - card.number) <= 2
+        near = {n for c in others if (n := c.number) is not None and n != number and abs(n - number) <= 2
                 and (not same_colour or c.colour == card.colour)}
-        score += sum(1.5 if abs(n - card.number) == 1 else 0.75 for n in near)
+        score += sum(1.5 if abs(n - number) == 1 else 0.75 for n in near)
     if GroupKind.COLOUR in kinds:
         score += 1.0 * sum(1 for c in others if c.colour == card.colour)
     return score

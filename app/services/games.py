@@ -15,12 +15,12 @@ from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import psycopg
 from psycopg.rows import namedtuple_row
 from psycopg.types.json import Json
-from sqlalchemy import and_, bindparam, func, insert, select, update
+from sqlalchemy import Table, and_, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, defer
 
@@ -42,9 +42,9 @@ SPECTATOR = "spectator"
 # The hot path's statements, built once (SQLAlchemy Core on the session's connection: no ORM instances, and the
 # compiled form is cached): every command runs ``_LATEST_GAME`` (with the command id's earlier row, if any, in the
 # same round trip), ``_BUMP_VERSION`` and ``_INSERT_COMMAND``; every fan-out of a running table ``_HOT_CHECK``.
-_G = Game.__table__
-_C = GameCommand.__table__
-_T = GameTable.__table__
+_G = cast(Table, Game.__table__)
+_C = cast(Table, GameCommand.__table__)
+_T = cast(Table, GameTable.__table__)
 _GAME_COLUMNS = (_G.c.id, _G.c.version, _G.c.snapshot_version, _G.c.seats, _G.c.ruleset, _G.c.players, _G.c.status)
 _LATEST_GAME = (select(*_GAME_COLUMNS).where(_G.c.table_id == bindparam("table_id"))
                 .order_by(_G.c.number.desc()).limit(1))
@@ -252,6 +252,8 @@ class GameService:
         state = self.states.get(game.id, game.version)
         if state is None:
             snapshot = s.scalar(select(Game.snapshot).where(Game.id == game.id))
+            if snapshot is None:  # every game row is written with its first snapshot
+                raise RuntimeError(f"game {game.id} has no snapshot")
             state = ruleset.state_from_json(snapshot)
             if game.snapshot_version < game.version:
                 rows = s.execute(select(GameCommand.seat, GameCommand.command)
