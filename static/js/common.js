@@ -6,7 +6,14 @@ window.P10 = window.P10 || {};
   const I18N = window.P10_I18N || {};
 
   /** The interface text of `key` with {name} placeholders filled. */
+  // Plural forms: a catalogue may hold "key#one", "key#few", … (the CLDR categories of its language) next to
+  // "key"; with a numeric {n} the page's language picks the form, and "key" is the fallback.
+  const plurals = typeof Intl !== "undefined" && Intl.PluralRules ? new Intl.PluralRules(window.P10_LANG || "en") : null;
   P10.t = function (key, params) {
+    if (plurals && params && typeof params.n === "number") {
+      const form = key + "#" + plurals.select(params.n);
+      if (Object.prototype.hasOwnProperty.call(I18N, form)) key = form;
+    }
     let text = Object.prototype.hasOwnProperty.call(I18N, key) ? I18N[key] : key;
     if (params) {
       for (const [name, value] of Object.entries(params)) {

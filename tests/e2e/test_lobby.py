@@ -48,3 +48,19 @@ def test_lobby_options_and_phase_editor(start_server: Any, new_page: Any) -> Non
     assert info["ruleset"] == "board"
     assert [(g["kind"], g["size"]) for g in info["options"]["phases"][-1]] == [("run", 4)]
     assert not page.p10_errors
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize(("locale", "one", "two", "five"), [
+    ("en-GB", "1 card in hand", "2 cards in hand", "5 cards in hand"),
+    ("de-DE", "1 Karte auf der Hand", "2 Karten auf der Hand", "5 Karten auf der Hand"),
+    ("fr-FR", "1 carte en main", "2 cartes en main", "5 cartes en main"),
+])
+def test_counts_use_the_languages_plural_forms(start_server: Any, new_page: Any, locale: str, one: str, two: str,
+                                               five: str) -> None:
+    """The pages pick "key#one" etc. by the language's plural rules (no more "1 cards in hand")."""
+    server = start_server(1)
+    page = new_page(locale=locale)
+    page.goto(server.url + "/")
+    said = page.evaluate("[1, 2, 5].map((n) => P10.t('table.cards_in_hand', { n }))")
+    assert said == [one, two, five]
