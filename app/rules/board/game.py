@@ -252,14 +252,24 @@ def awaited(state: BoardState) -> tuple[int, ...]:
 
 
 def apply(state: BoardState, seat: int, command: BoardCommand) -> Result:
-    """Apply one command of ``seat`` (B-5, B-7, B-8)."""
+    """Apply one command of ``seat`` (B-5, B-7, B-8).
+
+    C-12: the command whose draw makes the third rebuild of the draw pile this round ends the round, stalled,
+    as soon as its own action is done (a pending ``again`` turn is lost): nobody goes out and nobody gets the
+    two fields, exactly as in the card games, where the draw that needs the third rebuild ends the round.
+    """
     if state.stage is Stage.OVER:
         raise GameOver("game_over", "the game has finished")
     if not 0 <= seat < len(state.players):
         raise InvalidCommand("invalid_seat", f"there is no seat {seat}")
     if seat not in awaited(state):
         raise NotYourTurn("not_your_turn", f"the game waits for seat(s) {list(awaited(state))}")
-    return _dispatch(state, seat, command)
+    after, events = _dispatch(state, seat, command)
+    if (after.piles.rebuilds >= STALL_REBUILDS > state.piles.rebuilds and after.round == state.round
+            and after.stage not in (Stage.KEEP, Stage.OVER)):
+        after, ended = end_round(after, None, after.turn)
+        events = (*events, *ended)
+    return after, events
 
 
 def _wrong(state: BoardState, command: BoardCommand) -> WrongStage:
@@ -597,14 +607,7 @@ def _discard(state: BoardState, seat: int, card_id: int) -> Result:
 
 
 def end_turn(state: BoardState) -> Result:
-    """C-7: the next player clockwise, or the same player once more after an ``again`` field (B-5).
-
-    C-12 (ruling for the board game): once the draw pile has been rebuilt three times this round, the round
-    ends, stalled, at the end of the turn in which that happened (so every turn keeps its three steps, and
-    no card a player has just seen is shuffled away in the same command); a pending ``again`` turn is lost.
-    """
-    if state.piles.rebuilds >= STALL_REBUILDS:
-        return end_round(state, None, state.turn)
+    """C-7: the next player clockwise, or the same player once more after an ``again`` field (B-5)."""
     if state.again:
         seat = state.turn
         return replace(state, again=False, stage=Stage.ROLL, dice=()), (TurnStarted(seat, True),)

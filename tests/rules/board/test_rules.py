@@ -650,20 +650,34 @@ def test_B11_malformed_phase_lists_are_refused(raw: Any) -> None:
     assert err.value.field.startswith("phases")
 
 
-def test_C12_stalled_round_ends_without_the_two_fields() -> None:
-    """C-12: the third rebuild of the draw pile ends the round at the end of that turn; nobody gets +2."""
-    hands = [cards(1, 2, 3), cards(4, 5), cards(6, 7)]
+def test_C12_stalled_round_ends_at_the_third_rebuild_without_the_two_fields() -> None:
+    """C-12: the draw that makes the third rebuild of the draw pile ends the round at once, with nobody going
+    out (board game: no +2) -- even a player who could now go out; the pending again turn is lost."""
+    hands = [cards(1, 2, 3), cards(4), cards(6, 7)]
     pile = cards(8, 9, 10, 11)
-    state = position(hands, turn=1, stage=Stage.TAKE, to_take=1, laid=(True, False, True), markers=(1, 1, 1),
+    state = position(hands, turn=1, stage=Stage.TAKE, to_take=1, laid=(True, True, True), markers=(1, 1, 1),
                      draw=(), discard=pile, again=True)
     state = replace(state, piles=Piles(draw=(), discard=pile, rebuilds=2))
     after, events = apply(state, 1, Draw(Pile.DRAW))
-    assert any(isinstance(e, DrawPileRebuilt) for e in events) and after.piles.rebuilds == 3
-    assert after.stage is Stage.PLAY and after.turn == 1  # the turn goes on: lay / hit, discard
-    after, events = apply(after, 1, Discard(hands[1][0].id))
+    assert any(isinstance(e, DrawPileRebuilt) for e in events)
     assert TurnStarted(1, True) not in events  # the pending again turn is lost
     ended = next(e for e in events if isinstance(e, BoardRoundEnded))
     assert ended.went_out is None
+    # clockwise from the left of seat 1 (whose turn stalled), everyone with the phase down moves one field
+    assert [(e.seat, e.fields) for e in events if isinstance(e, MarkerMoved)] == [(2, 1), (0, 1), (1, 1)]
+    assert after.round == 2 and after.turn == 2  # nobody kept cards: the next deal, the left neighbour starts
+    assert after.piles.rebuilds == 0
+
+
+def test_C12_a_round_that_stalls_with_keepers_asks_them_first() -> None:
+    """C-12 with B-8: the stalled round still asks the players without their phase which cards to keep."""
+    hands = [cards(1, 2, 3), cards(4, 5), cards(6, 7)]
+    pile = cards(8, 9, 10, 11)
+    state = position(hands, turn=1, stage=Stage.TAKE, to_take=1, laid=(True, False, True), markers=(1, 1, 1),
+                     draw=(), discard=pile)
+    state = replace(state, piles=Piles(draw=(), discard=pile, rebuilds=2))
+    after, events = apply(state, 1, Draw(Pile.DRAW))
+    assert next(e for e in events if isinstance(e, BoardRoundEnded)).went_out is None
     assert [(e.seat, e.fields) for e in events if isinstance(e, MarkerMoved)] == [(2, 1), (0, 1)]
     assert after.stage is Stage.KEEP and after.keepers == (1,)
     after, _ = apply(after, 1, Keep(()))

@@ -14,10 +14,10 @@ import pytest
 
 from app.rules.board import RULESET
 from app.rules.board.game import hidden_from, legal_commands
-from app.rules.board.state import BoardState, CardSearched, Stage
+from app.rules.board.state import BoardState, CardSearched, CardsSwapped, Stage
 from app.rules.core.commands import Hit, LayPhase
 from app.rules.core.errors import RuleError
-from app.rules.core.events import CardDiscarded
+from app.rules.core.events import CardDiscarded, CardDrawn
 
 
 def card_ids(data: Any) -> set[int]:
@@ -82,7 +82,11 @@ def test_C9_B5_B6_views_and_events_show_exactly_what_they_may(seed: int, players
             # A card discarded face up is public at that moment even if the same command then ends the
             # round and shuffles it away (B-8, B-10).
             public = {e.card.id for e in events if isinstance(e, CardDiscarded)}
-            secret = (secrets(before, viewer) & secrets(after, viewer)) - public
+            public |= {e.cards[-1].id for e in events if isinstance(e, CardsSwapped)}  # the new top, face up
+            # Likewise the card a player draws is theirs to see, even if that draw stalls the round (C-12)
+            # and the next deal shuffles it away.
+            own = {e.card.id for e in events if isinstance(e, CardDrawn) and e.seat == viewer and e.card}
+            secret = (secrets(before, viewer) & secrets(after, viewer)) - public - own
             for event in events:
                 redacted = RULESET.redact_event(event, viewer)
                 json.dumps(redacted)
