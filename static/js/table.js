@@ -204,10 +204,11 @@
   /* Every newer view comes through here, from the socket, a command's answer or a reload. A round or the game
      ending between the view shown and the new one is what opens the summary: it is read from the views
      themselves, not from the event log (which may still be loading), so no page misses it. A page opened
-     mid-game (no previous view) shows no old summaries. */
+     mid-game (no previous view) shows no old summaries. A round ends when its score-sheet row appears, not
+     when the next round is dealt: with keep choices in between (board B-8, Master R-9) that is a later view. */
   function setView(view, version) {
     const old = S.view;
-    if (old && ((view.history || []).length > (old.history || []).length || view.round > old.round ||
+    if (old && ((view.history || []).length > (old.history || []).length ||
         (view.over && !old.over))) S.pendingSummary = true;
     S.view = view;
     S.version = version;
@@ -509,7 +510,7 @@
     const builder = $("builder");
     builder.classList.add("hidden");
     if (S.seat === null) promptNode.textContent = t("table.spectating") + " " + waitingText(v);
-    if (v.over) { promptNode.textContent = t("prompt.over"); return; }
+    if (v.over) { renderOver(promptNode, controls); return; }
     const action = myTurnAction();
     if (!action) { if (S.seat !== null) promptNode.textContent = waitingText(v); return; }
     if (v.ruleset === "board" && P10.renderBoardPrompt &&
@@ -679,6 +680,7 @@
     const box = clear($("scores"));
     P10.add(box, el("h2", null, t("table.scores")), scoreTable(v));
     if ((v.history || []).length) P10.add(box, P10.chart(v, nameOf));
+    P10.add(box, pastGames());
   }
 
   /* Two small SVG line charts: each player's total score and phase by round. */
@@ -718,18 +720,49 @@
   };
 
   function maybeSummary() {
+    if (!S.pendingSummary) return;
+    S.pendingSummary = false;
+    openSummary();
+  }
+
+  function replayHref(number) { return `/tables/${S.tableId}/games/${number}/replay`; }
+  function gameNumber() { return S.table && S.table.game ? S.table.game.number : 1; }
+
+  async function rematch() {
+    const result = await P10.api("POST", `/api/tables/${S.tableId}/rematch`);
+    if (!result.ok) { P10.toast(P10.errorText(result.data.error)); return; }
+    $("summary").close();
+  }
+
+  /* The end of a game stays usable after a refresh or a late arrival: the prompt offers the result, the
+     replay and (to the seated players) the rematch; the score sheet links the replays of every finished game
+     at this table. */
+  function renderOver(promptNode, controls) {
+    promptNode.textContent = t("prompt.over");
+    P10.add(controls,
+      el("button", { type: "button", id: "over-summary", onclick: openSummary }, t("summary.show")),
+      el("a", { class: "button", id: "over-replay", href: replayHref(gameNumber()) }, t("summary.replay")),
+      S.seat !== null ? el("button", { type: "button", id: "over-rematch", class: "primary", onclick: rematch }, t("summary.rematch")) : null);
+  }
+
+  function pastGames() {
+    const last = gameNumber() - (S.view.over ? 0 : 1);  // every finished game at this table
+    if (last < 1) return null;
+    const links = [];
+    for (let n = 1; n <= last; n++) links.push(el("a", { href: replayHref(n) }, t("table.game_n", { n })));
+    return el("p", { id: "past-games" }, t("table.replays") + " ", ...links.flatMap((a, i) => (i ? [" · ", a] : [a])));
+  }
+
+  function openSummary() {
     const v = S.view;
     const hist = v.history || [];
     const dialog = $("summary");
-    if (!S.pendingSummary) return;
-    S.pendingSummary = false;
     const body = clear($("summary-body"));
     if (v.over) {
       $("summary-title").textContent = t("summary.game");
       P10.add(body, el("p", { class: "winners" }, "🏆 " + t("summary.winners", { names: (v.winners || []).map(nameOf).join(", ") })));
-      const number = S.table && S.table.game ? S.table.game.number : 1;
       const link = $("summary-replay");
-      link.href = `/tables/${S.tableId}/games/${number}/replay`;
+      link.href = replayHref(gameNumber());
       link.classList.remove("hidden");
       $("summary-rematch").classList.toggle("hidden", S.seat === null);
     } else {
@@ -789,11 +822,7 @@
     toggle($("help-button"), $("help"));
     toggle($("scores-button"), $("scores"));
     $("summary-close").addEventListener("click", () => $("summary").close());
-    $("summary-rematch").addEventListener("click", async () => {
-      const result = await P10.api("POST", `/api/tables/${S.tableId}/rematch`);
-      if (!result.ok) { P10.toast(P10.errorText(result.data.error)); return; }
-      $("summary").close();
-    });
+    $("summary-rematch").addEventListener("click", rematch);
     $("start-button").addEventListener("click", () => hostCall("POST", "start"));
     $("add-bot").addEventListener("click", async () => {
       const result = await P10.api("POST", `/api/tables/${S.tableId}/bots`, { level: $("bot-level").value });

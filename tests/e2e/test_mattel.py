@@ -108,3 +108,35 @@ def test_mattel_end_of_round_summary_and_score_sheet(start_server: Any, new_page
     assert anna.locator("#scores table.scores tbody tr").count() == 3  # two rounds + total
     assert anna.locator("#log").get_by_text("Round 1 is over").count() == 1
     assert not anna.p10_errors and not ben.p10_errors
+
+
+@pytest.mark.e2e
+def test_a_finished_game_keeps_its_result_replay_and_rematch_after_a_reload(start_server: Any,
+                                                                            new_page: Any) -> None:
+    """M-9 game end: a page opened after the end (a refresh, a late arrival) has no summary popping up, but
+    its prompt offers the result, the replay and the rematch; after the rematch the score sheet links the
+    replay of game 1."""
+    server = start_server(SEED)
+    anna, ben, _ = h.start_two(server, new_page, "mattel", {"phases_to_win": 1})
+    h.play_until_over([anna, ben], {})
+    ben.reload()
+    ben.wait_for_function("P10.state.view && P10.state.view.over")
+    assert not ben.evaluate("document.getElementById('summary').open")  # no old popup after a reload
+    assert ben.locator("#over-replay").get_attribute("href").endswith("/games/1/replay")
+    ben.click("#over-summary")
+    ben.wait_for_function("document.getElementById('summary').open")
+    assert ben.locator("#summary-title").text_content() == "Game over"
+    assert ben.locator("#summary table.scores tbody tr").count() == 2  # the round + total
+    ben.click("#summary-close")
+    finished = ben.evaluate("P10.state.gameId")
+    ben.click("#over-rematch")
+    for page in (anna, ben):
+        page.wait_for_function("g => P10.state.gameId !== g && P10.state.view && !P10.state.view.over",
+                               arg=finished)
+    h.close_summary(anna)
+    anna.click("#scores-button")
+    link = anna.locator("#past-games a")
+    assert link.count() == 1 and link.first.get_attribute("href").endswith("/games/1/replay")
+    link.first.click()
+    anna.wait_for_function("P10.replay && P10.replay.record")
+    assert not anna.p10_errors and not ben.p10_errors
