@@ -9,4 +9,7 @@ USER phase10
 
 EXPOSE 8000
 HEALTHCHECK --interval=10s --timeout=3s CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/healthz')"
-CMD ["sh", "-c", "alembic upgrade head && exec uvicorn app.main:app --host 0.0.0.0 --port 8000 --proxy-headers --forwarded-allow-ips='*'"]
+# X-Forwarded-For is believed only from the addresses in FORWARDED_ALLOW_IPS (uvicorn's own setting, default
+# 127.0.0.1): set it to your reverse proxy's address. Trusting every address would let any client pick the
+# address the join rate limit counts.
+CMD ["sh", "-c", "alembic upgrade head && exec uvicorn app.main:app --host 0.0.0.0 --port 8000 --proxy-headers"]

@@ -28,10 +28,10 @@ def test_compose_services_ports_and_environment_agree_with_settings() -> None:
     volume = db["volumes"][0].split(":")
     assert volume[0] in compose["volumes"] and volume[1] == "/var/lib/postgresql/data"
     env = app["environment"]
-    known = {"DATABASE_URL"} | {f"PHASE10_{name.upper()}" for name in Settings.model_fields}
+    known = {"DATABASE_URL", "FORWARDED_ALLOW_IPS"} | {f"PHASE10_{name.upper()}" for name in Settings.model_fields}
     assert set(env) <= known, set(env) - known
     settings = Settings(**{k: v for k, v in env.items() if k == "DATABASE_URL"},
-                        **{k.removeprefix("PHASE10_").lower(): v for k, v in env.items() if k != "DATABASE_URL"})
+                        **{k.removeprefix("PHASE10_").lower(): v for k, v in env.items() if k.startswith("PHASE10_")})
     assert settings.is_postgres and settings.use_pg_hub
     url = make_url(settings.database_url)
     assert url.drivername == "postgresql+psycopg" and url.host == "db" and url.port == 5432
@@ -50,3 +50,16 @@ def test_dockerfile_runs_migrations_and_exposes_the_port() -> None:
     text = (ROOT / "Dockerfile").read_text()
     assert "EXPOSE 8000" in text and "alembic upgrade head" in text and "/healthz" in text
     assert (ROOT / "alembic.ini").exists() and (ROOT / "migrations" / "env.py").exists()
+
+
+def test_forwarded_addresses_are_believed_only_from_the_proxy() -> None:
+    """The join rate limit counts per client address: only the reverse proxy may name it (X-Forwarded-For),
+    and the compose service runs exactly the Dockerfile's command."""
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    cmd = re.search(r"^CMD (.+)$", dockerfile, re.M)
+    assert cmd is not None
+    compose = _compose()["services"]["app"]
+    assert yaml.safe_load(cmd.group(1)) == compose["command"]
+    for text in (dockerfile, " ".join(compose["command"])):
+        assert "forwarded-allow-ips" not in text  # uvicorn reads FORWARDED_ALLOW_IPS (default 127.0.0.1)
+    assert "*" not in compose["environment"]["FORWARDED_ALLOW_IPS"]
