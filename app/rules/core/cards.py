@@ -26,6 +26,9 @@ MAX_NUMBER = 12
 
 
 class CardKind(StrEnum):
+    """The three kinds of card: number cards (C-1), jokers (M-5 wilds, R-2 ranged jokers, B-6 turned cards) and
+    action cards (M-6 skips, R-1 blue action cards)."""
+
     NUMBER = "number"
     JOKER = "joker"
     ACTION = "action"

@@ -9,6 +9,9 @@ from .groups import End
 
 
 class Pile(StrEnum):
+    """The pile a card is drawn from: the draw pile or the top of the discard pile (M-4, R-6, B-5); the Master
+    blue pile is never drawn from (R-6)."""
+
     DRAW = "draw"
     DISCARD = "discard"
 

@@ -71,6 +71,8 @@ class CardHit:
 
 @dataclass(frozen=True, slots=True)
 class CardDiscarded:
+    """``seat`` ended its turn by putting ``card`` face up on the discard pile (M-4, R-6, B-5 step 3)."""
+
     seat: int
     card: Card
 
@@ -88,6 +90,9 @@ class RoundEnded:
 
 @dataclass(frozen=True, slots=True)
 class GameEnded:
+    """The game is over (M-8, R-14, B-9): ``winners`` (several on a shared win) and each seat's final
+    ``totals`` — penalty points in the card games, phase-marker positions in the board game."""
+
     winners: tuple[int, ...]
     totals: tuple[int, ...]
 

@@ -41,6 +41,7 @@ WILDS = JokerPolicy(min_naturals={kind: 1 for kind in GroupKind})
 
 
 def is_skip(card: Card) -> bool:
+    """Whether ``card`` is one of the four skips (M-1, M-6)."""
     return card.kind is CardKind.ACTION and card.action == SKIP
 
 

@@ -66,10 +66,13 @@ def phase_number(state: MattelState, seat: int) -> int:
 
 
 def current_phase(state: MattelState, seat: int) -> Phase:
+    """The groups ``seat`` must lay this round: its phase number (C-5, M-8, M-9) in the Mattel list (M-3)."""
     return PHASES[phase_number(state, seat) - 1]
 
 
 def check_options(options: MattelOptions) -> None:
+    """Cross-field check of the M-9 variants (C-11): the phase selection leaves a phase to play and
+    ``phases_to_win`` names one of its phases; raises ``InvalidOptions``."""
     check_phases_to_win(PHASES, options.phase_selection, options.phases_to_win)
 
 
@@ -294,6 +297,8 @@ def _end_round(state: MattelState, went_out: int | None, events: Events) -> tupl
 
 
 def awaited(state: MattelState) -> tuple[int, ...]:
+    """The seat whose decision the game waits for: only the player on turn (M-4; a skipped player's turn is
+    passed over, M-6), nobody once the game is over (M-8)."""
     return () if state.stage is Stage.OVER else (state.turn,)
 
 

@@ -34,6 +34,9 @@ class MattelOptions:
 
 
 class Stage(StrEnum):
+    """What the game waits for: the player on turn to ``draw``, then to ``play`` (lay, hit, and discard to end
+    the turn) (M-4); ``over`` once the game is won (M-8)."""
+
     DRAW = "draw"
     PLAY = "play"
     OVER = "over"
@@ -41,6 +44,14 @@ class Stage(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class MattelState:
+    """One moment of a Mattel game (M-1..M-9), immutable.
+
+    ``rng`` is the seeded generator all chance comes from (C-10); ``dealer`` and ``turn`` move clockwise (C-7,
+    M-2); ``skipped[s]`` is true while a skip is pending against seat ``s`` (M-6); ``contenders`` are the seats
+    still playing (all of them, or those tied in a tie-break round, M-8, ``tiebreak``); ``history`` holds one
+    score-sheet row per round (M-7); ``winners`` is set when the game is over (M-8).
+    """
+
     options: MattelOptions
     rng: Rng
     players: tuple[Player, ...]
@@ -82,6 +93,8 @@ class TieBreakStarted:
 
 @dataclass(frozen=True, slots=True)
 class TurnStarted:
+    """``seat``'s turn begins (M-4): the turn passed clockwise, skipped players passed over (M-6)."""
+
     seat: int
 
 
