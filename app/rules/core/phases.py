@@ -67,6 +67,7 @@ def phase(*groups: tuple[GroupKind, int]) -> Phase:
 
 
 def sets(count: int, size: int) -> tuple[tuple[GroupKind, int], ...]:
+    """Shorthand for ``count`` sets of ``size`` (C-2): ``phase(*sets(2, 4))`` is "2 sets of 4" (M-3 phase 7)."""
     return tuple((GroupKind.SET, size) for _ in range(count))
 
 

@@ -175,6 +175,8 @@ def seat_phase(sequence: Sequence[int], marker: int, fixed_round: int | None = N
 
 
 def hand_json(hand: Sequence[Card]) -> list[dict[str, Any]]:
+    """The JSON of a hand or of any other cards in order (a pile, the cards in front of a player); the caller
+    decides who may see them (C-9)."""
     return [card_to_json(c) for c in hand]
 
 

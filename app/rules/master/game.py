@@ -259,8 +259,10 @@ _STAGE_OF: dict[type, tuple[Stage, ...]] = {
 
 
 def apply(state: MasterState, seat: int, command: MasterCommand) -> Result:
-    """Apply one command of ``seat``. Only an awaited seat may act (another seat answering raises
-    ``NotYourTurn``); a command of the wrong kind for the stage raises ``WrongStage``."""
+    """Apply one command of ``seat``: the turn of R-6 (draw, lay C-3, hit C-4, end it with a discard or an
+    action card R-8..R-11), the Take-two keep choice (R-8), Give-me-five offers and pick (R-11) and the
+    All-mine keep choice (R-9). Only an awaited seat may act (another seat answering raises ``NotYourTurn``);
+    a command of the wrong kind for the stage raises ``WrongStage``."""
     if state.stage is Stage.OVER:
         raise GameOver("game_over", "the game has finished")
     if not 0 <= seat < len(state.players):
@@ -583,7 +585,10 @@ def laydown(state: MasterState, seat: int) -> tuple[tuple[int, ...], ...] | None
 
 
 def legal_commands(state: MasterState, seat: int) -> tuple[MasterCommand, ...]:
-    """Every legal command of ``seat`` now (lay-downs: the solver's one), for every awaited seat."""
+    """Every legal command of ``seat`` now, for every awaited seat: the draw (R-6), the Take-two keep choice
+    (R-8), offers and the pick (R-11), the All-mine choice (R-9), and in play the lay-down (C-3; the solver's
+    one), hits (C-4, R-4) and each way to end the turn, a discard or an action card (R-6; a Skip only in front
+    of a player who has none, R-7, R-10)."""
     if seat not in awaited(state):
         return ()
     player = state.players[seat]

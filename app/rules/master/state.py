@@ -63,6 +63,14 @@ class GiveMeFive:
 
 @dataclass(frozen=True, slots=True)
 class MasterState:
+    """One moment of a Master game (R-1..R-15), immutable.
+
+    ``rng`` is the seeded generator all chance comes from (C-10); ``dealer`` and ``turn`` move clockwise (C-7,
+    R-5); ``stage`` says what the game waits for; ``drawn_from`` is the pile the Take-two cards came from
+    (R-8; from the draw pile they stay hidden from the others, C-9); ``give`` a pending Give me five (R-11);
+    ``history`` one score-sheet row per round (R-12); ``winners`` is set once the game is over (R-14).
+    """
+
     options: MasterOptions
     rng: Rng
     players: tuple[Player, ...]
@@ -144,6 +152,9 @@ class StarterReturned:
 
 @dataclass(frozen=True, slots=True)
 class TurnStarted:
+    """``seat``'s turn begins: the first player after a deal (C-7, R-5) or the next player clockwise, players
+    with a Skip in front of them passed over (R-10)."""
+
     seat: int
 
 
