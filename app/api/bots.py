@@ -18,6 +18,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy import select
 
 from app.api.deps import Service, Token
+from app.api.schemas import BotInfo, TableInfo, TimerInfo
 from app.bots import LEVELS
 from app.bots.models import BotSeat
 from app.bots.timers import TIMER_MODES, bot_levels, forget, store_clock, timer_seconds
@@ -39,6 +40,23 @@ class ClockIn(BaseModel):
     stand_in: bool | None = None
 
 
+class BotsOut(BaseModel):
+    bots: list[BotInfo]
+    turn_timer: str = Field(description="off, relaxed or fast")
+    stand_in: bool
+    stand_ins: list[int] = Field(description="seats a stand-in bot plays for now")
+    timer: TimerInfo | None
+    levels: list[str] = Field(description="the bot levels on offer")
+    turn_timers: dict[str, float | None] = Field(description="seconds per decision of each turn_timer mode")
+    stand_in_grace_seconds: float
+
+
+class AddedBot(BaseModel):
+    seat: int
+    level: str
+    table: TableInfo
+
+
 def _runner(request: Request) -> Any:
     runner = getattr(request.app.state, "bots", None)
     if runner is None:
@@ -46,7 +64,7 @@ def _runner(request: Request) -> Any:
     return runner
 
 
-@router.get("/tables/{table_id}/bots")
+@router.get("/tables/{table_id}/bots", response_model=BotsOut)
 def get_bots(table_id: str, request: Request, service: Service) -> Any:
     """The table's bot seats and clock, and the levels and timer lengths on offer."""
     runner = _runner(request)
@@ -60,7 +78,7 @@ def get_bots(table_id: str, request: Request, service: Service) -> Any:
     return out
 
 
-@router.post("/tables/{table_id}/bots", status_code=201)
+@router.post("/tables/{table_id}/bots", status_code=201, response_model=AddedBot)
 def add_bot(table_id: str, body: AddBot, service: Service, token: Token) -> Any:
     """Host, before the start: a bot takes the next free seat."""
     with service.db.write() as s:
@@ -82,7 +100,7 @@ def add_bot(table_id: str, body: AddBot, service: Service, token: Token) -> Any:
     return {"seat": seat.position, "level": body.level, "table": info}
 
 
-@router.delete("/tables/{table_id}/bots/{seat}")
+@router.delete("/tables/{table_id}/bots/{seat}", response_model=TableInfo)
 def remove_bot(table_id: str, seat: int, service: Service, token: Token) -> Any:
     """Host, before the start: remove a bot seat (later seats move up)."""
     with service.db.read() as s:
@@ -95,7 +113,7 @@ def remove_bot(table_id: str, seat: int, service: Service, token: Token) -> Any:
     return service.remove_seat(table_id, token, seat)
 
 
-@router.put("/tables/{table_id}/clock")
+@router.put("/tables/{table_id}/clock", response_model=TableInfo)
 def set_clock(table_id: str, body: ClockIn, request: Request, service: Service, token: Token) -> Any:
     """Host, any time: the table's ``turn_timer`` and ``stand_in`` options."""
     runner = _runner(request)

@@ -90,6 +90,7 @@ def phase_number(state: MasterState, seat: int) -> int:
 
 
 def current_phase(state: MasterState, seat: int) -> Phase:
+    """The phase ``seat`` must lay this round (C-5, R-3)."""
     return PHASES[phase_number(state, seat) - 1]
 
 
