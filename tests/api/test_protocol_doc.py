@@ -188,8 +188,8 @@ def seen(rid: str) -> Seen:
 
 
 def error_codes(paths: list[Path]) -> set[str]:
-    """The literal codes the engine raises in these files: ``IllegalMove("code", …)`` and the like, and the
-    stage codes of a ``..._stage_code`` table."""
+    """The literal codes the engine raises in these files: ``IllegalMove("code", …)`` and the like, the codes
+    chosen into a variable ``code = "a" if … else "b"``, and the stage codes of a ``..._stage_code`` table."""
     codes: set[str] = set()
     for path in paths:
         tree = ast.parse(path.read_text(), str(path))
@@ -199,9 +199,13 @@ def error_codes(paths: list[Path]) -> set[str]:
                 first = node.args[0]
                 if name in ERROR_CALLS and isinstance(first, ast.Constant) and isinstance(first.value, str):
                     codes.add(first.value)
-            if isinstance(node, ast.FunctionDef) and node.name.endswith("stage_code"):
-                codes |= {n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)
-                          and re.fullmatch(r"[a-z_]+", n.value)}
+            if not isinstance(node, ast.FunctionDef):
+                continue
+            chosen = [n for n in ast.walk(node) if isinstance(n, ast.Assign)
+                      and any(isinstance(t, ast.Name) and t.id == "code" for t in n.targets)]
+            for tree_part in ([node] if node.name.endswith("stage_code") else chosen):
+                codes |= {n.value for n in ast.walk(tree_part) if isinstance(n, ast.Constant)
+                          and isinstance(n.value, str) and re.fullmatch(r"[a-z_]+", n.value)}
     return codes
 
 
@@ -303,15 +307,24 @@ def check_view_keys(doc: str, rid: str) -> list[str]:
 
 def check_error_codes(doc: str) -> list[str]:
     """Every code the engine raises is named: a rule set's own codes in its section or the common part, the
-    core's anywhere in the section."""
+    core's anywhere in the section; and every code a command's ``Errors:`` names is one the engine raises."""
     section = part(doc, SECTION)
     common = part(section, COMMON)
     problems = [f"core: error code {c!r} is not documented"
                 for c in sorted(error_codes(sorted((RULES / "core").glob("*.py")))) if f"`{c}`" not in section]
+    raised = error_codes(sorted(RULES.rglob("*.py")))
     for rid in RULESETS:
-        text = ruleset_doc(doc, rid).text + common
+        rd = ruleset_doc(doc, rid)
+        text = rd.text + common
         problems += [f"{rid}: error code {c!r} is not documented"
                      for c in sorted(error_codes(sorted((RULES / rid).glob("*.py")))) if f"`{c}`" not in text]
+        for name, body in rd.commands.items():
+            listed = re.search(r"^Errors:(.*?)(?:\n\n|\Z)", body, re.M | re.S)
+            if listed is None:
+                problems.append(f"{rid}: command {name!r} has no 'Errors:' line")
+                continue
+            problems += [f"{rid}: command {name!r} lists {c!r}, which the engine never raises"
+                         for c in re.findall(r"\b\d{3} `([a-z_]+)`", listed.group(1)) if c not in raised]
     return problems
 
 
@@ -404,6 +417,10 @@ def _doctored(doc: str) -> Iterator[tuple[str, str, list[str]]]:
     yield "error code dropped", repr(code), check_error_codes(doc.replace(f"`{code}`", "x"))
     key = sorted(seen(rid).view_keys)[0]
     yield "view key dropped", "view keys", check_view_keys(doc.replace(f"`{key}`, ", ""), rid)
+    bad = _replace_in(doc, rid, "Errors: ", "Errors: 409 `run_too_long`; ")
+    yield "code invented", "'run_too_long'", check_error_codes(bad)
+    bad = _replace_in(doc, rid, "#### Events", "#### Happenings")
+    yield "events part gone", f"{rid}: no events", check_structure(bad)
 
 
 def test_checks_can_fail(doc: str) -> None:
