@@ -174,12 +174,18 @@
   }
 
   /* ------------------------------------------------------------------ commands */
+  /* Answers that several seats give at the same time (Give-me-five offers R-11, All-mine keep choices R-9,
+     the board game's keep B-8) do not conflict: another seat's answer landing first must not turn this one
+     into a "stale" error, so they go without expected_version and apply to the current state. */
+  const AT_ONCE = new Set(["offer_card", "keep_hand", "keep"]);
+
   async function send(command) {
     if (S.busy) return false;
     S.busy = true;
     setError("");
-    const result = await P10.api("POST", `/api/tables/${S.tableId}/commands`,
-      { command_id: P10.uuid(), expected_version: S.version, command });
+    const body = { command_id: P10.uuid(), command };
+    if (!AT_ONCE.has(command.type)) body.expected_version = S.version;
+    const result = await P10.api("POST", `/api/tables/${S.tableId}/commands`, body);
     S.busy = false;
     if (!result.ok) {
       setError(P10.errorText(result.data.error));
