@@ -109,3 +109,24 @@ class GameCommand(Base):
     events: Mapped[list[Any]] = mapped_column(JSON)
     redacted: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class JoinFailure(Base):
+    """A wrong join code (``app.services.security.JoinLimiter``): the table and client address it came from.
+
+    The limiter counts these rows in a sliding window, so every server process sharing the database enforces
+    one limit; rows older than the window are deleted as new failures arrive.
+    """
+
+    __tablename__ = "join_failure"
+    __table_args__ = (
+        Index("ix_join_failure_table_id_failed_at", "table_id", "failed_at"),
+        Index("ix_join_failure_address_failed_at", "address", "failed_at"),
+        Index("ix_join_failure_failed_at", "failed_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    # No foreign key: a row outlives nothing it needs, and it expires with the window anyway.
+    table_id: Mapped[str] = mapped_column(String(32))
+    address: Mapped[str] = mapped_column(String(255))
+    failed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

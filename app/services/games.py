@@ -31,7 +31,7 @@ from app.rules.core.errors import GameOver, InvalidOptions, StaleVersion
 from app.settings import Settings
 
 from .errors import ServiceError, bad_token, table_not_found
-from .security import SlidingWindowLimiter, digest, matches, new_join_code, new_table_id, new_token
+from .security import JoinLimiter, digest, matches, new_join_code, new_table_id, new_token
 
 log = logging.getLogger("phase10.games")
 
@@ -237,9 +237,9 @@ class GameService:
         self.catalog = catalog or RulesetCatalog()
         self.notifier: Notifier = notifier or NullNotifier()
         self.extensions: list[TableExtension] = list(extensions)
-        window = settings.join_window_seconds
-        self.table_limiter = SlidingWindowLimiter(settings.join_failures_per_table, window)
-        self.address_limiter = SlidingWindowLimiter(settings.join_failures_per_address, window)
+        # Wrong join codes, counted in the database so the limits hold across server processes.
+        self.join_limiter = JoinLimiter(settings.join_failures_per_table, settings.join_failures_per_address,
+                                        settings.join_window_seconds)
         self.presence: Callable[[str], set[int]] = lambda _table_id: set()
         self.states = StateCache(settings.state_cache_size)
         self._hot: OrderedDict[str, _Hot] = OrderedDict()
@@ -419,30 +419,38 @@ class GameService:
                 "invite_link": self.invite_link(table.id, code), "table": info}
 
     def join(self, table_id: str, name: str, code: str, client: str) -> JSONDict:
-        if self.table_limiter.blocked(table_id) or self.address_limiter.blocked(client):
-            raise ServiceError(429, "rate_limited", "too many wrong join codes; try again later")
         token = new_token()
         with self.db.write() as s:
             table = self._table(s, table_id, lock=True)
-            if not matches(code, table.join_code_hash):
-                self.table_limiter.hit(table_id)
-                self.address_limiter.hit(client)
-                raise ServiceError(403, "wrong_join_code", "the join code is wrong")
-            if self._game(s, table_id) is not None:
-                raise ServiceError(409, "game_started", "the game has already started")
-            seats = self._seats(s, table_id)
-            if len(seats) >= table.capacity:
-                raise ServiceError(409, "table_full", "every seat is taken")
-            seat = Seat(table_id=table_id, position=len(seats), name=name, is_host=False, is_bot=False,
-                        token_hash=digest(token))
-            s.add(seat)
-            self._bump(s, table)
-            s.flush()
-            info = self._table_info(s, table, [*seats, seat], with_game=False)
-            self._publish(s, table_id, 0)
+            # Counted after the table lock, so racing attempts on one table (from any process) count one by one.
+            if self.join_limiter.blocked(s, table_id, client):
+                raise ServiceError(429, "rate_limited", "too many wrong join codes; try again later")
+            right_code = matches(code, table.join_code_hash)
+            if right_code:
+                seat, info = self._take_seat(s, table, name, token)
+            else:
+                self.join_limiter.hit(s, table_id, client)  # committed with this transaction, then the 403
+        if not right_code:
+            raise ServiceError(403, "wrong_join_code", "the join code is wrong")
         self.after_commit(table_id, 0)
         log.info("seat joined", extra={"table_id": table_id, "seat": seat.position})
         return {"table_id": table_id, "seat": seat.position, "token": token, "table": info}
+
+    def _take_seat(self, s: Session, table: GameTable, name: str, token: str) -> tuple[Seat, JSONDict]:
+        """The next seat of a waiting table with room, for a joiner whose code was right."""
+        if self._game(s, table.id) is not None:
+            raise ServiceError(409, "game_started", "the game has already started")
+        seats = self._seats(s, table.id)
+        if len(seats) >= table.capacity:
+            raise ServiceError(409, "table_full", "every seat is taken")
+        seat = Seat(table_id=table.id, position=len(seats), name=name, is_host=False, is_bot=False,
+                    token_hash=digest(token))
+        s.add(seat)
+        self._bump(s, table)
+        s.flush()
+        info = self._table_info(s, table, [*seats, seat], with_game=False)
+        self._publish(s, table.id, 0)
+        return seat, info
 
     def _host_lobby(self, s: Session, table_id: str, token: str | None) -> tuple[GameTable, list[Seat]]:
         table = self._table(s, table_id, lock=True)
