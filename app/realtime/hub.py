@@ -69,10 +69,13 @@ class Connection:
         self.wanted_game = game_id
         self.closed = False
         self.writer: asyncio.Task[None] | None = None
+        self.seat_changed: Callable[[], None] | None = None  # set by the hub (presence announcements)
 
     def reset(self, seat_id: int | None) -> None:
         """Re-authenticated as another seat: the next delivery sends a fresh snapshot."""
-        self.seat_id = seat_id
+        changed, self.seat_id = seat_id != self.seat_id, seat_id
+        if changed and self.seat_changed is not None:
+            self.seat_changed()
         self.game_id, self.version, self.table_key, self.started = None, 0, None, False
         self.pending_since = None
 
@@ -131,13 +134,26 @@ class Channel:
         self.covered_version = -1
 
 
+class Remote(Protocol):
+    """The seats connected to other server processes (``app.realtime.presence``)."""
+
+    def seats(self, table_id: str) -> set[int]: ...
+
+
 class Hub:
-    """Channels of this process. ``wake`` may be called from any thread."""
+    """Channels of this process. ``wake`` may be called from any thread.
+
+    ``presence`` (the ``connected`` flags of table info) is this process's open seat sockets plus, with the
+    Postgres hub, ``remote``: the seats other processes announced (``app.realtime.presence``, which sets
+    ``remote`` and ``on_local_change``, the hook told when a seat's sockets here open or close).
+    """
 
     def __init__(self, fanout: Fanout) -> None:
         self.fanout = fanout
         self.channels: dict[str, Channel] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
+        self.remote: Remote | None = None
+        self.on_local_change: Callable[[str], None] | None = None
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         """The server's loop (called once when the app starts serving)."""
@@ -145,6 +161,19 @@ class Hub:
         tune_gc()
 
     def presence(self, table_id: str) -> set[int]:
+        """Seat ids with an open socket at ``table_id``, on this process or (Postgres hub) any other."""
+        local = self.local_presence(table_id)
+        return local if self.remote is None else local | self.remote.seats(table_id)
+
+    def local_tables(self) -> list[str]:
+        return list(self.channels)
+
+    def _local_changed(self, table_id: str) -> None:
+        if self.on_local_change is not None:
+            self.on_local_change(table_id)
+
+    def local_presence(self, table_id: str) -> set[int]:
+        """Seat ids with an open socket on this process."""
         channel = self.channels.get(table_id)
         if channel is None:
             return set()
@@ -159,12 +188,17 @@ class Hub:
         channel = self.channels.setdefault(conn.table_id, Channel(conn.table_id))
         channel.connections.add(conn)
         conn.writer = asyncio.get_running_loop().create_task(conn.write_loop())
+        conn.seat_changed = lambda: self._local_changed(conn.table_id)
+        if conn.seat_id is not None:
+            self._local_changed(conn.table_id)
         self.wake_local(conn.table_id)
 
     def detach(self, conn: Connection) -> None:
         conn.closed = True
         if conn.writer is not None:
             conn.writer.cancel()
+        if conn.seat_id is not None:
+            self._local_changed(conn.table_id)
         channel = self.channels.get(conn.table_id)
         if channel is None:
             return

@@ -1,0 +1,226 @@
+"""``connected`` flags across server processes (app/realtime/presence.py).
+
+Two real server processes on loopback behind one Postgres (needs TEST_DATABASE_URL): a seat whose socket is
+open on one process is shown connected by the other, over REST and in the other's socket messages, and
+disconnected again when the socket closes or its process stops. The announcement rules themselves (whole
+sets, goodbye, heartbeat expiry of a vanished process, re-announcing on request) are checked without a
+database below.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import ClientConnection, connect
+
+from app.realtime.presence import EXPIRE_AFTER_SECONDS, HEARTBEAT_SECONDS, PgPresence
+from tests.conftest import TEST_DATABASE_URL
+
+ROOT = Path(__file__).resolve().parents[2]
+needs_postgres = pytest.mark.skipif(not TEST_DATABASE_URL.startswith("postgresql"),
+                                    reason="needs Postgres (TEST_DATABASE_URL)")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    def __init__(self, database_url: str) -> None:
+        port = _free_port()
+        env = {**os.environ, "DATABASE_URL": database_url, "PHASE10_LOG_LEVEL": "WARNING"}
+        self.url = f"127.0.0.1:{port}"
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port)],
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def wait_ready(self, deadline: float) -> None:
+        while True:
+            try:
+                if httpx.get(f"http://{self.url}/healthz", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline, "server did not start"
+            time.sleep(0.1)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()  # graceful: the lifespan closes sockets and says goodbye
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+
+@pytest.fixture()
+def servers(database_url: str) -> Iterator[list[Server]]:
+    both = [Server(database_url), Server(database_url)]
+    try:
+        deadline = time.monotonic() + 20
+        for server in both:
+            server.wait_ready(deadline)
+        yield both
+    finally:
+        for server in both:
+            server.stop()
+
+
+def _connected(server: Server, table_id: str) -> list[bool]:
+    table = httpx.get(f"http://{server.url}/api/tables/{table_id}").json()
+    return [seat["connected"] for seat in table["seats"]]
+
+
+def _eventually(check: Callable[[], bool], seconds: float = 5.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, "not within the time limit"
+        time.sleep(0.05)
+
+
+def _next_table(ws: ClientConnection, wanted: list[bool]) -> dict[str, Any]:
+    """The next table info (snapshot or table message) whose connected flags are ``wanted``."""
+    while True:
+        msg: dict[str, Any] = json.loads(ws.recv(timeout=10))
+        table = msg.get("table")
+        if table and [seat["connected"] for seat in table["seats"]] == wanted:
+            return msg
+
+
+@needs_postgres
+def test_a_socket_on_one_process_is_connected_on_the_other(servers: list[Server]) -> None:
+    one, two = servers
+    created = httpx.post(f"http://{one.url}/api/tables", json={"ruleset": "mattel", "seats": 2, "name": "A"}).json()
+    table_id, host = created["table_id"], created["token"]
+    guest = httpx.post(f"http://{two.url}/api/tables/{table_id}/join",
+                       json={"name": "B", "code": created["join_code"]}).json()["token"]
+    assert _connected(two, table_id) == [False, False]
+    with connect(f"ws://{one.url}/ws/tables/{table_id}?token={host}") as host_ws:
+        _next_table(host_ws, [True, False])
+        _eventually(lambda: _connected(two, table_id) == [True, False])  # REST on the other process
+        with connect(f"ws://{two.url}/ws/tables/{table_id}?token={guest}") as guest_ws:
+            snapshot = _next_table(guest_ws, [True, True])  # its own socket and the host's on process one
+            assert snapshot["type"] == "snapshot"
+            _next_table(host_ws, [True, True])  # process one learns of the guest's socket on process two
+            assert _connected(one, table_id) == [True, True]
+        _next_table(host_ws, [True, False])  # the guest's socket closed on process two
+        assert _connected(one, table_id) == [True, False]
+        with connect(f"ws://{two.url}/ws/tables/{table_id}?token={guest}") as guest_ws:
+            _next_table(guest_ws, [True, True])
+            host_ws.close()
+            msg = _next_table(guest_ws, [False, True])  # the host's socket closed on process one
+            assert msg["type"] == "table"
+            assert _connected(two, table_id) == [False, True]
+            with connect(f"ws://{one.url}/ws/tables/{table_id}?token={host}") as again:
+                _next_table(again, [True, True])
+                _next_table(guest_ws, [True, True])
+                one.stop()  # process one stops with the host's socket open: it says goodbye
+                _next_table(guest_ws, [False, True])
+                assert _connected(two, table_id) == [False, True]
+
+
+@needs_postgres
+@pytest.mark.slow
+def test_a_killed_process_is_forgotten_when_its_heartbeats_stop(servers: list[Server]) -> None:
+    """No goodbye from a killed process: its seats stay connected until its heartbeat expires (15 s)."""
+    one, two = servers
+    created = httpx.post(f"http://{two.url}/api/tables", json={"ruleset": "mattel", "seats": 2, "name": "A"}).json()
+    table_id = created["table_id"]
+    host_ws = connect(f"ws://{one.url}/ws/tables/{table_id}?token={created['token']}")
+    try:
+        _next_table(host_ws, [True])
+        _eventually(lambda: _connected(two, table_id) == [True])
+        one.proc.kill()
+        one.proc.wait(10)
+        killed = time.monotonic()
+        assert _connected(two, table_id) == [True]  # nobody said goodbye
+        _eventually(lambda: _connected(two, table_id) == [False], EXPIRE_AFTER_SECONDS + HEARTBEAT_SECONDS + 5)
+        assert time.monotonic() - killed > EXPIRE_AFTER_SECONDS - HEARTBEAT_SECONDS - 1
+    finally:
+        with contextlib.suppress(Exception):
+            host_ws.close()
+
+
+class FakeHub:
+    """The hub as the announcer sees it: local seats per table, and the tables it was asked to refresh."""
+
+    def __init__(self) -> None:
+        self.local: dict[str, set[int]] = {}
+        self.woken: list[str] = []
+
+    def local_presence(self, table_id: str) -> set[int]:
+        return set(self.local.get(table_id, set()))
+
+    def local_tables(self) -> list[str]:
+        return list(self.local)
+
+    def wake_local(self, table_id: str, version: int | None = None) -> None:
+        self.woken.append(table_id)
+
+
+def _message(kind: str, process: str, **rest: Any) -> str:
+    return json.dumps({"k": kind, "p": process, **rest})
+
+
+def test_announcements_are_whole_sets_and_a_goodbye_forgets_the_process() -> None:
+    hub, now = FakeHub(), [100.0]
+    presence = PgPresence("", hub, heartbeat=1.0, expire_after=3.0, clock=lambda: now[0])
+    presence.receive(_message("hello", "p1"))
+    presence.receive(_message("seats", "p1", t={"T": [1, 2], "U": [5]}))
+    presence.receive(_message("seats", "p2", t={"T": [2, 3]}))
+    assert presence.remote.seats("T") == {1, 2, 3} and presence.remote.seats("U") == {5}
+    assert hub.woken == ["T", "U", "T"]
+    presence.receive(_message("seats", "p1", t={"T": [2]}))
+    presence.receive(_message("seats", "p1", t={"T": [2]}))  # the same set again changes nothing
+    assert presence.remote.seats("T") == {2, 3} and hub.woken[-1] == "T" and len(hub.woken) == 4
+    presence.receive(_message("seats", presence.process_id, t={"T": [9]}))  # our own announcement
+    assert presence.remote.seats("T") == {2, 3}
+    presence.receive(_message("bye", "p2"))
+    assert presence.remote.seats("T") == {2}
+    presence.receive(_message("seats", "p1", t={"T": [], "U": []}))
+    assert presence.remote.seats("T") == set() and presence.remote.seats("U") == set()
+    presence.receive("not json")  # ignored (logged)
+
+
+def test_a_process_not_heard_from_expires_with_its_seats() -> None:
+    hub, now = FakeHub(), [100.0]
+    presence = PgPresence("", hub, heartbeat=1.0, expire_after=3.0, clock=lambda: now[0])
+    presence.receive(_message("hello", "alive"))
+    presence.receive(_message("hello", "killed"))
+    presence.receive(_message("seats", "alive", t={"T": [1]}))
+    presence.receive(_message("seats", "killed", t={"T": [2], "U": [4]}))
+    for _ in range(3):
+        now[0] += 1.5
+        presence.receive(_message("hb", "alive"))
+        presence.expire()
+    assert presence.remote.seats("T") == {1} and presence.remote.seats("U") == set()
+    assert {"T", "U"} <= set(hub.woken[-2:])
+
+
+def test_unknown_processes_are_asked_to_announce_and_hello_is_answered() -> None:
+    hub, now = FakeHub(), [100.0]
+    hub.local = {"T": {7}}
+    presence = PgPresence("", hub, heartbeat=1.0, expire_after=3.0, clock=lambda: now[0])
+    presence.receive(_message("hb", "stranger"))  # we forgot it, or missed its hello: ask it to announce
+    assert presence._control == [{"k": "want", "of": "stranger"}]
+    presence._control.clear()
+    presence.receive(_message("want", "stranger", of=presence.process_id))  # asked of us: all our tables
+    presence.receive(_message("hello", "newcomer"))
+    messages = presence._messages()
+    assert messages == [{"k": "seats", "t": {"T": [7]}}]
+    presence.local_changed("T")
+    hub.local = {}
+    assert presence._messages() == [{"k": "seats", "t": {"T": []}}]  # the last socket went
