@@ -32,7 +32,10 @@
   /* --- the custom phase list editor (B-11): phases built from group kinds and sizes, validated here and
          again by the engine on create --------------------------------------------------------------- */
   function phaseEditor(option, ruleset) {
-    const kinds = ruleset.id === "master" ? KINDS : KINDS.filter((k) => k !== "colour_run");
+    /* The schema names the group kinds of this game (C-2: colour runs in Master only) and the limits. */
+    const kinds = option.kinds || KINDS.filter((k) => k !== "colour_run");
+    const maxGroups = option.max_groups || 6;
+    const maxCards = option.max_cards || 10;
     const wrap = el("div", { class: "phase-editor", "data-option": option.name });
     const enable = el("input", { type: "checkbox", id: "opt-" + option.name + "-on" });
     const list = el("ol", { class: "phase-list hidden", "aria-label": t("editor.phases") });
@@ -79,17 +82,17 @@
         const rows = list.querySelectorAll(".phase-row")[i];
         rows.querySelector(".phase-desc").textContent = t("phase.number", { n: i + 1 }) + ": " + P10.describePhase(groups);
         if (message) return;
-        if (!groups.length || groups.length > 6) message = t("editor.err_groups", { n: i + 1 });
+        if (!groups.length || groups.length > maxGroups) message = t("editor.err_groups", { n: i + 1 });
         let total = 0;
         for (const g of groups) {
           const least = g.kind.includes("run") ? 3 : 2;
-          const most = g.kind.includes("run") ? 12 : 10;
+          const most = g.kind.includes("run") ? 12 : maxCards;
           if (!(g.size >= least && g.size <= most)) {
             message = t("editor.err_size", { n: i + 1, kind: t("kind." + g.kind), least, most });
           }
           total += g.size || 0;
         }
-        if (!message && total > 10) message = t("editor.err_total", { n: i + 1 });
+        if (!message && total > maxCards) message = t("editor.err_total", { n: i + 1 });
       });
       problem.textContent = enable.checked ? message : "";
       return message;

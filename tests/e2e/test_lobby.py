@@ -64,3 +64,36 @@ def test_counts_use_the_languages_plural_forms(start_server: Any, new_page: Any,
     page.goto(server.url + "/")
     said = page.evaluate("[1, 2, 5].map((n) => P10.t('table.cards_in_hand', { n }))")
     assert said == [one, two, five]
+
+
+@pytest.mark.e2e
+def test_R3_master_lobby_shows_the_phase_editor_with_colour_runs(start_server: Any, new_page: Any) -> None:
+    """R-3 (phases 9 and 10 Reconstructed: the host may change the list): Master's lobby form offers the phase
+    editor, starting from the ten Master phases, with the colour run among the group kinds (C-2); a shortened
+    list is what the table records."""
+    server = start_server(1)
+    page = new_page()
+    page.goto(server.url + "/")
+    page.check("input[name=ruleset][value=master]")
+    page.check("#opt-phases-on")
+    rows = page.locator(".phase-row")
+    assert rows.count() == 10
+    assert "colour run of 4" in rows.nth(7).locator(".phase-desc").text_content()
+    kinds = rows.first.locator(".g-kind option").evaluate_all("options => options.map(o => o.value)")
+    assert "colour_run" in kinds
+    while rows.count() > 2:
+        rows.last.get_by_role("button", name="Remove phase").click()
+    rows.last.locator(".g-kind").first.select_option("colour_run")
+    rows.last.locator(".g-size").first.fill("2")
+    page.fill("#host-name", "Anna")
+    page.click("#create-button")
+    assert "colour run" in page.locator("#create-error").text_content()  # C-2: a colour run has 3+ cards
+    rows.last.locator(".g-size").first.fill("5")
+    assert "1 colour run of 5" in rows.last.locator(".phase-desc").text_content()
+    page.click("#create-button")
+    page.wait_for_selector("#created:not(.hidden)")
+    table_id = page.input_value("#invite-link").split("/join/")[1].split("?")[0]
+    info = page.evaluate("id => fetch('/api/tables/' + id).then(r => r.json())", table_id)
+    assert info["ruleset"] == "master" and len(info["options"]["phases"]) == 2
+    assert info["options"]["phases"][1][0] == {"kind": "colour_run", "size": 5}
+    assert not page.p10_errors

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from ..core.phases import phase_list_schema
 from ..core.ruleset import CodecMixin, JSONDict
 from . import game, views
-from .material import MAX_PLAYERS, MIN_PLAYERS
+from .material import BOARD_KINDS, MAX_PLAYERS, MIN_PLAYERS
 from .state import BOARD_COMMANDS, BoardCommand, BoardEvent, BoardOptions, BoardState, Stage
 
 
@@ -25,6 +26,7 @@ class BoardRuleset(CodecMixin[BoardState, BoardCommand, BoardEvent, BoardOptions
         "ring": "Your own ring: field types clockwise from the start field (empty = the box's 32 fields).",
         "first_player": "The seat that starts the first round (empty = at random).",
     }
+    option_schema_extra = {"phases": phase_list_schema(BOARD_KINDS)}
 
     def check_options(self, options: BoardOptions) -> None:
         game.check_options(options)

@@ -10,14 +10,13 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import replace
-from functools import lru_cache
 
 from ..core.cards import MAX_NUMBER, MIN_NUMBER, Card, as_joker
 from ..core.commands import Discard, Draw, Hit, LayPhase, Pile
 from ..core.errors import GameOver, IllegalMove, InvalidCommand, InvalidOptions, NotYourTurn, WrongStage
 from ..core.events import CardDiscarded, CardDrawn, DrawFailed, GameEnded, HandsDealt
 from ..core.groups import group_is_complete
-from ..core.phases import Phase, parse_phase_list
+from ..core.phases import Phase, table_phases
 from ..core.rng import Rng
 from ..core.solver import find_laydown
 from ..core.table import (
@@ -97,17 +96,9 @@ def ring(options: BoardOptions) -> tuple[str, ...]:
     return RING if options.ring is None else options.ring
 
 
-@lru_cache(maxsize=64)
-def _parsed_phases(raw: tuple[tuple[tuple[str, int], ...], ...]) -> tuple[Phase, ...]:
-    data = [[{"kind": kind, "size": size} for kind, size in p] for p in raw]
-    return parse_phase_list(data, "phases", allowed=BOARD_KINDS)
-
-
 def phases(options: BoardOptions) -> tuple[Phase, ...]:
     """The phase list of this table (B-3, B-11)."""
-    if options.phases is None:
-        return PHASES
-    return _parsed_phases(tuple(tuple((g.kind.value, g.size) for g in p) for p in options.phases))
+    return table_phases(options.phases, PHASES, BOARD_KINDS)
 
 
 def sequence(options: BoardOptions) -> tuple[int, ...]:

@@ -18,19 +18,12 @@ from ..core.events import (
     HandsDealt,
     PhaseLaid,
 )
-from ..core.groups import GroupKind, LaidGroup
+from ..core.groups import LaidGroup
+from ..core.phases import CustomPhases
 from ..core.rng import Rng
 from ..core.table import Piles, Player, RoundScore
 
 Direction = Literal["left", "right"]
-
-
-@dataclass(frozen=True, slots=True)
-class GroupOption:
-    """One group of a custom phase (B-11): ``{"kind": "set", "size": 3}``."""
-
-    kind: GroupKind
-    size: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +37,7 @@ class BoardOptions:
     """
 
     phases_to_win: int | None = None
-    phases: tuple[tuple[GroupOption, ...], ...] | None = None
+    phases: CustomPhases | None = None
     ring: tuple[str, ...] | None = None
     first_player: int | None = None
 

@@ -76,6 +76,9 @@ def from_json(tp: Any, data: JSON, path: str = "") -> Any:
         classes = [o for o in options if dataclasses.is_dataclass(o)]
         if classes and isinstance(data, dict):
             return _decode_tagged(classes, data, path)
+        present = [o for o in options if o is not type(None)]
+        if len(present) == 1:  # ``X | None``: the error names the innermost bad field (``phases[0][1].size``)
+            return from_json(present[0], data, path)
         errors = []
         for option in options:
             if option is type(None):

@@ -1,10 +1,10 @@
-"""Phase lists as data (C-2, M-3, R-3, B-3) and their JSON form for custom phase lists (B-11)."""
+"""Phase lists as data (C-2, M-3, R-3, B-3) and their JSON form for custom phase lists (R-3, B-11)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from .errors import InvalidOptions
 from .groups import GroupKind
@@ -61,6 +61,18 @@ def _describe(groups: tuple[GroupSpec, ...]) -> str:
     return " + ".join(parts)
 
 
+@dataclass(frozen=True, slots=True)
+class GroupOption:
+    """One group of a host's custom phase (R-3, B-11) as a table option: ``{"kind": "set", "size": 3}``."""
+
+    kind: GroupKind
+    size: int
+
+
+CustomPhases = tuple[tuple[GroupOption, ...], ...]
+"""The ``phases`` table option of a rule set whose phase list a host may replace (R-3, B-11)."""
+
+
 def phase(*groups: tuple[GroupKind, int]) -> Phase:
     """Shorthand: ``phase((SET, 3), (RUN, 4))``."""
     return Phase(tuple(GroupSpec(k, n) for k, n in groups))
@@ -114,3 +126,25 @@ def parse_phase_list(raw: object, field: str = "phases",
             raise InvalidOptions(where, f"a phase may ask for at most {MAX_CARDS} cards")
         out.append(Phase(tuple(specs)))
     return tuple(out)
+
+
+def phase_list_schema(allowed: Sequence[GroupKind]) -> dict[str, object]:
+    """What the lobby's phase-list editor needs beyond the default (C-11): the group kinds of this game (C-2)
+    and the limits ``parse_phase_list`` applies."""
+    return {"kinds": [k.value for k in allowed], "max_groups": MAX_GROUPS, "max_cards": MAX_CARDS}
+
+
+def table_phases(custom: CustomPhases | None, default: tuple[Phase, ...],
+                 allowed: Sequence[GroupKind] = tuple(GroupKind), field: str = "phases") -> tuple[Phase, ...]:
+    """The phase list a table plays (R-3, B-3, B-11): the rule set's own (``custom`` is ``None``) or the host's,
+    validated by ``parse_phase_list`` (``InvalidOptions`` naming the field, e.g. ``phases[0][1]``)."""
+    if custom is None:
+        return default
+    return _parsed(custom, tuple(allowed), field)
+
+
+@lru_cache(maxsize=64)
+def _parsed(custom: CustomPhases, allowed: tuple[GroupKind, ...], field: str) -> tuple[Phase, ...]:
+    """Every view and turn asks for the table's phases: a custom list is parsed once."""
+    raw = [[{"kind": g.kind.value, "size": g.size} for g in p] for p in custom]
+    return parse_phase_list(raw, field, allowed=allowed)

@@ -65,6 +65,11 @@ class CodecMixin(Generic[S, C, E, O]):
     options_type: type[O]
     command_types: tuple[type[C], ...]
     option_help: Mapping[str, str] = {}
+    option_schema_extra: Mapping[str, JSONDict] = {}
+    """More about an option for the lobby form, e.g. the group kinds a custom phase list may use (C-2)."""
+    options_omitted_at_default: frozenset[str] = frozenset()
+    """Options added after games were recorded: left out of ``options_to_json`` while at their default, so the
+    record of a game that does not use them (stored tables, golden playthroughs) stays the same (C-11)."""
 
     def parse_options(self, raw: Mapping[str, Any] | None) -> O:
         """Validate table options against this rule set; unknown or bad fields raise ``InvalidOptions``."""
@@ -77,8 +82,10 @@ class CodecMixin(Generic[S, C, E, O]):
         try:
             options: O = codec.from_json(self.options_type, data)
         except InvalidCommand as err:
-            field = err.path.split(".", 1)[0].split("[", 1)[0] or "options"
-            raise InvalidOptions(field, err.reason or err.message) from None
+            # the option and its item (``phases[0][1]``, ``ring[3]``); a deeper field goes into the message
+            field, _, rest = err.path.partition(".")
+            reason = err.reason or err.message
+            raise InvalidOptions(field or "options", f"{rest}: {reason}" if rest else reason) from None
         self.check_options(options)
         return options
 
@@ -86,8 +93,13 @@ class CodecMixin(Generic[S, C, E, O]):
         """Cross-field checks of options; raise ``InvalidOptions``. Override when needed."""
 
     def options_to_json(self, options: O) -> JSONDict:
-        data: JSONDict = codec.to_json(options)
-        data.pop("type", None)
+        """Options as plain JSON, in the form a host writes them (``phases: [[{"kind", "size"}]]``, C-11)."""
+        data: JSONDict = _untagged(codec.to_json(options))
+        if self.options_omitted_at_default:
+            default = _untagged(codec.to_json(self.options_type()))
+            for name in self.options_omitted_at_default:
+                if name in data and data[name] == default[name]:
+                    del data[name]
         return data
 
     def options_schema(self) -> list[JSONDict]:
@@ -97,7 +109,7 @@ class CodecMixin(Generic[S, C, E, O]):
         assert is_dataclass(self.options_type)
         for f in fields(self.options_type):
             out.append({"name": f.name, "default": default[f.name],
-                        "help": self.option_help.get(f.name, "")})
+                        "help": self.option_help.get(f.name, ""), **self.option_schema_extra.get(f.name, {})})
         return out
 
     def parse_command(self, raw: Any) -> C:
@@ -119,6 +131,15 @@ class CodecMixin(Generic[S, C, E, O]):
     def state_from_json(self, data: JSONDict) -> S:
         state: S = codec.from_json(self.state_type, data)
         return state
+
+
+def _untagged(data: Any) -> Any:
+    """Options hold no unions: the codec's ``"type"`` tags are left out at every depth."""
+    if isinstance(data, dict):
+        return {k: _untagged(v) for k, v in data.items() if k != "type"}
+    if isinstance(data, list):
+        return [_untagged(v) for v in data]
+    return data
 
 
 def replay(ruleset: Ruleset[S, C, E, O], seed: int, players: int, options: O,

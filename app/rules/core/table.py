@@ -160,11 +160,13 @@ def phase_sequence(phases: Sequence[Phase], selection: str, phases_to_win: int |
 
 
 def check_phases_to_win(phases: Sequence[Phase], selection: str, phases_to_win: int | None) -> None:
-    """C-11, M-9, R-15, B-11: ``phases_to_win`` must name a phase of the selected list."""
-    if phases_to_win is not None:
-        most = len(phase_sequence(phases, selection, None))
-        if not 1 <= phases_to_win <= most:
-            raise InvalidOptions("phases_to_win", f"must be between 1 and {most}")
+    """C-11, M-9, R-15, B-11: the selection must leave a phase to play (a custom list of one phase has no even
+    phase), and ``phases_to_win`` must name a phase of the selected list."""
+    most = len(phase_sequence(phases, selection, None))
+    if not most:
+        raise InvalidOptions("phase_selection", f"a list of {len(phases)} phase(s) has no {selection} phase")
+    if phases_to_win is not None and not 1 <= phases_to_win <= most:
+        raise InvalidOptions("phases_to_win", f"must be between 1 and {most}")
 
 
 def seat_phase(sequence: Sequence[int], marker: int, fixed_round: int | None = None) -> int:

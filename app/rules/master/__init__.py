@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from ..core.phases import phase_list_schema
 from ..core.ruleset import CodecMixin, JSONDict
 from . import game, views
-from .deck import MAX_PLAYERS, MIN_PLAYERS
+from .deck import MASTER_KINDS, MAX_PLAYERS, MIN_PLAYERS
 from .events import redact_event
 from .state import MASTER_COMMANDS, MasterCommand, MasterEvent, MasterOptions, MasterState, Stage
 
@@ -27,7 +28,11 @@ class MasterRuleset(CodecMixin[MasterState, MasterCommand, MasterEvent, MasterOp
         "fixed_rounds": "Exactly one round per phase; everyone plays the round's phase; lowest total wins.",
         "phases_to_win": "End the game with the N-th phase of the list (empty = all of them).",
         "phase_selection": "Play all phases, only the even ones or only the odd ones.",
+        "phases": "Your own phase list: [[{\"kind\": \"colour_run\", \"size\": 4}, ...], ...] "
+                  "(empty = the ten Master phases).",
     }
+    option_schema_extra = {"phases": phase_list_schema(MASTER_KINDS)}
+    options_omitted_at_default = frozenset({"phases"})  # added later: records of default games stay the same
 
     def check_options(self, options: MasterOptions) -> None:
         game.check_options(options)

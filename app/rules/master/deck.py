@@ -64,6 +64,9 @@ PHASES: tuple[Phase, ...] = (
 )
 """R-3: the ten Master phases (9 and 10 Reconstructed: plain data)."""
 
+MASTER_KINDS: tuple[GroupKind, ...] = (S, R, C, CR)
+"""C-2: every group kind, colour runs included, may appear in a Master phase list (R-3)."""
+
 RANGED_JOKERS = JokerPolicy(min_naturals={S: 1, C: 1, R: 2, CR: 2})
 """R-4: one natural card per set and colour group, two per run and colour run; the card carries its range."""
 

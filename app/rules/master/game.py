@@ -10,7 +10,7 @@ from ..core.cards import Card
 from ..core.commands import Discard, Draw, Hit, LayPhase, Pile
 from ..core.errors import GameOver, IllegalMove, InvalidCommand, InvalidOptions, NotYourTurn, WrongStage
 from ..core.events import CardDiscarded, CardDrawn, DrawFailed, GameEnded, HandsDealt, RoundEnded
-from ..core.phases import Phase
+from ..core.phases import Phase, table_phases
 from ..core.rng import Rng
 from ..core.solver import find_laydown
 from ..core.table import (
@@ -33,6 +33,7 @@ from .deck import (
     GIVE_ME_FIVE,
     HAND_SIZE,
     IN_FRONT_OF_SELF,
+    MASTER_KINDS,
     MAX_PLAYERS,
     MIN_PLAYERS,
     OFFER_SIZE,
@@ -78,25 +79,33 @@ Result = tuple[MasterState, Events]
 # -- options and phases (R-3, R-15) --------------------------------------------------------------------
 
 
+def phases(options: MasterOptions) -> tuple[Phase, ...]:
+    """The phase list of this table (R-3): the ten Master phases, or the host's own list (C-2 kinds, colour
+    runs included)."""
+    return table_phases(options.phases, PHASES, MASTER_KINDS)
+
+
 def sequence(options: MasterOptions) -> tuple[int, ...]:
     """The phase numbers this game plays (R-15: ``phase_selection``, ``phases_to_win``)."""
-    return phase_sequence(PHASES, options.phase_selection, options.phases_to_win)
+    return phase_sequence(phases(options), options.phase_selection, options.phases_to_win)
 
 
 def phase_number(state: MasterState, seat: int) -> int:
-    """The phase (1..10) ``seat`` plays this round: its own (C-5) or the round's (R-15 ``fixed_rounds``)."""
+    """The phase (1-based number in the phase list) ``seat`` plays this round: its own (C-5) or the round's
+    (R-15 ``fixed_rounds``)."""
     fixed_round = state.round if state.options.fixed_rounds else None
     return seat_phase(sequence(state.options), state.players[seat].phase, fixed_round)
 
 
 def current_phase(state: MasterState, seat: int) -> Phase:
     """The phase ``seat`` must lay this round (C-5, R-3)."""
-    return PHASES[phase_number(state, seat) - 1]
+    return phases(state.options)[phase_number(state, seat) - 1]
 
 
 def check_options(options: MasterOptions) -> None:
-    """C-11 / R-15: ``phases_to_win`` must name a phase of the selected list."""
-    check_phases_to_win(PHASES, options.phase_selection, options.phases_to_win)
+    """C-11 / R-3 / R-15: a custom phase list is valid, the selection leaves a phase to play and
+    ``phases_to_win`` names a phase of the selected list."""
+    check_phases_to_win(phases(options), options.phase_selection, options.phases_to_win)
 
 
 def points_of(options: MasterOptions) -> Callable[[Card], int]:

@@ -20,18 +20,24 @@ from ..core.events import (
     RoundEnded,
 )
 from ..core.groups import LaidGroup
+from ..core.phases import CustomPhases
 from ..core.rng import Rng
 from ..core.table import Piles, Player, RoundScore
 
 
 @dataclass(frozen=True, slots=True)
 class MasterOptions:
-    """R-12 scoring and the R-15 variants (C-11); the defaults are the rulebook's."""
+    """R-12 scoring, the R-15 variants and the phase list (R-3) (C-11); the defaults are the rulebook's.
+
+    ``phases``: a host's own phase list (``None`` = the ten R-3 phases, of which 9 and 10 are Reconstructed
+    and so editable), validated like every custom list (C-2, R-3).
+    """
 
     scoring: Literal["minus", "points"] = "minus"
     fixed_rounds: bool = False
     phases_to_win: int | None = None
     phase_selection: Literal["all", "even", "odd"] = "all"
+    phases: CustomPhases | None = None
 
 
 class Stage(StrEnum):

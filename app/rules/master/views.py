@@ -8,8 +8,8 @@ from ..core.cards import card_to_json
 from ..core.commands import Pile
 from ..core.events import group_to_json
 from ..core.table import hand_json, history_json
-from .deck import PHASES, TAKE_TWO
-from .game import awaited, current_phase, has_in_front, phase_number, sequence, skip_targets
+from .deck import TAKE_TWO
+from .game import awaited, current_phase, has_in_front, phase_number, phases, sequence, skip_targets
 from .state import MasterState, Stage
 
 
@@ -59,12 +59,13 @@ def _offers(state: MasterState) -> list[dict[str, Any]]:
 
 def _public(state: MasterState) -> dict[str, Any]:
     seq = sequence(state.options)
+    listed = phases(state.options)
     players = []
     for seat, p in enumerate(state.players):
         number = phase_number(state, seat)
         players.append({
             "seat": seat, "hand_size": len(p.hand), "phase": number,
-            "phase_description": PHASES[number - 1].describe(), "phases_done": min(p.phase, len(seq)),
+            "phase_description": listed[number - 1].describe(), "phases_done": min(p.phase, len(seq)),
             "laid": p.laid, "score": p.score,
             "in_front": hand_json(state.fronts[seat]),
             "keep_pending": seat in state.keep_pending,
@@ -82,7 +83,7 @@ def _public(state: MasterState) -> dict[str, Any]:
         "take_two_pending": len(state.drawn),
         "give_me_five": None if state.give is None else {"taker": state.give.taker, "offers": _offers(state)},
         "awaited": list(awaited(state)),
-        "phases": [{"number": n, "description": PHASES[n - 1].describe(), "groups": PHASES[n - 1].to_json()}
+        "phases": [{"number": n, "description": listed[n - 1].describe(), "groups": listed[n - 1].to_json()}
                    for n in seq],
         "history": history_json(state.history),
     }

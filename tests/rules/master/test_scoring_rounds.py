@@ -140,7 +140,8 @@ def test_C11_defaults_match_the_rulebook() -> None:
     assert RULESET.options_to_json(RULESET.parse_options(None)) == {
         "scoring": "minus", "fixed_rounds": False, "phases_to_win": None, "phase_selection": "all"}
     assert {o["name"] for o in RULESET.options_schema()} == {"scoring", "fixed_rounds", "phases_to_win",
-                                                              "phase_selection"}
+                                                              "phase_selection", "phases"}
+    assert RULESET.parse_options(None).phases is None  # the ten Master phases
 
 
 @pytest.mark.parametrize("players", [1, 7])
