@@ -34,6 +34,8 @@ RING_AGAIN = ["+2", "again", "again", "again", "again", "again", "again", "+1"]
 RING_TAKE3 = ["+3"] * 8
 # Every field is `again`: the first player's turns chain until the round ends (B-5, B-8).
 RING_ALL_AGAIN = ["again"] * 8
+# Ben lands on `joker`, Cleo on `+3`, Anna on `again` (B-5), each where the dice allow it.
+RING_MIXED = ["+1"] + ["joker", "+3", "again"] * 4
 # B-11: custom first phases (the other nine phases stay the box's, so nobody reaches the finish).
 RUN3 = [{"kind": "run", "size": 3}]
 FIVE_PAIRS = [{"kind": "set", "size": 2}] * 5
@@ -41,6 +43,7 @@ FIVE_PAIRS = [{"kind": "set", "size": 2}] * 5
 SEED_AGAIN = 3  # Anna: again (take from the discard pile, lay) -> again (chained, a hit) -> +N; then Ben
 SEED_TWO_DISCARDS = 11  # Anna holds 1..12 in her second turn with 15 cards
 SEED_KEEP = 12  # Anna lays five pairs in her first turn (an `again` field) and goes out
+SEED_LAID_KEEP = 1569  # Ben turns a joker, Cleo lays five pairs from 13 cards, Anna lays hers and goes out
 
 
 # -- drivers ----------------------------------------------------------------------------------------------
@@ -396,6 +399,78 @@ def scenario_keep(d: Driver) -> None:
     assert d.view(ben)["prompt"]["action"] == "roll" and d.view(anna)["prompt"] is None
 
 
+def pairing_pile(view: JSON) -> str:
+    """The discard pile when its top card pairs an unpaired number of the hand, else the draw pile."""
+    top = view["discard_top"]
+    return "discard" if top and numbers(view)[top["number"]] % 2 == 1 else "draw"
+
+
+def scenario_laid_and_kept_joker(d: Driver) -> None:
+    """B-8 scoring in its order: Anna goes out (two fields), then Cleo, who laid her phase, moves one field and
+    discards her hand — no keep choice for her; only Ben, without his phase, keeps up to five cards, and the
+    joker he turned (B-5 joker, B-6) stays turned in round 2, its face shown to the others (B-10)."""
+    anna, ben, cleo = 0, 1, 2
+    v = roll_and_move(d, ben, lambda f: f == "joker")
+    jokers = [c for c in v["hand"] if c["kind"] == "joker"]
+    assert len(jokers) == 1 and v["prompt"]["action"] == "play"
+    joker = jokers[0]
+    assert d.view(anna)["players"][ben]["turned"] == [joker]  # B-6: its face is public
+    naturals = [c for c in v["hand"] if c["kind"] == "number"]
+    d.act(ben, {"type": "discard", "card": max(naturals, key=lambda c: (c["number"], c["id"]))["id"]})
+    roll_and_move(d, cleo, lambda f: f == "+3")
+    for _ in range(3):
+        d.act(cleo, {"type": "draw", "pile": pairing_pile(d.view(cleo))})
+    groups = d.hint(cleo)
+    assert groups
+    d.act(cleo, {"type": "lay_phase", "groups": groups, "suggest": True})
+    v = d.view(cleo)
+    assert len(v["hand"]) == 3 and v["players"][cleo]["laid"]
+    d.act(cleo, {"type": "discard", "card": spare(v)})
+    v = roll_and_move(d, anna, lambda f: f == "again")
+    d.act(anna, {"type": "draw", "pile": pairing_pile(v)})
+    groups = d.hint(anna)
+    assert groups
+    d.act(anna, {"type": "lay_phase", "groups": groups, "suggest": True})
+    v = d.view(anna)
+    assert len(v["hand"]) == 1
+    hand = [c["id"] for c in d.view(ben)["hand"]]
+    d.act(anna, {"type": "discard", "card": v["hand"][0]["id"]})
+    v = d.view(cleo)
+    assert v["stage"] == "keep" and v["awaited"] == [ben] and v["prompt"] is None
+    assert [p["marker"] for p in v["players"]] == [2, 0, 1]
+    assert v["history"][-1]["points"] == [2, 0, 1] and v["history"][-1]["made"] == [1, 0, 1]
+    assert v["hand"] == [] and v["players"][cleo]["hand_size"] == 0  # Cleo's hand went to the discard pile
+    assert d.view(ben)["prompt"]["action"] == "keep" and d.view(ben)["players"][ben]["hand_size"] == len(hand)
+    keep = [joker["id"], *sorted(c for c in hand if c != joker["id"])[:4]]
+    if isinstance(d, PageDriver):
+        for page in d.pages:
+            page.wait_for_selector("#summary[open]")
+            # the log tells the scoring in its order: Anna's two fields, then Cleo's one
+            log = page.locator("#log li.ev-marker_moved").all_text_contents()
+            assert log[-2:] == ["Anna's marker moved 2 field(s).", "Cleo's marker moved 1 field(s)."], log
+            page.click("#summary-close")
+            page.wait_for_function("() => !document.getElementById('summary').open")
+        for seat in (anna, cleo):
+            d.page(seat).wait_for_selector("#prompt:has-text('Waiting for Ben.')")
+        assert d.page(cleo).locator("#hand [data-card-id]").count() == 0
+        bp = d.page(ben)
+        assert bp.locator(f"#hand [data-card-id='{joker['id']}']").count() == 1
+    d.act(ben, {"type": "keep", "cards": keep})
+    for seat in (anna, ben, cleo):
+        v = d.view(seat)
+        assert v["round"] == 2 and v["turn"] == ben and v["stage"] == "roll"
+        assert [p["hand_size"] for p in v["players"]] == [10, 10, 10]
+        assert [p["phase"] for p in v["players"]] == [3, 1, 2]
+        assert v["players"][ben]["turned"] == [joker]  # still turned, its face still public
+        assert v["players"][anna]["turned"] == [] and v["players"][cleo]["turned"] == []
+    mine = {c["id"]: c for c in d.view(ben)["hand"]}
+    assert set(keep) <= set(mine) and mine[joker["id"]] == joker
+    if isinstance(d, PageDriver):
+        shown = d.page(anna).locator("#players article[data-seat='1'] .in-front")
+        assert "Turned" in (shown.text_content() or "") and shown.locator(".card").count() == 1
+        d.page(ben).wait_for_selector("#act-roll")
+
+
 def keep_in_page(d: PageDriver, ben: int, hand: list[int]) -> None:
     """B-8 in Ben's browser: the round summary, then the keep prompt; more than five cards are refused by the
     page (nothing is sent), Escape clears the selection, and the five lowest-id cards are kept."""
@@ -429,15 +504,16 @@ def keep_in_page(d: PageDriver, ben: int, hand: list[int]) -> None:
 # -- lobby and the tests ----------------------------------------------------------------------------------
 
 
-def create_board_table(page: Any, base: str, seats: int, ring: list[str], phase1: list[JSON] | None) -> str:
-    """Anna creates a board table in the lobby form: a custom ring (typed as a list), herself as the first
-    player, and (B-11) the first phase edited in the phase-list editor. Returns the invite link."""
+def create_board_table(page: Any, base: str, seats: int, ring: list[str], phase1: list[JSON] | None,
+                       first: int) -> str:
+    """Anna creates a board table in the lobby form: a custom ring (typed as a list), the first player (B-4)
+    and (B-11) the first phase edited in the phase-list editor. Returns the invite link."""
     page.goto(base + "/")
     page.check("input[name=ruleset][value=board]")
     page.fill("#host-name", "Anna")
     page.select_option("#seat-count", str(seats))
     page.fill("#opt-ring", ", ".join(ring))
-    page.select_option("#opt-first_player", "0")
+    page.select_option("#opt-first_player", str(first))
     if phase1 is not None:
         page.check("#opt-phases-on")
         row = page.locator(".phase-editor[data-option=phases] .phase-row").first
@@ -459,9 +535,9 @@ def create_board_table(page: Any, base: str, seats: int, ring: list[str], phase1
 
 
 def start_game(server: Any, new_page: Any, names: list[str], ring: list[str],
-               phase1: list[JSON] | None = None) -> PageDriver:
+               phase1: list[JSON] | None = None, first: int = 0) -> PageDriver:
     pages = [new_page() for _ in names]
-    invite = create_board_table(pages[0], server.url, len(names), ring, phase1)
+    invite = create_board_table(pages[0], server.url, len(names), ring, phase1, first)
     for page, name in zip(pages[1:], names[1:], strict=True):
         h.join_table(page, invite, name)
         pages[0].wait_for_selector(f"#seat-list li:has-text('{name}')")
@@ -471,7 +547,7 @@ def start_game(server: Any, new_page: Any, names: list[str], ring: list[str],
         h.wait_version(page, 0)
     d = PageDriver(pages)
     v = d.view(0)
-    assert [f["field"] for f in v["ring"]] == ring and v["turn"] == 0  # the options reached the game
+    assert [f["field"] for f in v["ring"]] == ring and v["turn"] == first  # the options reached the game
     if phase1 is not None:
         assert v["my_phase"] == phase1
     for page in pages:
@@ -518,12 +594,24 @@ def test_b8_keep_up_to_five_then_b10_next_round_with_kept_cards(start_server: An
     no_errors(d)
 
 
+@pytest.mark.e2e
+def test_b8_laid_player_moves_one_and_discards_kept_joker_stays_turned(start_server: Any, new_page: Any) -> None:
+    """B-8 with three players (ring of `joker`/`+3`/`again` fields, first phase five pairs, Ben starts): the
+    scoring order, the laid player's hand discarded without a keep prompt, the lone keeper's turned joker kept
+    and still turned in round 2 (B-6, B-10)."""
+    server = start_server(SEED_LAID_KEEP)
+    d = start_game(server, new_page, ["Anna", "Ben", "Cleo"], RING_MIXED, FIVE_PAIRS, first=1)
+    scenario_laid_and_kept_joker(d)
+    no_errors(d)
+
+
 # -- seed search (not a test): python -m tests.e2e.test_board_rounds ----------------------------------------
 
 SCENARIOS: dict[str, tuple[Callable[[Driver], None], int, JSON]] = {
     "again": (scenario_again, 2, {"ring": RING_AGAIN, "first_player": 0}),
     "two_discards": (scenario_two_discards, 2, {"ring": RING_TAKE3, "first_player": 0, "phase1": RUN3}),
     "keep": (scenario_keep, 3, {"ring": RING_ALL_AGAIN, "first_player": 0, "phase1": FIVE_PAIRS}),
+    "laid_keep": (scenario_laid_and_kept_joker, 3, {"ring": RING_MIXED, "first_player": 1, "phase1": FIVE_PAIRS}),
 }
 
 
@@ -542,4 +630,4 @@ def search(name: str, seeds: range) -> list[int]:
 
 if __name__ == "__main__":
     for key in SCENARIOS:
-        print(key, search(key, range(1, 200))[:10])
+        print(key, search(key, range(1, 2000))[:5])
