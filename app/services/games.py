@@ -401,6 +401,7 @@ class GameService:
             lo, hi = max(2, ruleset.min_players), min(6, ruleset.max_players)
             raise InvalidOptions("seats", f"must be between {lo} and {hi} for {ruleset_id}")
         parsed = ruleset.parse_options(options or {})
+        ruleset.check_players(parsed, seats)
         token, code = new_token(), new_join_code()
         with self.db.write() as s:
             table = GameTable(id=new_table_id(), ruleset=ruleset_id, options=ruleset.options_to_json(parsed),

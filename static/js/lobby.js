@@ -163,6 +163,16 @@
     }
     const body = clear(document.getElementById("options-body"));
     ruleset.options_schema.forEach((option) => body.appendChild(optionInput(option, ruleset)));
+    syncSeats();
+  }
+
+  /* Only the table's seats can start (B-4): the first-player choice follows the number of seats. */
+  function syncSeats() {
+    const seats = parseInt(document.getElementById("seat-count").value, 10);
+    const first = document.getElementById("opt-first_player");
+    if (!first) return;
+    for (const option of first.options) option.disabled = option.value !== "" && parseInt(option.value, 10) >= seats;
+    if (first.selectedOptions[0] && first.selectedOptions[0].disabled) first.value = "";
   }
 
   function collect() {
@@ -227,6 +237,7 @@
 
   document.addEventListener("DOMContentLoaded", () => {
     document.querySelectorAll("input[name=ruleset]").forEach((r) => r.addEventListener("change", render));
+    document.getElementById("seat-count").addEventListener("change", syncSeats);
     document.getElementById("create-form").addEventListener("submit", create);
     document.getElementById("copy-invite").addEventListener("click", () => P10.copy(document.getElementById("invite-link")));
     const remembered = P10.store.get("name");

@@ -204,3 +204,14 @@ def test_every_api_route_documents_its_answer(client: TestClient) -> None:
             assert "$ref" in body or "items" in body or "properties" in body, (method, path, body)
             checked += 1
     assert checked >= 20
+
+
+def test_B4_first_player_must_be_one_of_the_tables_seats_when_it_is_created(client: TestClient) -> None:
+    """C-11, B-4: an option that can never work with the table's seats is refused at creation (not at the
+    start, when the host could no longer change it), naming the field."""
+    body = {"ruleset": "board", "seats": 2, "options": {"first_player": 5}, "name": "Host"}
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 422, r.text
+    assert r.json()["error"]["code"] == "invalid_options" and r.json()["error"]["field"] == "first_player"
+    r = client.post("/api/tables", json=body | {"seats": 6})
+    assert r.status_code == 201, r.text

@@ -97,3 +97,19 @@ def test_R3_master_lobby_shows_the_phase_editor_with_colour_runs(start_server: A
     assert info["ruleset"] == "master" and len(info["options"]["phases"]) == 2
     assert info["options"]["phases"][1][0] == {"kind": "colour_run", "size": 5}
     assert not page.p10_errors
+
+
+@pytest.mark.e2e
+def test_B4_the_first_player_choice_follows_the_number_of_seats(start_server: Any, new_page: Any) -> None:
+    """B-4, C-11: the lobby offers only seats the table has as the first player."""
+    server = start_server(1)
+    page = new_page()
+    page.goto(server.url + "/")
+    page.check("input[name=ruleset][value=board]")
+    page.select_option("#seat-count", "6")
+    page.select_option("#opt-first_player", "5")
+    page.select_option("#seat-count", "3")
+    enabled = page.eval_on_selector_all("#opt-first_player option",
+                                        "os => os.filter(o => !o.disabled).map(o => o.value)")
+    assert enabled == ["", "0", "1", "2"]
+    assert page.input_value("#opt-first_player") == ""  # seat 6 is gone: back to "at random"

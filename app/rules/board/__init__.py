@@ -31,6 +31,10 @@ class BoardRuleset(CodecMixin[BoardState, BoardCommand, BoardEvent, BoardOptions
     def check_options(self, options: BoardOptions) -> None:
         game.check_options(options)
 
+    def check_players(self, options: BoardOptions, players: int) -> None:
+        """B-4: ``first_player`` names one of the table's seats."""
+        game.check_players(options, players)
+
     def new_game(self, seed: int, players: int, options: BoardOptions) -> BoardState:
         """B-4: deal round 1 (C-10)."""
         return game.new_game(seed, players, options)[0]

@@ -128,6 +128,12 @@ def check_options(options: BoardOptions) -> None:
         raise InvalidOptions("first_player", f"must be a seat 0..{MAX_PLAYERS - 1} or empty")
 
 
+def check_players(options: BoardOptions, players: int) -> None:
+    """B-4: the first player named in the options must be one of the seats at the table."""
+    if options.first_player is not None and options.first_player >= players:
+        raise InvalidOptions("first_player", f"must be a seat 0..{players - 1} or empty")
+
+
 def phase_number(state: BoardState, seat: int) -> int:
     """The phase (1-based number in the phase list) ``seat`` plays this round (C-5)."""
     return seat_phase(sequence(state.options), state.players[seat].phase)
@@ -189,11 +195,10 @@ def new_game(seed: int, players: int, options: BoardOptions) -> Result:
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise InvalidOptions("players", f"the board game is for {MIN_PLAYERS}-{MAX_PLAYERS} players")
     check_options(options)
+    check_players(options, players)
     rng = Rng.from_seed(seed)
     if options.first_player is None:
         first, rng = rng.below(players)
-    elif options.first_player >= players:
-        raise InvalidOptions("first_player", f"must be a seat 0..{players - 1} or empty")
     else:
         first = options.first_player
     blank = BoardState(options=options, rng=rng, players=tuple(Player() for _ in range(players)), piles=Piles(),
