@@ -13,6 +13,8 @@ Seeds were found offline with the engine and the policies below (``phases_to_win
   is seat 0 — then alternately); Ben offers first, then Anna and Ben click Offer at the same moment, then
   Anna twice; Cara takes Ben's second card; then turns go Anna, Ben, Cara, Anna and Anna goes out (19
   commands).
+* Master seed 601 (``phases_to_win = 2``): Anna and Ben lay All mine in front of themselves, Cara goes
+  out at her first turn, both are asked at once whether to keep their hand (R-9); round 2 (9 commands).
 * Mattel seed 1724: dealer Ben, so Cara starts, lays phase 1 and discards a skip naming Ben (the second
   name in the list: M-6, with more than two players the target is chosen); Anna plays, Ben is passed over,
   Cara goes out (12 commands).
@@ -63,6 +65,19 @@ def master_policy(view: JSON, hint: list[list[int]] | None) -> JSON:
     return decide(view, hint)
 
 
+def all_mine_policy(view: JSON, hint: list[list[int]] | None) -> JSON:
+    """``master_policy``, but All mine is laid in front of oneself (R-9) when held and none lies there yet."""
+    command = master_policy(view, hint)
+    hand = view["hand"] or []
+    if view["prompt"]["action"] != "play" or command["type"] in ("lay_phase", "hit") or len(hand) < 2:
+        return command
+    front = view["players"][view["seat"]]["in_front"]
+    mine = [c for c in hand if c.get("action") == "all_mine"]
+    if mine and not any(c.get("action") == "all_mine" for c in front):
+        return {"type": "play_action", "card": mine[0]["id"], "target": None, "ask": True}
+    return command
+
+
 def mattel_policy(view: JSON, hint: list[list[int]] | None) -> JSON:
     """The shared strategy, except that a skip names the *last* player offered (M-6), so the choice in the
     page's list is not its default first entry."""
@@ -80,11 +95,12 @@ class Mirror:
         self.rs = registry.get(ruleset)
         self.state = self.rs.new_game(seed, len(NAMES), self.rs.parse_options(options))
         self.public: set[int] = set()  # every card id that has lain face up somewhere (may be named later)
-        self.note_public()
+        self.held: list[set[int]] = [set() for _ in NAMES]  # every card id each seat has held itself
+        self.note_known()
 
     def apply(self, seat: int, command: JSON) -> None:
         self.state, _ = self.rs.apply(self.state, seat, self.rs.parse_command(command))
-        self.note_public()
+        self.note_known()
 
     def view(self, seat: int) -> JSON:
         result: JSON = json.loads(json.dumps(self.rs.player_view(self.state, seat)))
@@ -94,8 +110,20 @@ class Mirror:
         groups = self.rs.hint(self.state, seat)
         return None if groups is None else [list(g) for g in groups]
 
-    def note_public(self) -> None:
+    def note_known(self) -> None:
+        """What a seat may have learnt by now: cards shown face up, and the cards of its own hand."""
         self.public |= card_ids({k: v for k, v in self.view(0).items() if k not in ("hand", "prompt")})
+        for seat, held in enumerate(self.held):
+            held |= card_ids(self.view(seat)["hand"])
+
+    def hidden_from(self, seat: int) -> set[int]:
+        """C-9: the cards in another hand or the draw pile now that ``seat`` has never seen."""
+        full = self.rs.full_view(self.state)
+        hidden = card_ids(full["draw_pile"])
+        for other, cards in enumerate(full["hands"]):
+            if other != seat:
+                hidden |= card_ids(cards)
+        return hidden - self.public - self.held[seat]
 
 
 def card_ids(data: Any) -> set[int]:
@@ -152,7 +180,6 @@ def check_pages(pages: list[Any], mirror: Mirror) -> list[JSON]:
     """Each page holds exactly the engine's view of its own seat (C-9: its own hand, no other hand, no draw
     pile, and no socket frame so far carried a card hidden from it), shows its own hand, marks the right
     player on turn, and has no script error. Returns the pages' views."""
-    full = mirror.rs.full_view(mirror.state)
     views = []
     for seat, page in enumerate(pages):
         shown = page.evaluate(PAGE_STATE)
@@ -170,10 +197,8 @@ def check_pages(pages: list[Any], mirror: Mirror) -> list[JSON]:
             page.p10_checked += 1
             if isinstance(frame, str) and frame.startswith("{"):
                 page.p10_cards |= card_ids(json.loads(frame))
-        hidden = card_ids(full["draw_pile"]) | {i for other, cards in enumerate(full["hands"]) if other != seat
-                                                for i in card_ids(cards)}
         assert page.p10_cards, "no socket frame seen"  # the check below is not vacuous
-        leaked = page.p10_cards & (hidden - mirror.public)
+        leaked = page.p10_cards & mirror.hidden_from(seat)
         assert not leaked, f"{NAMES[seat]}'s socket received hidden cards {leaked}"
         assert not page.p10_errors, page.p10_errors
         views.append(view)
@@ -208,25 +233,33 @@ def move(pages: list[Any], seat: int, policy: Policy, mirror: Mirror, stats: dic
 def offer_at_once(pages: list[Any], seats: tuple[int, ...], mirror: Mirror,
                   stats: dict[str, int]) -> list[tuple[int, JSON]]:
     """R-11: the asked seats answer at the same time — each picks its own card on its own page, then every
-    page's Offer button is clicked before any answer is back. Every offer must be taken, with no error (one
-    seat answering first does not make the other's answer stale)."""
-    before = sync(pages)
+    page's Offer button is clicked before any answer is back."""
+    sync(pages)
     made = []
     for seat in seats:
         command = master_policy(h.view(pages[seat]), None)
         assert command["type"] == "offer_card", command
         h.click_card(pages[seat], command["card"])
         made.append((seat, command))
-    for seat in seats:  # a real click on the real button, without waiting for the server's answer
-        pages[seat].locator("#act-offer").evaluate("button => button.click()")
-    for seat in seats:
+    at_once(pages, [(seat, "#act-offer", command) for seat, command in made], mirror, stats)
+    return made
+
+
+def at_once(pages: list[Any], clicks: list[tuple[int, str, JSON]], mirror: Mirror,
+            stats: dict[str, int]) -> None:
+    """Several seats asked at once click their buttons (``selector`` on their own page) at the same moment:
+    every answer must be taken, with no error on any page (one seat answering first does not make the
+    other's answer stale)."""
+    before = sync(pages)
+    for seat, selector, _ in clicks:  # a real click on the real button, without waiting for the answer
+        pages[seat].locator(selector).evaluate("button => button.click()")
+    for seat, _, _ in clicks:
         pages[seat].wait_for_function("() => !P10.state.busy")
         assert pages[seat].locator("#action-error").inner_text() == "", NAMES[seat]
-    assert sync(pages) == before + len(seats)
-    for seat, command in made:
+    assert sync(pages) == before + len(clicks)
+    for seat, _, command in clicks:
         mirror.apply(seat, command)
-        stats["offer_card"] = stats.get("offer_card", 0) + 1
-    return made
+        stats[command["type"]] = stats.get(command["type"], 0) + 1
 
 
 def log_line(page: Any, text: str) -> None:
@@ -395,6 +428,63 @@ def test_master_three_players_give_me_five_r11_and_turn_order_c7(start_server: A
     assert stats.get("lay_phase") and stats.get("hit"), stats
     assert views[0]["winners"] == [0]
     finish(pages, views)
+
+
+@pytest.mark.e2e
+def test_master_three_players_all_mine_keep_choices_at_once_r9(start_server: Any, new_page: Any) -> None:
+    """R-9 with three players: Anna and Ben each lay All mine in front of themselves (R-7: shown on every
+    page); Cara goes out, so both are asked at once whether to keep their hand. They answer at the same
+    moment on their own pages — Anna keeps hers, Ben gives his back — both accepted without a stale-version
+    error; Cara is not asked and cannot answer for them. The hands still score (R-12), and the next dealer
+    (C-7) deals round 2 around Anna's kept hand (R-13); nothing hidden reaches any page (C-9)."""
+    seed, options = 601, {"phases_to_win": 2}
+    server = start_server(seed)
+    pages = start_three(server, new_page, "master", options)
+    cara = pages[2]
+    mirror = Mirror("master", seed, options)
+    stats: dict[str, int] = {}
+    views = check_pages(pages, mirror)
+    assert views[0]["dealer"] == 2 and views[0]["turn"] == 0
+    for seat in (0, 1):
+        move(pages, seat, all_mine_policy, mirror, stats, expect="draw")
+        sync(pages)
+        mine = move(pages, seat, all_mine_policy, mirror, stats, expect="play_action")
+        sync(pages)
+        views = check_pages(pages, mirror)
+        for page, view in zip(pages, views, strict=True):
+            assert [c["id"] for c in view["players"][seat]["in_front"]] == [mine["card"]]
+            assert page.locator(f"#players article[data-seat='{seat}'] .in-front "
+                                f"[data-card-id='{mine['card']}']").count() == 1
+    for expect in ("draw", "lay_phase", "hit", "hit", "discard"):  # Cara goes out
+        move(pages, 2, all_mine_policy, mirror, stats, expect=expect)
+        sync(pages)
+    views = check_pages(pages, mirror)
+    kept = sorted(c["id"] for c in views[0]["hand"])
+    for page, view in zip(pages, views, strict=True):
+        assert view["round"] == 1 and view["stage"] == "keep" and view["awaited"] == [0, 1]
+        assert [p["keep_pending"] for p in view["players"]] == [True, True, False]
+        assert [p["score"] for p in view["players"]] == [10, 10, 0]  # R-12: 1 minus point per card
+        page.wait_for_selector("#summary[open]")
+        assert page.locator("#summary-title").inner_text() == "Round 1 is over"
+        h.close_summary(page)
+        log_line(page, "All mine: Anna, Ben choose whether to keep their hand.")
+    assert [v["prompt"]["action"] for v in views] == ["keep_hand", "keep_hand", "wait"]
+    assert [p.locator("#prompt-controls button").count() for p in pages] == [2, 2, 0]
+    refused(pages, cara, {"type": "keep_hand", "keep": True}, 403, "not_your_turn")
+
+    at_once(pages, [(0, "#prompt-controls button:first-child", {"type": "keep_hand", "keep": True}),
+                    (1, "#prompt-controls button:last-child", {"type": "keep_hand", "keep": False})],
+            mirror, stats)
+    views = check_pages(pages, mirror)
+    for page, view in zip(pages, views, strict=True):
+        assert view["round"] == 2 and view["dealer"] == 0 and view["turn"] == 1 and view["stage"] == "draw"
+        assert [p["hand_size"] for p in view["players"]] == [10, 10, 10]
+        assert [p["in_front"] for p in view["players"]] == [[], [], []]
+        assert [p["score"] for p in view["players"]] == [10, 10, 0]
+        log_line(page, "Anna keeps their hand (10 cards).")
+        log_line(page, "Ben gives their hand back.")
+        assert not page.p10_errors, page.p10_errors
+    assert sorted(c["id"] for c in views[0]["hand"]) == kept  # R-9: the whole hand, and no card more
 
 
 @pytest.mark.e2e
