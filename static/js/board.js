@@ -90,7 +90,7 @@
           onclick: () => send({ type: "choose_action", action: a }) }, (FIELD_SYMBOL[a] || "") + " " + (a === "+N" ? t("field.plus", { n: "N" }) : t("field." + a)))));
         return true;
       case "take":
-        promptNode.textContent = t("prompt.take", { n: p.remaining });
+        promptNode.textContent = p.again ? t("prompt.take_again") : t("prompt.take", { n: p.remaining });
         P10.add(controls, 
           el("button", { type: "button", class: "primary", id: "act-draw", onclick: () => send({ type: "draw", pile: "draw" }) }, t("act.draw_pile")),
           (p.piles || []).includes("discard") ? el("button", { type: "button", id: "act-take-discard", onclick: () => send({ type: "draw", pile: "discard" }) }, t("act.discard_pile")) : null);

@@ -564,6 +564,7 @@
   function renderPlay(p, v, promptNode, actions) {
     const master = v.ruleset === "master";
     promptNode.textContent = master ? t("prompt.play_master") : p.can_lay ? t("prompt.play") : t("prompt.play_laid");
+    if (p.two_discards) promptNode.textContent += " " + t("prompt.two_discards");  // board B-7, said before the first
     if (p.can_lay && v.my_phase) renderBuilder(v);
     const ids = selectedIds();
     const single = ids.length === 1 ? cardById(ids[0]) : null;

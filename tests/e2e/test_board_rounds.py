@@ -191,6 +191,7 @@ def scenario_again(d: Driver) -> None:
     # one card only, from either pile, and the further turn is announced in the view
     assert v["prompt"]["action"] == "take" and v["prompt"]["remaining"] == 1 and v["prompt"]["again"] is True
     assert v["again"] is True and set(v["prompt"]["piles"]) == {"draw", "discard"}
+    page_check(d, anna, lambda p: p.wait_for_selector("#prompt:has-text('a whole further turn follows')"))
     top, size = v["discard_top"], len(v["hand"])
     d.act(anna, {"type": "draw", "pile": "discard"})
     v = d.view(anna)
@@ -208,8 +209,10 @@ def scenario_again(d: Driver) -> None:
     v = d.view(anna)
     assert v["turn"] == anna and v["prompt"]["action"] == "roll" and v["discard_top"]["id"] == card
     assert v["again"] is False and v["players"][anna]["laid"]  # a further turn of the same round
+    assert v["prompt"]["again"] is True  # the roll of the further turn says so
     assert d.view(ben)["prompt"] is None and d.view(ben)["awaited"] == [anna]
-    page_check(d, anna, lambda p: p.wait_for_selector("#act-roll"))
+    page_check(d, anna, lambda p: (p.wait_for_selector("#act-roll"),
+                                   p.wait_for_selector("#prompt:has-text('roll the dice for your further turn')")))
     page_check(d, ben, lambda p: (p.wait_for_selector("#prompt:has-text('Waiting for Anna')"),
                                   p.wait_for_selector("#players article[data-seat='0'] .badge.turn"),
                                   _no_act(p)))
@@ -291,6 +294,7 @@ def scenario_two_discards(d: Driver) -> None:
     v = d.view(anna)
     assert v["table"][0]["start"] == 1 and len(v["table"][0]["cards"]) == 12
     assert v["prompt"]["action"] == "play" and v["prompt"]["two_discards"] is True
+    page_check(d, anna, lambda p: p.wait_for_selector("#prompt:has-text('you may discard two cards this turn')"))
     size = len(v["hand"])
     first = spare(v)
     d.act(anna, {"type": "discard", "card": first})

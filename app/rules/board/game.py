@@ -225,7 +225,7 @@ def deal(state: BoardState, first: int) -> Result:
     players = tuple(replace(p, hand=tuple(hands[s]), laid=False) for s, p in enumerate(state.players))
     state = replace(state, rng=rng, players=players, piles=Piles(draw=draw, discard=discard), table=(),
                     round=state.round + 1, turn=first, stage=Stage.ROLL, turned=state.turned & kept, dice=(),
-                    to_take=0, again=False, asked=None, giver=None, keepers=(), round_ender=None)
+                    to_take=0, again=False, further=False, asked=None, giver=None, keepers=(), round_ender=None)
     shown = tuple(presented_hand(state, s) for s in range(n))
     return state, (HandsDealt(state.round, None, first, shown, discard[-1] if discard else None),
                    TurnStarted(first))
@@ -606,9 +606,9 @@ def end_turn(state: BoardState) -> Result:
     """C-7: the next player clockwise, or the same player once more after an ``again`` field (B-5)."""
     if state.again:
         seat = state.turn
-        return replace(state, again=False, stage=Stage.ROLL, dice=()), (TurnStarted(seat, True),)
+        return replace(state, again=False, further=True, stage=Stage.ROLL, dice=()), (TurnStarted(seat, True),)
     seat = next_seat(state.turn, len(state.players))
-    return replace(state, turn=seat, stage=Stage.ROLL, dice=()), (TurnStarted(seat),)
+    return replace(state, turn=seat, further=False, stage=Stage.ROLL, dice=()), (TurnStarted(seat),)
 
 
 # -- round and game end (B-8, B-9, B-10, C-12) ---------------------------------------------------------

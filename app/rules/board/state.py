@@ -78,6 +78,7 @@ class BoardState:
     dice: tuple[int, ...] = ()
     to_take: int = 0
     again: bool = False  # B-5 again: a further turn is due after this one
+    further: bool = False  # B-5 again: the turn in progress is that further turn
     asked: int | None = None  # B-5 ask: the number asked for (GIVE stage)
     giver: int | None = None
     keepers: tuple[int, ...] = ()  # B-8: seats still to choose their kept cards

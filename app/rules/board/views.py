@@ -40,6 +40,8 @@ def _public_prompt(state: BoardState, seat: int) -> dict[str, Any]:
         out["to"] = state.turn
     elif stage is Stage.MOVE:
         out["dice"] = list(state.dice)
+    elif stage is Stage.ROLL:
+        out["again"] = state.further  # B-5: the further turn an again field gave
     return out
 
 

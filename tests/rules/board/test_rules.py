@@ -265,6 +265,7 @@ def test_B5_again_takes_a_card_then_a_whole_further_turn_and_chains() -> None:
     assert state.stage is Stage.PLAY
     state, events = apply(state, 0, Discard(state.players[0].hand[0].id))
     assert TurnStarted(0, True) in events and state.turn == 0 and state.stage is Stage.ROLL and not state.again
+    assert RULESET.player_view(state, 0)["prompt"] == {"seat": 0, "action": "roll", "again": True}
     # the further turn lands on again once more: another further turn (chaining)
     state = replace(state, stage=Stage.MOVE, dice=(1, 2), pawns=(18, 25))
     state, _ = apply(state, 0, Move(1))
@@ -278,6 +279,7 @@ def test_B5_again_takes_a_card_then_a_whole_further_turn_and_chains() -> None:
     state, _ = apply(state, 0, Draw(Pile.DRAW))
     state, events = apply(state, 0, Discard(state.players[0].hand[0].id))
     assert TurnStarted(1) in events and state.turn == 1
+    assert RULESET.player_view(state, 1)["prompt"] == {"seat": 1, "action": "roll", "again": False}
 
 
 def test_B5_the_second_move_is_lost_when_the_first_ends_the_round() -> None:
