@@ -248,16 +248,23 @@ class GameService:
     def _state(self, s: Session, ruleset: AnyRuleset, game: Any) -> Any:
         """The game's state at its current version: from this process's cache, or the stored snapshot
         (taken every ``snapshot_every`` commands) plus the commands accepted since, replayed (C-10).
-        ``game`` is a ``Game`` or a row with its id, version and snapshot_version."""
+        ``game`` is a ``Game`` or a row with its id and version."""
         state = self.states.get(game.id, game.version)
         if state is None:
-            snapshot = s.scalar(select(Game.snapshot).where(Game.id == game.id))
-            if snapshot is None:  # every game row is written with its first snapshot
+            # The snapshot and its version in one statement: a command committed since ``game`` was read may
+            # have stored a newer snapshot. One newer than the version asked for cannot be wound back: then
+            # the game is replayed from its seed (C-10), which is always possible.
+            row = s.execute(select(Game.snapshot, Game.snapshot_version, Game.seed, Game.players, Game.options)
+                            .where(Game.id == game.id)).one_or_none()
+            if row is None or row.snapshot is None:  # every game row is written with its first snapshot
                 raise RuntimeError(f"game {game.id} has no snapshot")
-            state = ruleset.state_from_json(snapshot)
-            if game.snapshot_version < game.version:
+            if row.snapshot_version <= game.version:
+                state, since = ruleset.state_from_json(row.snapshot), row.snapshot_version
+            else:
+                state, since = ruleset.new_game(row.seed, row.players, ruleset.parse_options(row.options)), 0
+            if since < game.version:
                 rows = s.execute(select(GameCommand.seat, GameCommand.command)
-                                 .where(GameCommand.game_id == game.id, GameCommand.seq > game.snapshot_version,
+                                 .where(GameCommand.game_id == game.id, GameCommand.seq > since,
                                         GameCommand.seq <= game.version)
                                  .order_by(GameCommand.seq)).all()
                 for seat, command in rows:

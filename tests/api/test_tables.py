@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import uuid
+
 from fastapi.testclient import TestClient
 
 from app.main import create_app
@@ -78,7 +80,8 @@ def test_join_after_start_is_game_started(client: TestClient) -> None:
 
 def test_wrong_join_codes_are_rate_limited(settings: Settings) -> None:
     limited = settings.model_copy(update={"join_failures_per_table": 3, "join_failures_per_address": 100})
-    with TestClient(create_app(limited)) as client:
+    # The counts live in the shared database: each app gets a client address of its own.
+    with TestClient(create_app(limited), client=(f"limit-{uuid.uuid4().hex}", 50000)) as client:
         t = new_table(client, players=1, seats=3)
         codes = [client.post(f"/api/tables/{t.id}/join", json={"name": "X", "code": "bad"}).status_code
                  for _ in range(4)]
@@ -89,7 +92,7 @@ def test_wrong_join_codes_are_rate_limited(settings: Settings) -> None:
         other = new_table(client, players=2, seats=2)
         assert len(other.tokens) == 2
     per_address = settings.model_copy(update={"join_failures_per_table": 100, "join_failures_per_address": 2})
-    with TestClient(create_app(per_address)) as client:
+    with TestClient(create_app(per_address), client=(f"limit-{uuid.uuid4().hex}", 50000)) as client:
         a, b = new_table(client, players=1), new_table(client, players=1)
         assert client.post(f"/api/tables/{a.id}/join", json={"name": "X", "code": "bad"}).status_code == 403
         assert client.post(f"/api/tables/{b.id}/join", json={"name": "X", "code": "bad"}).status_code == 403

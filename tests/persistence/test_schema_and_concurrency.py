@@ -132,3 +132,39 @@ def test_the_hot_path_stores_a_command_row_the_orm_reads_back(client: TestClient
     assert row.created_at is not None
     assert server_game(client, t.id)[2].version == result["version"]
     assert ruleset.parse_command(row.command) is not None
+
+
+def test_a_state_asked_for_after_a_newer_snapshot_was_stored_is_still_exact(settings: Settings) -> None:
+    """C-10: a reader that read the game row at version v and loads the state after another command stored a
+    snapshot newer than v (the fan-out's slow path under READ COMMITTED) gets the state at exactly v."""
+    every3 = settings.model_copy(update={"snapshot_every": 3})
+    with TestClient(create_app(every3)) as client:
+        t = new_table(client, players=2, start=True)
+        play(client, t, 4, seed=11)
+        ruleset, _, old = server_game(client, t.id)
+        assert old.snapshot_version < old.version == 4
+        play(client, t, 4, seed=12)
+        _, _, now = server_game(client, t.id)
+        assert now.snapshot_version > old.version  # a newer snapshot than the version read above
+        expected = replay_to(ruleset, client, t.id, old.version)
+    with TestClient(create_app(every3)) as fresh:  # another process: nothing cached
+        service: GameService = fresh.app.state.service  # type: ignore[attr-defined]
+        with service.db.read() as s:
+            state = service._state(s, ruleset, old)
+        assert ruleset.state_to_json(state) == expected
+
+
+def replay_to(ruleset: Any, client: TestClient, table_id: str, version: int) -> Any:
+    """The state after the first ``version`` commands, replayed from the seed with the engine alone."""
+    from app.persistence.models import Game
+
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    with service.db.read() as s:
+        game = s.scalar(select(Game).where(Game.table_id == table_id))
+        assert game is not None
+        rows = s.execute(select(GameCommand.seat, GameCommand.command).where(GameCommand.game_id == game.id)
+                         .order_by(GameCommand.seq).limit(version)).all()
+        state = ruleset.new_game(game.seed, game.players, ruleset.parse_options(game.options))
+    for seat, command in rows:
+        state, _ = ruleset.apply(state, seat, ruleset.parse_command(command))
+    return ruleset.state_to_json(state)
