@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.rules import registry
+from app.rules.core.events import CardDrawn
 from app.rules.core.ruleset import replay
 
 from .playout import playout
@@ -91,7 +92,10 @@ def test_C9_views_and_events_never_leak(game: tuple[str, int, int, int]) -> None
             # A card hidden both before and after the step must not appear in its events, except the cards
             # the acting seat itself played out of its hand (a discard that ends the round is shown).
             played = module.hidden_from(step.before, None) - module.hidden_from(step.before, step.seat)
-            secret = (module.hidden_from(step.before, viewer) & hidden_after) - played
+            # Nor the card a seat draws itself, even if that draw stalls the round (C-12) and the next deal
+            # shuffles it away.
+            drawn = {e.card.id for e in step.events if isinstance(e, CardDrawn) and e.seat == viewer and e.card}
+            secret = (module.hidden_from(step.before, viewer) & hidden_after) - played - drawn
             for event in step.events:
                 assert not card_ids(ruleset.redact_event(event, viewer)) & secret, f"{event} leaks to {viewer}"
 
