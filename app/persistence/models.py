@@ -10,6 +10,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -130,3 +131,26 @@ class JoinFailure(Base):
     table_id: Mapped[str] = mapped_column(String(32))
     address: Mapped[str] = mapped_column(String(255))
     failed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ChatMessage(Base):
+    """A table chat message or quick reaction (``app/web/chat.py``): kept out of the game record.
+
+    Only the last 50 of a table are kept (each insert deletes the older ones). Inserts at one table are
+    serialized (``app.services.chat``), so ``id`` orders a table's messages as they were committed, and it is
+    unique across server processes. ``seat_id`` (the seat row, no foreign key: a removed seat's words stay)
+    counts the per-seat rate limit; ``seat`` and ``name`` are what the table showed when it was said.
+    """
+
+    __tablename__ = "chat_message"
+    __table_args__ = (Index("ix_chat_message_table_id_id", "table_id", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_table.id", ondelete="CASCADE"))
+    seat_id: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(40))
+    text: Mapped[str | None] = mapped_column(String(300), nullable=True)
+    emoji: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    # Seconds since the epoch (the wire's ``at``), from the posting process's wall clock.
+    at: Mapped[float] = mapped_column(Float)

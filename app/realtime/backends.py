@@ -1,16 +1,21 @@
 """Hub backends: in-memory (one process, SQLite) and Postgres LISTEN/NOTIFY (many processes).
 
 Notifications carry only ``table_id:version``; every process reads the rest from the database. The Postgres
-listener also carries the processes' socket presence (``app.realtime.presence``) on a second channel.
+listener also carries the processes' socket presence (``app.realtime.presence``) on a second channel, and
+table chat (``app.services.chat``) on a third: a chat message is public to its table and small, so its
+NOTIFY carries the whole message and no process reads it back.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
+from typing import Any
 
 import psycopg
+from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
@@ -20,7 +25,9 @@ from .presence import PRESENCE_CHANNEL, PgPresence
 log = logging.getLogger("phase10.hub")
 
 CHANNEL = "phase10_tables"
+CHAT_CHANNEL = "phase10_chat"
 _PG_NOTIFY = "SELECT pg_notify(%s, %s)"  # on the session's psycopg connection, in its transaction
+_PG_CHAT_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 
 
 class MemoryNotifier:
@@ -35,13 +42,36 @@ class MemoryNotifier:
     def after_commit(self, table_id: str, version: int) -> None:
         self.hub.wake(table_id, version)
 
+    def chat_in_transaction(self, session: Session, table_id: str, message: dict[str, Any]) -> None:
+        pass
+
+    def chat_after_commit(self, table_id: str, message: dict[str, Any]) -> None:
+        """A chat message was stored: every socket of the table here gets it."""
+        self.hub.broadcast(table_id, message)
+
+
+def chat_payload(table_id: str, message: dict[str, Any]) -> str:
+    """The NOTIFY payload of a chat message (at most ~5 KB: 300 characters of text, a 40-character name, well
+    under Postgres's 8000 bytes)."""
+    return json.dumps({"t": table_id, "m": message}, separators=(",", ":"))
+
 
 class PgNotifier(MemoryNotifier):
-    """NOTIFY inside the command's transaction (delivered only if it commits), plus a local fast path."""
+    """NOTIFY inside the command's transaction (delivered only if it commits), plus a local fast path.
+
+    Chat has no local fast path: this process gets its own chat NOTIFY back on its LISTEN connection like
+    every other process, so each socket receives a message once and every process delivers a table's messages
+    in the same (commit) order."""
 
     def in_transaction(self, session: Session, table_id: str, version: int) -> None:
         cursor = session.connection().connection.dbapi_connection.cursor()  # type: ignore[union-attr]
         cursor.execute(_PG_NOTIFY, (CHANNEL, f"{table_id}:{version}"))
+
+    def chat_in_transaction(self, session: Session, table_id: str, message: dict[str, Any]) -> None:
+        session.execute(_PG_CHAT_NOTIFY, {"channel": CHAT_CHANNEL, "payload": chat_payload(table_id, message)})
+
+    def chat_after_commit(self, table_id: str, message: dict[str, Any]) -> None:
+        pass
 
 
 def psycopg_dsn(url: str) -> str:
@@ -49,8 +79,9 @@ def psycopg_dsn(url: str) -> str:
 
 
 class PgListener:
-    """LISTENs on one connection per process and wakes the hub for each notified table; runs this process's
-    presence announcer (``presence``: the ``connected`` flags across processes) on the same LISTEN."""
+    """LISTENs on one connection per process and wakes the hub for each notified table; passes each chat
+    message to the table's sockets here; runs this process's presence announcer (``presence``: the
+    ``connected`` flags across processes) on the same LISTEN."""
 
     def __init__(self, url: str, hub: Hub, presence: PgPresence | None = None) -> None:
         self.dsn = psycopg_dsn(url)
@@ -71,12 +102,16 @@ class PgListener:
                 async with await psycopg.AsyncConnection.connect(self.dsn, autocommit=True) as conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
                     await conn.execute(f"LISTEN {PRESENCE_CHANNEL}")
+                    await conn.execute(f"LISTEN {CHAT_CHANNEL}")
                     self.ready.set()
                     self.hub.wake_all()  # we may have missed notifications while (re)connecting
                     self.presence.listening()
                     async for note in conn.notifies():
                         if note.channel == PRESENCE_CHANNEL:
                             self.presence.receive(note.payload)
+                            continue
+                        if note.channel == CHAT_CHANNEL:
+                            self.chat(note.payload)
                             continue
                         table_id, _, version = note.payload.rpartition(":")
                         self.hub.wake_local(table_id, int(version) if version.isdigit() else None)
@@ -86,6 +121,16 @@ class PgListener:
                 log.warning("LISTEN connection lost: %s", err)
                 self.ready.clear()
                 await asyncio.sleep(1.0)
+
+    def chat(self, payload: str) -> None:
+        """One notification from ``phase10_chat``: the message to the table's sockets in this process."""
+        try:
+            data = json.loads(payload)
+            table_id, message = str(data["t"]), dict(data["m"])
+        except (ValueError, KeyError, TypeError):
+            log.warning("bad chat notification: %r", payload[:200])
+            return
+        self.hub.broadcast_local(table_id, message)
 
     async def stop(self) -> None:
         await self.presence.stop()

@@ -221,6 +221,30 @@ class Hub:
         else:
             self.loop.call_soon_threadsafe(self.wake_local, table_id, version)
 
+    def broadcast(self, table_id: str, message: JSONDict) -> None:
+        """Thread-safe: queue ``message`` (a table chat line) on every open socket of ``table_id`` in this
+        process, on the hub's loop."""
+        if self.loop is None or self.loop.is_closed():
+            return
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is self.loop:
+            self.broadcast_local(table_id, message)
+        else:
+            self.loop.call_soon_threadsafe(self.broadcast_local, table_id, message)
+
+    def broadcast_local(self, table_id: str, message: JSONDict) -> None:
+        """On the hub's loop: ``message``, encoded once, to every open socket of ``table_id`` here."""
+        channel = self.channels.get(table_id)
+        if channel is None:
+            return
+        text = json.dumps(message, separators=(",", ":"))
+        for conn in list(channel.connections):
+            if not conn.closed:
+                conn.send_text(text)
+
     def wake_all(self) -> None:
         for table_id in list(self.channels):
             self.wake_local(table_id)

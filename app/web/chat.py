@@ -1,34 +1,28 @@
-"""Table chat and quick emoji reactions: a small REST route that broadcasts through the realtime hub.
+"""Table chat and quick emoji reactions: two small REST routes over ``app.services.chat`` and the realtime hub.
 
-Kept out of the engine and out of the game record: messages live in memory (the last ``KEEP`` per table)
-and reach the sockets of this process as ``{"type": "chat", ...}``. Only seated players may talk; the seat
-comes from the same token (cookie or Bearer) as every other table route.
+Kept out of the engine and out of the game record: messages are rows of ``chat_message`` (the last 50 per
+table), shared by every server process on the database, and reach every socket of the table as
+``{"type": "chat", ...}`` through the hub (Postgres: a NOTIFY on ``phase10_chat`` that every process
+LISTENs to; in memory: this process's sockets). Only seated players may talk; the seat comes from the same
+token (cookie or Bearer) as every other table route.
 """
 
 from __future__ import annotations
 
 import asyncio
-import itertools
-import time
-from collections import defaultdict, deque
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from app.api.deps import Service, Token
+from app.realtime.backends import MemoryNotifier
+from app.services.chat import ChatStore
 from app.services.errors import ServiceError
 
-KEEP = 50
 REACTIONS = ("👍", "😂", "😮", "😢", "🎉", "🙈")
-BURST = 5          # messages ...
-BURST_SECONDS = 5.0  # ... per this many seconds and seat
 
 router = APIRouter(prefix="/api")
-
-_history: dict[str, deque[dict[str, Any]]] = defaultdict(lambda: deque(maxlen=KEEP))
-_recent: dict[tuple[str, int], deque[float]] = defaultdict(lambda: deque(maxlen=BURST))
-_ids = itertools.count(1)
 
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=300)]
 
@@ -54,50 +48,39 @@ class ChatLog(BaseModel):
     messages: list[ChatMessage]
 
 
+def get_chat(request: Request, service: Service) -> ChatStore:
+    """The app's chat store (made on first use; tests may set ``app.state.chat`` to one with its own clock)."""
+    store: ChatStore | None = getattr(request.app.state, "chat", None)
+    if store is None:
+        store = request.app.state.chat = ChatStore(service.db)
+    return store
+
+
+Chat = Annotated[ChatStore, Depends(get_chat)]
+
+
+def _notifier(request: Request, service: Service) -> MemoryNotifier:
+    """The hub's notifier: the Postgres one NOTIFYs every process, the in-memory one reaches this process."""
+    notifier = service.notifier
+    return notifier if isinstance(notifier, MemoryNotifier) else MemoryNotifier(request.app.state.hub)
+
+
 @router.get("/tables/{table_id}/chat", response_model=ChatLog)
-def chat_log(table_id: str, service: Service, token: Token) -> Any:
-    """The last messages and reactions of the table (anyone who may see the table)."""
-    table = service.table_info(table_id)
-    if not table["spectators"]:
-        service.authenticate(table_id, token)  # seated only
-    return {"messages": list(_history[table_id])}
+def chat_log(table_id: str, chat: Chat, token: Token) -> Any:
+    """The last 50 messages and reactions of the table, oldest first (its seats; anyone when it has
+    spectators)."""
+    return {"messages": chat.history(table_id, token)}
 
 
 @router.post("/tables/{table_id}/chat", response_model=ChatMessage, status_code=201)
-async def post_chat(table_id: str, body: ChatIn, request: Request, service: Service, token: Token) -> Any:
-    """Say something, or react with an emoji; everyone at the table sees it at once."""
+async def post_chat(table_id: str, body: ChatIn, request: Request, service: Service, chat: Chat,
+                    token: Token) -> Any:
+    """Say something, or react with an emoji; everyone at the table sees it at once, on every server process."""
     if (body.text is None) == (body.emoji is None):
         raise ServiceError(422, "invalid_chat", "send exactly one of text or emoji")
     if body.emoji is not None and body.emoji not in REACTIONS:
         raise ServiceError(422, "invalid_chat", f"emoji must be one of {' '.join(REACTIONS)}")
-    viewer, table = await asyncio.to_thread(service.authenticate, table_id, token)
-    if viewer.seat_id is None:
-        raise ServiceError(403, "not_seated", "only seated players may chat")
-    seat = await asyncio.to_thread(_position, service, table_id, token)
-    now = time.monotonic()
-    recent = _recent[(table_id, viewer.seat_id)]
-    if len(recent) == BURST and now - recent[0] < BURST_SECONDS:
-        raise ServiceError(429, "chat_rate", "too many messages; wait a moment")
-    recent.append(now)
-    name = next((s["name"] for s in table["seats"] if s["seat"] == seat), "?")
-    message = {"type": "chat", "id": next(_ids), "seat": seat, "name": name, "text": body.text,
-               "emoji": body.emoji, "at": time.time()}
-    _history[table_id].append(message)
-    broadcast(request.app.state.hub, table_id, message)
+    notifier = _notifier(request, service)
+    message = await asyncio.to_thread(chat.post, table_id, token, body.text, body.emoji, notifier)
+    notifier.chat_after_commit(table_id, message)
     return message
-
-
-def _position(service: Any, table_id: str, token: str | None) -> int:
-    view = service.view(table_id, token)
-    seat = view.get("seat")
-    return int(seat) if seat is not None else 0
-
-
-def broadcast(hub: Any, table_id: str, message: dict[str, Any]) -> None:
-    """Queue ``message`` on every open socket of the table in this process (runs on the hub's loop)."""
-    channel = hub.channels.get(table_id)
-    if channel is None:
-        return
-    for conn in list(channel.connections):
-        if not conn.closed:
-            conn.send(message)
