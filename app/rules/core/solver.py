@@ -44,52 +44,76 @@ class _Type(NamedTuple):
 
 
 class _Search:
+    __slots__ = ("requirement", "by_number", "by_colour", "order", "types", "pools", "naturals", "jokers",
+                 "number_of", "colour_of", "_natural_fit", "_fitting", "policy", "failed", "universal")
+
     def __init__(self, hand: Sequence[Card], requirement: Sequence[tuple[GroupKind, int]],
                  policy: JokerPolicy) -> None:
-        self.requirement = tuple(requirement)
-        by_number, by_colour, self.order = _profile(self.requirement)
+        self.requirement = requirement = tuple(requirement)
+        by_number, by_colour, self.order = _profile(requirement)
         self.by_number, self.by_colour = by_number, by_colour
+        both = by_number and by_colour
         index: dict[tuple[object, ...], int] = {}
-        self.types: list[_Type] = []
-        self.pools: list[list[int]] = []
-        self.naturals: list[int] = []
-        self.jokers: list[int] = []
+        types: list[_Type] = []
+        pools: list[list[int]] = []
+        naturals: list[int] = []
+        jokers: list[int] = []
+        # number and colour of each natural type (None for jokers), for the questions _present asks
+        number_of: list[int | None] = []
+        colour_of: list[Colour | None] = []
         # naturals by the (number, colour) questions the search asks: (n, None), (None, c) and, when both
         # matter, (n, c) too
-        self._natural_fit: dict[tuple[int | None, Colour | None], list[int]] = {}
+        natural_fit: dict[tuple[int | None, Colour | None], list[int]] = {}
+        universal = True
         for card in hand:
             kind = card.kind
-            if kind is CardKind.NUMBER:
+            if kind is _NUMBER:
                 number = card.number if by_number else None
                 colour = card.colour if by_colour else None
                 key: tuple[object, ...] = (number, colour)
                 t = index.get(key)
-                if t is None:
-                    t = index[key] = len(self.types)
-                    self.types.append(_Type(False, number, colour, 0, 0, _NO_COLOURS))
-                    self.pools.append([])
-                    self.naturals.append(t)
-                    for fit in ((number, colour), (number, None), (None, colour)) if by_number and by_colour \
-                            else ((number, colour),):
-                        self._natural_fit.setdefault(fit, []).append(t)
-            elif kind is CardKind.JOKER:
+                if t is not None:
+                    pools[t].append(card.id)
+                    continue
+                t = index[key] = len(types)
+                types.append(_Type(False, number, colour, 0, 0, _NO_COLOURS))
+                number_of.append(number)
+                colour_of.append(colour)
+                pools.append([card.id])
+                naturals.append(t)
+                if both:
+                    natural_fit[(number, colour)] = [t]
+                    for fit in ((number, None), (None, colour)):
+                        fitting = natural_fit.get(fit)
+                        if fitting is None:
+                            natural_fit[fit] = [t]
+                        else:
+                            fitting.append(t)
+                else:
+                    natural_fit[(number, colour)] = [t]
+            elif kind is _JOKER:
                 low, high = (card.low, card.high) if by_number else (MIN_NUMBER, MAX_NUMBER)
                 colours = card.colours if by_colour else ALL_COLOURS
                 key = (low, high, colours)
                 t = index.get(key)
-                if t is None:
-                    t = index[key] = len(self.types)
-                    self.types.append(_Type(True, None, None, low, high, colours))
-                    self.pools.append([])
-                    self.jokers.append(t)
-            else:
-                continue
-            self.pools[t].append(card.id)
+                if t is not None:
+                    pools[t].append(card.id)
+                    continue
+                t = index[key] = len(types)
+                types.append(_Type(True, None, None, low, high, colours))
+                number_of.append(None)
+                colour_of.append(None)
+                pools.append([card.id])
+                jokers.append(t)
+                if low != MIN_NUMBER or high != MAX_NUMBER or colours != ALL_COLOURS:
+                    universal = False
+        self.types, self.pools, self.naturals, self.jokers = types, pools, naturals, jokers
+        self.number_of, self.colour_of = number_of, colour_of
+        self._natural_fit = natural_fit
         self._fitting: dict[tuple[bool, int | None, Colour | None], list[int]] = {}
         self.policy = policy
         self.failed: set[tuple[int, Counts, int]] = set()
-        self.universal = all(self.types[t].low == MIN_NUMBER and self.types[t].high == MAX_NUMBER
-                             and self.types[t].colours == ALL_COLOURS for t in self.jokers)
+        self.universal = universal
 
     def fitting(self, joker: bool, number: int | None, colour: Colour | None) -> list[int]:
         """Type indexes of naturals (or jokers) that may stand for ``number`` and ``colour`` (memoised)."""
@@ -104,8 +128,11 @@ class _Search:
     def _present(self, counts: Counts, by_number: bool) -> list[Any]:
         """The numbers (or colours) of the remaining natural cards: a set or colour group needs one (C-2)."""
         if by_number:
-            return sorted({self.types[t].number for t in self.naturals if counts[t]})
-        return [c for c in Colour if any(counts[t] and self.types[t].colour is c for t in self.naturals)]
+            number_of = self.number_of
+            return sorted({number_of[t] for t in self.naturals if counts[t]})
+        colour_of = self.colour_of
+        present = {colour_of[t] for t in self.naturals if counts[t]}
+        return [c for c in _COLOURS if c in present]
 
     # -- enumeration of one group's candidates -------------------------------------------------------
 
@@ -126,15 +153,19 @@ class _Search:
         need = self.policy.naturals_needed(kind)
         keys: list[tuple[int, int | None, Colour | None]]
         if kind is GroupKind.SET:
-            keys = [(n, n, None) for n in self._present(counts, by_number=True)]
+            keys = [(n, n, None) for n in self._present(counts, by_number=True) if n >= floor]
         else:
             keys = [(_COLOUR_RANK[c], None, c) for c in self._present(counts, by_number=False)]
+        jokers = sum(counts[t] for t in self.jokers)
+        natural_fit = self._natural_fit
         for rank, number, colour in keys:
             if rank < floor:
                 continue
-            nats = [t for t in self.fitting(False, number, colour) if counts[t]]
-            joks = [t for t in self.fitting(True, number, colour) if counts[t]]
+            nats = [t for t in natural_fit.get((number, colour), ()) if counts[t]]
             have_nat = sum(counts[t] for t in nats)
+            if have_nat < need or have_nat + jokers < size:
+                continue  # no candidate for this key (the range of k below would be empty)
+            joks = [t for t in self.fitting(True, number, colour) if counts[t]]
             have_jok = sum(counts[t] for t in joks)
             for k in range(min(size, have_nat), max(need, size - have_jok) - 1, -1):
                 for nat in self._combos(nats, counts, k):
@@ -225,10 +256,13 @@ class _Search:
                 keys = [(n, None) for n in self._present(counts, by_number=True)]
             else:
                 keys = [(None, c) for c in self._present(counts, by_number=False)]
+            jokers = sum(counts[t] for t in self.jokers)
             for number, colour in keys:
-                nats = [t for t in self.fitting(False, number, colour) for _ in range(counts[t])][:size]
-                if len(nats) < need:
-                    continue
+                fit = self._natural_fit.get((number, colour), ())
+                have = sum(counts[t] for t in fit)
+                if min(have, size) < need or have + jokers < size:
+                    continue  # too few naturals, or too few jokers to fill the group (no matching)
+                nats = [t for t in fit for _ in range(counts[t])][:size]
                 jok = self._match_jokers([(number, colour)] * (size - len(nats)), counts)
                 if jok is not None:
                     return tuple(nats + jok)
@@ -236,12 +270,26 @@ class _Search:
         colours: list[Colour | None] = list(Colour) if kind is GroupKind.COLOUR_RUN else [None]
         longest = MAX_NUMBER if need >= 2 else size
         jokers = sum(counts[t] for t in self.jokers)
+        natural_fit = self._natural_fit
         for colour in colours:
             # the natural type to use at each number, if any (a natural wherever one fits is dominant)
-            at = [None] + [next((t for t in self.fitting(False, number, colour) if counts[t]), None)
-                           for number in range(MIN_NUMBER, MAX_NUMBER + 1)]
-            for length in range(size, longest + 1):
+            at: list[int | None] = [None] * (MAX_NUMBER + 1)
+            have = 0
+            for number in range(MIN_NUMBER, MAX_NUMBER + 1):
+                for t in natural_fit.get((number, colour), ()):
+                    if counts[t]:
+                        at[number] = t
+                        have += 1
+                        break
+            if have < need:
+                continue  # every window would hold fewer naturals than needed
+            # a window longer than ``have + jokers`` has more gaps than jokers
+            for length in range(size, min(longest, have + jokers) + 1):
                 for first in range(MIN_NUMBER, MAX_NUMBER - length + 2):
+                    if length > size and (at[first] is None or at[first + length - 1] is None):
+                        # a joker at an end of a longer run: the shorter run without it, tried before, fits
+                        # whenever this one does, so this window is never the first that fits
+                        continue
                     arr = at[first:first + length]
                     missing = arr.count(None)
                     if missing > jokers or length - missing < need:
@@ -301,7 +349,9 @@ def _profile(requirement: tuple[tuple[GroupKind, int], ...]) -> tuple[bool, bool
     return any(k.has_number for k in kinds), any(k.has_colour for k in kinds), tuple(order)
 
 
+_COLOURS: tuple[Colour, ...] = tuple(Colour)
 _COLOUR_RANK = {c: i for i, c in enumerate(Colour)}
+_NUMBER, _JOKER = CardKind.NUMBER, CardKind.JOKER
 _COST = {GroupKind.SET: 0, GroupKind.COLOUR: 0, GroupKind.COLOUR_RUN: 1, GroupKind.RUN: 2}
 _NO_COLOURS: frozenset[Colour] = frozenset()
 
