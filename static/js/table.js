@@ -71,7 +71,13 @@
     setConn("wait");
     const ws = new WebSocket(url);
     S.ws = ws;
-    ws.addEventListener("open", () => { S.retry = 0; setConn("on"); });
+    ws.addEventListener("open", () => {
+      S.retry = 0;
+      setConn("on");
+      // a reconnection: the chat said while this socket was away (ids already shown are skipped)
+      if (S.connectedOnce) loadChat();
+      S.connectedOnce = true;
+    });
     ws.addEventListener("message", (event) => {
       let msg;
       try { msg = JSON.parse(event.data); } catch (err) { return; }
@@ -789,7 +795,7 @@
   }
 
   /* ------------------------------------------------------------------ chat and reactions */
-  function addChat(msg) {
+  function addChat(msg, fromHistory) {
     if (S.chatSeen.has(msg.id)) return;
     S.chatSeen.add(msg.id);
     const log = $("chat-log");
@@ -797,7 +803,7 @@
     log.appendChild(el("li", { class: msg.emoji ? "reaction-line" : "" }, el("strong", null, who + ": "),
       msg.emoji ? el("span", { class: "big-emoji" }, msg.emoji) : msg.text));
     log.scrollTop = log.scrollHeight;
-    if (msg.emoji) floatEmoji(msg.emoji);
+    if (msg.emoji && !fromHistory) floatEmoji(msg.emoji);
   }
 
   function floatEmoji(emoji) {
@@ -808,7 +814,7 @@
 
   async function loadChat() {
     const result = await P10.api("GET", `/api/tables/${S.tableId}/chat`);
-    if (result.ok) (result.data.messages || []).forEach(addChat);
+    if (result.ok) (result.data.messages || []).forEach((m) => addChat(m, true));
   }
 
   async function postChat(body) {
