@@ -155,4 +155,4 @@ def shot(page: Any, name: str, docs: bool = False) -> None:
     if docs and os.environ.get("UPDATE_SCREENSHOTS") == "1":
         target = ROOT / "docs" / "screenshots"
         target.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(target / f"{name}.png"), full_page=False)
+        page.screenshot(path=str(target / f"{name}.png"), full_page=True)  # the whole page, however scrolled
