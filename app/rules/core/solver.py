@@ -58,7 +58,7 @@ class _Search:
         pools: list[list[int]] = []
         naturals: list[int] = []
         jokers: list[int] = []
-        # number and colour of each natural type (None for jokers), for the questions _present asks
+        # number and colour of each natural type (None for jokers), counted by _have
         number_of: list[int | None] = []
         colour_of: list[Colour | None] = []
         # naturals by the (number, colour) questions the search asks: (n, None), (None, c) and, when both
@@ -76,7 +76,7 @@ class _Search:
                     pools[t].append(card.id)
                     continue
                 t = index[key] = len(types)
-                types.append(_Type(False, number, colour, 0, 0, _NO_COLOURS))
+                types.append(_NATURAL)
                 number_of.append(number)
                 colour_of.append(colour)
                 pools.append([card.id])
@@ -125,14 +125,17 @@ class _Search:
             found = self._fitting[key] = [t for t in self.jokers if self.types[t].fits(number, colour)]
         return found
 
-    def _present(self, counts: Counts, by_number: bool) -> list[Any]:
-        """The numbers (or colours) of the remaining natural cards: a set or colour group needs one (C-2)."""
-        if by_number:
-            number_of = self.number_of
-            return sorted({number_of[t] for t in self.naturals if counts[t]})
-        colour_of = self.colour_of
-        present = {colour_of[t] for t in self.naturals if counts[t]}
-        return [c for c in _COLOURS if c in present]
+    def _have(self, counts: Counts, by_number: bool) -> dict[Any, int]:
+        """How many natural cards remain of each number (or colour) present: a set or colour group needs one
+        (C-2)."""
+        of = self.number_of if by_number else self.colour_of
+        have: dict[Any, int] = {}
+        for t in self.naturals:
+            count = counts[t]
+            if count:
+                key = of[t]
+                have[key] = have.get(key, 0) + count
+        return have
 
     # -- enumeration of one group's candidates -------------------------------------------------------
 
@@ -151,20 +154,22 @@ class _Search:
     def _keyed(self, kind: GroupKind, size: int, counts: Counts, floor: int) -> Iterator[tuple[int, Arrangement]]:
         """Candidates for a set (keyed by number) or a colour group (keyed by colour), keys from ``floor`` up."""
         need = self.policy.naturals_needed(kind)
+        # a key needs ``need`` naturals and enough naturals to fill the group with the jokers left; the others
+        # have no candidate (the range of k below would be empty)
+        least = max(need, size - sum(counts[t] for t in self.jokers))
         keys: list[tuple[int, int | None, Colour | None]]
         if kind is GroupKind.SET:
-            keys = [(n, n, None) for n in self._present(counts, by_number=True) if n >= floor]
+            have = self._have(counts, by_number=True)
+            keys = [(n, n, None) for n in sorted(have) if n >= floor and have[n] >= least]
         else:
-            keys = [(_COLOUR_RANK[c], None, c) for c in self._present(counts, by_number=False)]
-        jokers = sum(counts[t] for t in self.jokers)
+            have = self._have(counts, by_number=False)
+            keys = [(_COLOUR_RANK[c], None, c) for c in _COLOURS if c in have and have[c] >= least]
         natural_fit = self._natural_fit
         for rank, number, colour in keys:
             if rank < floor:
                 continue
             nats = [t for t in natural_fit.get((number, colour), ()) if counts[t]]
             have_nat = sum(counts[t] for t in nats)
-            if have_nat < need or have_nat + jokers < size:
-                continue  # no candidate for this key (the range of k below would be empty)
             joks = [t for t in self.fitting(True, number, colour) if counts[t]]
             have_jok = sum(counts[t] for t in joks)
             for k in range(min(size, have_nat), max(need, size - have_jok) - 1, -1):
@@ -253,15 +258,17 @@ class _Search:
         if not kind.is_run:
             keys: list[tuple[int | None, Colour | None]]
             if kind is GroupKind.SET:
-                keys = [(n, None) for n in self._present(counts, by_number=True)]
+                present = self._have(counts, by_number=True)
+                keys = [(n, None) for n in sorted(present)]
             else:
-                keys = [(None, c) for c in self._present(counts, by_number=False)]
+                present = self._have(counts, by_number=False)
+                keys = [(None, c) for c in _COLOURS if c in present]
             jokers = sum(counts[t] for t in self.jokers)
             for number, colour in keys:
-                fit = self._natural_fit.get((number, colour), ())
-                have = sum(counts[t] for t in fit)
+                have = present[number if colour is None else colour]
                 if min(have, size) < need or have + jokers < size:
                     continue  # too few naturals, or too few jokers to fill the group (no matching)
+                fit = self._natural_fit.get((number, colour), ())
                 nats = [t for t in fit for _ in range(counts[t])][:size]
                 jok = self._match_jokers([(number, colour)] * (size - len(nats)), counts)
                 if jok is not None:
@@ -354,6 +361,9 @@ _COLOUR_RANK = {c: i for i, c in enumerate(Colour)}
 _NUMBER, _JOKER = CardKind.NUMBER, CardKind.JOKER
 _COST = {GroupKind.SET: 0, GroupKind.COLOUR: 0, GroupKind.COLOUR_RUN: 1, GroupKind.RUN: 2}
 _NO_COLOURS: frozenset[Colour] = frozenset()
+_NATURAL = _Type(False, None, None, 0, 0, _NO_COLOURS)
+"""The type record shared by all natural types: the search asks it only whether it is a joker (their numbers
+and colours are ``_Search.number_of`` / ``colour_of``)."""
 
 
 def _minus(counts: Counts, t: int) -> Counts:
