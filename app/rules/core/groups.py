@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 
 from .cards import MAX_NUMBER, MIN_NUMBER, Card, Colour
 from .errors import IllegalMove
+from .records import replace
 
 
 class GroupKind(StrEnum):

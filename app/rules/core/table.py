@@ -6,7 +6,7 @@ Pure functions over immutable values; every rule set composes its own state from
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from .cards import Card, card_to_json
@@ -14,6 +14,7 @@ from .errors import IllegalMove, InvalidOptions
 from .events import CardHit, DrawPileRebuilt, PhaseLaid
 from .groups import End, GroupKind, JokerPolicy, LaidGroup, extend_group, validate_laydown
 from .phases import Phase
+from .records import replace
 from .rng import Rng
 
 

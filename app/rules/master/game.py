@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from ..core.cards import Card
@@ -11,6 +10,7 @@ from ..core.commands import Discard, Draw, Hit, LayPhase, Pile
 from ..core.errors import GameOver, IllegalMove, InvalidCommand, InvalidOptions, NotYourTurn, WrongStage
 from ..core.events import CardDiscarded, CardDrawn, DrawFailed, GameEnded, HandsDealt, RoundEnded
 from ..core.phases import Phase, table_phases
+from ..core.records import replace
 from ..core.rng import Rng
 from ..core.solver import find_laydown
 from ..core.table import (

@@ -1,0 +1,60 @@
+"""A faster ``dataclasses.replace`` for the engine's immutable records (states, players, piles, groups).
+
+Every command of every rule set copies its state with a few fields changed, several times per command, and
+``dataclasses.replace`` is generic: it walks ``fields()`` and calls ``__init__`` with keywords on every call.
+:func:`replace` does the same copy with a small function made once per class: a new instance whose fields are
+the changed values or the old ones. Same semantics for the records it speeds up (frozen dataclasses with slots,
+every field an ``__init__`` field, no ``__post_init__``); any other class, and any unknown field name, goes to
+``dataclasses.replace`` itself (so the error is the same). For the type checker this *is*
+``dataclasses.replace``, so field names and types are still checked.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from dataclasses import replace as replace
+else:
+    def replace(obj, /, **changes):
+        """``dataclasses.replace(obj, **changes)``, faster (see the module docstring)."""
+        copy = _COPIERS.get(type(obj))
+        if copy is None:
+            copy = _COPIERS[type(obj)] = _copier(type(obj))
+        return copy(obj, changes)
+
+
+_Copier = Callable[[Any, dict[str, Any]], Any]
+_COPIERS: dict[type, _Copier] = {}
+
+
+def _generic(obj: Any, changes: dict[str, Any]) -> Any:
+    return dataclasses.replace(obj, **changes)
+
+
+def _copier(cls: type) -> _Copier:
+    """The copy function of ``cls``: generated for a simple frozen slotted dataclass, generic otherwise."""
+    params = getattr(cls, "__dataclass_params__", None)
+    if (params is None or not params.frozen or "__slots__" not in cls.__dict__
+            or hasattr(cls, "__post_init__")):
+        return _generic
+    fields = dataclasses.fields(cls)
+    declared = cls.__dict__.get("__dataclass_fields__", {})
+    if not fields or any(not f.init for f in fields) or len(fields) != len(declared):
+        return _generic  # init=False fields or pseudo-fields (InitVar, ClassVar): leave it to dataclasses
+    names = [f.name for f in fields]
+    if any(not n.isidentifier() for n in names):
+        return _generic
+    lines = ["def copy(obj, changes):",
+             "    if not changes.keys() <= names:",
+             "        return generic(obj, changes)",
+             "    out = new(cls)"]
+    lines += [f"    set_(out, {n!r}, changes[{n!r}] if {n!r} in changes else obj.{n})" for n in names]
+    lines.append("    return out")
+    namespace: dict[str, Any] = {"names": frozenset(names), "generic": _generic, "new": object.__new__,
+                                 "cls": cls, "set_": object.__setattr__}
+    exec("\n".join(lines), namespace)  # the source is built above from the class's own field names
+    copy: _Copier = namespace["copy"]
+    return copy
