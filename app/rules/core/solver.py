@@ -17,7 +17,7 @@ is returned, so the solver never proposes an invalid lay-down.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
 from typing import Any, NamedTuple
 
@@ -370,12 +370,71 @@ def _minus(counts: Counts, t: int) -> Counts:
     return counts[:t] + (counts[t] - 1,) + counts[t + 1:]
 
 
+@cache
+def _counting(requirement: tuple[tuple[GroupKind, int], ...]) -> tuple[int, bool, bool]:
+    """What :func:`_hopeless` counts for a phase: its cards in all, and whether colours and colour runs matter."""
+    kinds = {k for k, _ in requirement}
+    return sum(size for _, size in requirement), GroupKind.COLOUR in kinds, GroupKind.COLOUR_RUN in kinds
+
+
+def _hopeless(hand: Sequence[Card], requirement: Sequence[tuple[GroupKind, int]], policy: JokerPolicy) -> bool:
+    """A quick count that rules out most hands before any search (C-3): the phase asks for more cards than the
+    hand has, or one of its groups could not be formed even alone from the whole hand with every joker counted
+    as if it fitted anywhere.
+
+    True only where the search finds nothing: every set (colour group) the search forms is keyed by a number
+    (colour) of the hand's natural cards, every run is distinct numbers of naturals (of one colour for a colour
+    run), each with at least the policy's naturals and jokers for the rest. A run of jokers alone (a policy
+    asking for no natural) is never ruled out.
+    """
+    total, by_colour, by_colour_run = _counting(tuple(requirement))
+    naturals = jokers = 0
+    numbers: dict[int | None, int] = {}
+    colours: dict[Colour | None, int] = {}
+    pairs: set[tuple[Colour | None, int | None]] = set()
+    for card in hand:
+        card_kind = card.kind
+        if card_kind is _NUMBER:
+            naturals += 1
+            number = card.number
+            numbers[number] = numbers.get(number, 0) + 1
+            if by_colour:
+                colours[card.colour] = colours.get(card.colour, 0) + 1
+            if by_colour_run:
+                pairs.add((card.colour, number))
+        elif card_kind is _JOKER:
+            jokers += 1
+    if total > naturals + jokers:
+        return True
+    for kind, size in requirement:
+        least = max(policy.naturals_needed(kind), size - jokers)
+        found: Iterable[int]
+        if kind is GroupKind.SET:
+            found = numbers.values()
+        elif kind is GroupKind.COLOUR:
+            found = colours.values()
+        elif least <= 0:
+            continue
+        elif kind is GroupKind.RUN:
+            found = (len(numbers),)
+        else:
+            per_colour: dict[Colour | None, int] = {}
+            for colour, _ in pairs:
+                per_colour[colour] = per_colour.get(colour, 0) + 1
+            found = per_colour.values()
+        if not any(count >= least for count in found):
+            return True
+    return False
+
+
 def find_laydown(hand: Sequence[Card], requirement: Sequence[tuple[GroupKind, int]],
                  policy: JokerPolicy) -> tuple[tuple[int, ...], ...] | None:
     """A valid lay-down of ``requirement`` from ``hand`` as card-id groups in requirement order, or ``None``.
 
     Exact (C-3): never misses a lay-down that exists and never proposes an invalid one.
     """
+    if _hopeless(hand, requirement, policy):
+        return None
     groups = _Search(hand, requirement, policy).solve()
     if groups is not None:
         validate_laydown(hand, requirement, groups, policy)  # defensive: raises if the solver were wrong
