@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..core.cards import Card
+from ..core.cards import Card, CardKind
 from ..core.commands import Discard, Draw, Hit, LayPhase, Pile
 from ..core.errors import GameOver, IllegalMove, InvalidCommand, InvalidOptions, NotYourTurn, WrongStage
 from ..core.events import CardDiscarded, CardDrawn, DrawFailed, GameEnded, HandsDealt, RoundEnded
@@ -209,7 +209,8 @@ def _with_front(state: MasterState, seat: int, front: tuple[Card, ...]) -> Maste
 
 def has_in_front(state: MasterState, seat: int, action: str) -> bool:
     """R-7: whether a card of kind ``action`` lies in front of ``seat``."""
-    return any(is_action(c, action) for c in state.fronts[seat])
+    front = state.fronts[seat]
+    return bool(front) and any(is_action(c, action) for c in front)
 
 
 def skip_targets(state: MasterState, seat: int) -> tuple[int, ...]:
@@ -286,22 +287,22 @@ def apply(state: MasterState, seat: int, command: MasterCommand) -> Result:
     if state.stage not in stages:
         raise WrongStage(_wrong_stage_code(state.stage), f"the game waits for {state.stage.value}, "
                          f"not {type(command).__name__}")
-    match command:
+    match command:  # one class per arm: the most frequent first
         case Draw(pile=pile):
             return _draw(state, seat, pile)
+        case Discard(card=card_id, target=target):
+            return _discard(state, seat, card_id, target)
         case ChooseTakeTwo(keep=keep):
             return _choose_take_two(state, seat, keep)
         case LayPhase(groups=groups):
             player, table, laid = lay_phase(state.players[seat], seat, current_phase(state, seat), groups,
                                             state.table, RANGED_JOKERS)
             _keep_one(player)
-            return _with_player(replace(state, table=table), seat, player), (laid,)
+            return _with_player(state, seat, player, table=table), (laid,)
         case Hit(card=card, group=group, end=end):
             player, table, event = hit(state.players[seat], seat, card, group, end, state.table, RANGED_JOKERS)
             _keep_one(player)
-            return _with_player(replace(state, table=table), seat, player), (event,)
-        case Discard(card=card_id, target=target):
-            return _discard(state, seat, card_id, target)
+            return _with_player(state, seat, player, table=table), (event,)
         case PlayAction(card=card_id, target=target, ask=ask):
             return _play_action(state, seat, card_id, target, ask)
         case OfferCard(card=card_id):
@@ -387,7 +388,7 @@ def _discard(state: MasterState, seat: int, card_id: int, target: int | None) ->
     card, hand = take_card(player.hand, card_id)
     if is_action(card):
         raise IllegalMove("action_not_discardable", "an action card is played (play_action), never discarded")
-    piles = replace(state.piles, discard=state.piles.discard + (card,))
+    piles = state.piles.discarded(card)
     event = CardDiscarded(seat, card)
     if not hand:
         return _end_round(_with_player(state, seat, replace(player, hand=hand), piles=piles), seat, (event,))
@@ -466,7 +467,7 @@ def _next_turn(state: MasterState) -> tuple[dict[str, Any], Events]:
     fronts, blue = state.fronts, state.blue
     seat = next_seat(state.turn, n)
     for _ in range(n):
-        skip = next((c for c in fronts[seat] if is_action(c, SKIP)), None)
+        skip = next((c for c in fronts[seat] if is_action(c, SKIP)), None) if fronts[seat] else None
         if skip is None:
             break
         front = tuple(c for c in fronts[seat] if c.id != skip.id)
@@ -624,13 +625,18 @@ def legal_commands(state: MasterState, seat: int) -> tuple[MasterCommand, ...]:
             if player.laid and len(player.hand) > 1:
                 out.extend(Hit(c, g, e) for c, g, e in legal_hits(player.hand, state.table, RANGED_JOKERS))
             last = len(player.hand) == 1
-            targets = skip_targets(state, seat)
+            targets: tuple[int, ...] | None = None  # asked for once, and only for a Skip
             for card in player.hand:
-                if not is_action(card):
+                if card.kind is not CardKind.ACTION:
                     out.append(Discard(card.id))
-                elif card.action == SKIP and targets and not last:
-                    out.extend(PlayAction(card.id, t) for t in targets)
-                elif card.action == GIVE_ME_FIVE and not last:
+                    continue
+                if card.action == SKIP and not last:
+                    if targets is None:
+                        targets = skip_targets(state, seat)
+                    if targets:
+                        out.extend(PlayAction(card.id, t) for t in targets)
+                        continue
+                if card.action == GIVE_ME_FIVE and not last:
                     out.extend((PlayAction(card.id, ask=True), PlayAction(card.id, ask=False)))
                 else:
                     out.append(PlayAction(card.id))
