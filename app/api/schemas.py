@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, RootModel, StringConstraints
 
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
 
@@ -171,6 +171,9 @@ class ReplayCommand(BaseModel):
 
 
 class ReplayRecord(BaseModel):
+    """A finished game's full record (C-10)."""
+
+    public: Literal[False] = False
     table_id: str
     game_id: int
     number: int
@@ -187,18 +190,79 @@ class ReplayRecord(BaseModel):
     commands: list[ReplayCommand]
 
 
+class PublicCommandType(BaseModel):
+    type: str
+
+
+class PublicReplayCommand(BaseModel):
+    """One command of a running game: its type only, with the events a spectator received (C-9)."""
+
+    seq: int
+    seat: int
+    command: PublicCommandType
+    created_at: str
+    events: list[dict[str, Any]]
+
+
+class PublicReplayRecord(BaseModel):
+    """A running game's public record (C-9): no seed, no command fields, spectator-redacted events."""
+
+    public: Literal[True]
+    table_id: str
+    game_id: int
+    number: int
+    ruleset: str
+    options: dict[str, Any]
+    players: int
+    seats: list[ReplaySeat]
+    status: str
+    version: int
+    winners: list[int] | None
+    created_at: str
+    finished_at: str | None
+    commands: list[PublicReplayCommand]
+
+
+class ReplayRecordOut(RootModel[Annotated[ReplayRecord | PublicReplayRecord, Field(discriminator="public")]]):
+    """The record of a game: full once it has finished (``public`` false), public before (``public`` true)."""
+
+
 class ReplayStepCommand(BaseModel):
     seq: int
     seat: int
     command: dict[str, Any]
 
 
+class PublicReplayStepCommand(BaseModel):
+    seq: int
+    seat: int
+    command: PublicCommandType
+
+
 class ReplayStep(BaseModel):
+    """A finished game after ``step`` commands: ``state`` is the full view (every hand)."""
+
+    public: Literal[False] = False
     step: int
     version: int
     command: ReplayStepCommand | None
     events: list[dict[str, Any]]
     state: dict[str, Any]
+
+
+class PublicReplayStep(BaseModel):
+    """A running game after ``step`` commands: ``view`` is the spectator's view, ``events`` a spectator's."""
+
+    public: Literal[True]
+    step: int
+    version: int
+    command: PublicReplayStepCommand | None
+    events: list[dict[str, Any]]
+    view: dict[str, Any]
+
+
+class ReplayStepOut(RootModel[Annotated[ReplayStep | PublicReplayStep, Field(discriminator="public")]]):
+    """One step of a game: full once it has finished (``public`` false), public before (``public`` true)."""
 
 
 class Health(BaseModel):

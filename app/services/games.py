@@ -717,14 +717,13 @@ class GameService:
         return result, version
 
     # ----------------------------------------------------------------- replays
-    def _finished(self, s: Session, table_id: str, token: str | None, number: int) -> Game:
+    def _replayable(self, s: Session, table_id: str, token: str | None, number: int) -> tuple[Game, bool]:
+        """The game and whether only its public part may be shown: the whole record once it has finished,
+        before that what a spectator sees (C-9), to the table's seats or to anyone at a spectators' table."""
         table = self._table(s, table_id)
         self._viewer(s, table, token)
         game = self._game_number(s, table_id, number)
-        if game.status != "finished":
-            raise ServiceError(409, "game_not_finished",
-                               "the full record is public only once the game has finished")
-        return game
+        return game, game.status != "finished"
 
     def _commands(self, s: Session, game: Game, upto: int | None = None) -> list[GameCommand]:
         stmt = select(GameCommand).where(GameCommand.game_id == game.id)
@@ -733,23 +732,35 @@ class GameService:
         return list(s.scalars(stmt.order_by(GameCommand.seq)))
 
     def replay_record(self, table_id: str, token: str | None, number: int) -> JSONDict:
+        """A finished game's full record (C-10); a running game's public record: no seed, each command
+        reduced to its type (its fields may name hidden cards) with the events a spectator received (C-9)."""
         with self.db.read() as s:
-            game = self._finished(s, table_id, token, number)
-            return {
+            game, public = self._replayable(s, table_id, token, number)
+            record: JSONDict = {
+                "public": public,
                 "table_id": table_id, "game_id": game.id, "number": game.number, "ruleset": game.ruleset,
                 "options": game.options, "seed": game.seed, "players": game.players,
                 "seats": [{"seat": i, "name": x["name"]} for i, x in enumerate(game.seats)],
                 "status": game.status, "version": game.version, "winners": game.winners,
                 "created_at": game.created_at.isoformat(),
                 "finished_at": game.finished_at.isoformat() if game.finished_at else None,
-                "commands": [{"seq": c.seq, "seat": c.seat, "command": c.command,
-                              "created_at": c.created_at.isoformat()} for c in self._commands(s, game)],
             }
+            commands = self._commands(s, game, game.version)
+            if not public:
+                record["commands"] = [{"seq": c.seq, "seat": c.seat, "command": c.command,
+                                       "created_at": c.created_at.isoformat()} for c in commands]
+                return record
+            del record["seed"]
+            record["commands"] = [{"seq": c.seq, "seat": c.seat, "command": {"type": c.command["type"]},
+                                   "created_at": c.created_at.isoformat(), "events": c.redacted[SPECTATOR]}
+                                  for c in commands]
+            return record
 
     def replay_step(self, table_id: str, token: str | None, number: int, step: int) -> JSONDict:
-        """The full state (every hand) after ``step`` commands, rebuilt by the engine from the record."""
+        """The full state (every hand) after ``step`` commands of a finished game, rebuilt by the engine from
+        the record (C-10); of a running game the spectator's view and events at that step only (C-9)."""
         with self.db.read() as s:
-            game = self._finished(s, table_id, token, number)
+            game, public = self._replayable(s, table_id, token, number)
             if not 0 <= step <= game.version:
                 raise ServiceError(422, "invalid_step", f"step must be between 0 and {game.version}",
                                    field="step")
@@ -760,7 +771,13 @@ class GameService:
         for c in commands:
             state, events = ruleset.apply(state, c.seat, ruleset.parse_command(c.command))
         last = commands[-1] if commands else None
-        return {"step": step, "version": game.version,
+        if public:
+            return {"public": True, "step": step, "version": game.version,
+                    "command": None if last is None else {"seq": last.seq, "seat": last.seat,
+                                                          "command": {"type": last.command["type"]}},
+                    "events": [ruleset.redact_event(e, None) for e in events],
+                    "view": ruleset.player_view(state, None)}
+        return {"public": False, "step": step, "version": game.version,
                 "command": None if last is None else {"seq": last.seq, "seat": last.seat, "command": last.command},
                 "events": [ruleset.event_to_json(e) for e in events],
                 "state": ruleset.full_view(state)}

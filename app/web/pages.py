@@ -152,6 +152,7 @@ def table(request: Request, table_id: str) -> HTMLResponse:
 
 @router.get("/tables/{table_id}/games/{number}/replay", response_class=HTMLResponse)
 def replay(request: Request, table_id: str, number: int) -> HTMLResponse:
-    """A finished game step by step, every hand visible (C-9: the record is public once finished)."""
+    """A game step by step: once finished every hand is visible (C-9: the record is public then); while it
+    runs only the spectator's view at each step, with a line saying hands are hidden until the end."""
     return TEMPLATES.TemplateResponse(request, "replay.html", _context(
         request, "replay", table_id=table_id, number=number))

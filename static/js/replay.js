@@ -1,5 +1,7 @@
-/* Replay: a finished game step by step (first / back / play / forward / last and a slider), every hand
-   visible (C-9: the whole record is public once the game has finished), with the log alongside. */
+/* Replay: a game step by step (first / back / play / forward / last and a slider) with the log alongside.
+   A finished game shows every hand (C-9: the whole record is public once the game has finished); a running
+   game only what a spectator sees at each step (the server answers "public": true with the spectator's view
+   and events, command types without their fields), and the page says hands are hidden until it ends. */
 "use strict";
 
 (function (P10) {
@@ -10,7 +12,9 @@
 
   function commandText(c) {
     const cmd = c.command || {};
-    let what = t("cmd." + cmd.type, { pile: t("pile." + (cmd.pile || "draw")) });
+    // A public record keeps only a command's type: a draw's pile is told by its event, not guessed here.
+    const key = cmd.type === "draw" && !cmd.pile ? "cmd.draw_unknown" : "cmd." + cmd.type;
+    let what = t(key, { pile: t("pile." + (cmd.pile || "draw")) });
     if (what === "cmd." + cmd.type) what = cmd.type.replace(/_/g, " ");
     return t("replay.command", { n: c.seq, name: R.names[c.seat] || "?", command: what });
   }
@@ -30,7 +34,7 @@
     R.step = step;
     $("rp-slider").value = String(step);
     $("rp-step").textContent = `${step} / ${R.record.version}`;
-    const s = data.state;
+    const s = data.public ? data.view : data.state;
     const lines = [data.command ? commandText(data.command) : t("replay.start")];
     for (const e of data.events || []) { const text = P10.eventText(e, R.names); if (text) lines.push(text); }
     $("rp-command").textContent = lines.join(" ");
@@ -52,7 +56,7 @@
             el("div", { class: "group-cards" }, g.cards.map((c) => P10.cardEl(c, { small: true })))));
         }
       });
-      const hand = (s.hands || [])[seat] || [];
+      const hand = R.record.public ? null : (s.hands || [])[seat] || [];
       box.appendChild(el("article", { class: "player" + (s.turn === seat && !s.over ? " on-turn" : ""), "data-seat": seat },
         el("header", { class: "player-head" }, el("strong", null, R.names[seat] || "?"),
           s.turn === seat && !s.over ? el("span", { class: "badge turn" }, "▶ " + t("table.turn")) : null),
@@ -61,9 +65,11 @@
           p.score !== undefined ? el("span", { class: "fact" }, t("table.score", { n: p.score })) : null,
           p.marker !== undefined ? el("span", { class: "fact" }, t("board.pawn_on", { n: p.pawn })) : null,
           p.laid ? el("span", { class: "fact ok" }, "✓ " + t("table.phase_done")) : null),
-        el("div", { class: "rp-hand", role: "group", "aria-label": t("replay.hand_of", { name: R.names[seat] || "?" }) },
-          el("div", { class: "muted small-text" }, t("replay.hand_of", { name: R.names[seat] || "?" })),
-          el("div", { class: "hand-row" }, P10.sortCards(hand, "number").map((c) => P10.cardEl(c, { small: true })))),
+        hand === null
+          ? el("div", { class: "rp-hand-hidden muted small-text" }, t("table.cards_in_hand", { n: p.hand_size }))
+          : el("div", { class: "rp-hand", role: "group", "aria-label": t("replay.hand_of", { name: R.names[seat] || "?" }) },
+            el("div", { class: "muted small-text" }, t("replay.hand_of", { name: R.names[seat] || "?" })),
+            el("div", { class: "hand-row" }, P10.sortCards(hand, "number").map((c) => P10.cardEl(c, { small: true })))),
         (p.in_front || []).length ? el("div", { class: "in-front" }, t("table.in_front") + ": ", p.in_front.map((c) => P10.cardEl(c, { small: true }))) : null,
         el("div", { class: "groups" }, groups)));
     });
@@ -98,6 +104,7 @@
     R.record = r.data;
     r.data.seats.forEach((s) => { R.names[s.seat] = s.name; });
     $("replay-title").textContent = t("replay.title") + " · " + t("ruleset." + r.data.ruleset + ".title");
+    $("replay-public").classList.toggle("hidden", !r.data.public);
     const slider = $("rp-slider");
     slider.max = String(r.data.version);
     const log = clear($("rp-log"));

@@ -107,9 +107,10 @@ def test_finished_game_replay_and_rematch(client: TestClient) -> None:
     t = new_table(client, players=2, options=SHORT, start=True)
     url = f"/api/tables/{t.id}"
     host = bearer(t.tokens[0])
+    # before the end only the public record (tests/api/test_public_replay.py)
     r = client.get(f"{url}/games/1/replay", headers=host)
-    assert r.status_code == 409 and r.json()["error"]["code"] == "game_not_finished"
-    assert client.get(f"{url}/games/1/replay/0", headers=host).status_code == 409
+    assert r.status_code == 200 and r.json()["public"] is True and "seed" not in r.json()
+    assert client.get(f"{url}/games/1/replay/0", headers=host).json()["public"] is True
     r = client.post(f"{url}/rematch", headers=host)
     assert r.status_code == 409 and r.json()["error"]["code"] == "game_not_finished"
     steps = play_to_end(client, t, seed=5)
@@ -118,6 +119,7 @@ def test_finished_game_replay_and_rematch(client: TestClient) -> None:
     r = client.post(f"{url}/commands", json=command_body({"type": "draw", "pile": "draw"}), headers=host)
     assert r.status_code == 409 and r.json()["error"]["code"] == "game_over"
     record = client.get(f"{url}/games/1/replay", headers=host).json()
+    assert record["public"] is False
     assert record["version"] == steps == len(record["commands"])
     assert [c["seq"] for c in record["commands"]] == list(range(1, steps + 1))
     assert record["ruleset"] == "mattel" and record["options"]["phases_to_win"] == 1
