@@ -370,28 +370,50 @@ def _minus(counts: Counts, t: int) -> Counts:
     return counts[:t] + (counts[t] - 1,) + counts[t + 1:]
 
 
+class _Counting(NamedTuple):
+    """What :func:`_hopeless` counts for a phase."""
+
+    total: int
+    """The cards the phase asks for in all."""
+    sets: tuple[int, ...]
+    colours: tuple[int, ...]
+    """The sizes of its sets and of its colour groups."""
+    runs: tuple[int, ...]
+    colour_runs: tuple[int, ...]
+    """The sizes of its runs and of its colour runs."""
+
+
 @cache
-def _counting(requirement: tuple[tuple[GroupKind, int], ...]) -> tuple[int, bool, bool]:
-    """What :func:`_hopeless` counts for a phase: its cards in all, and whether colours and colour runs matter."""
-    kinds = {k for k, _ in requirement}
-    return sum(size for _, size in requirement), GroupKind.COLOUR in kinds, GroupKind.COLOUR_RUN in kinds
+def _counting(requirement: tuple[tuple[GroupKind, int], ...]) -> _Counting:
+    def sizes(kind: GroupKind) -> tuple[int, ...]:
+        return tuple(size for k, size in requirement if k is kind)
+    return _Counting(sum(size for _, size in requirement), sizes(GroupKind.SET), sizes(GroupKind.COLOUR),
+                     sizes(GroupKind.RUN), sizes(GroupKind.COLOUR_RUN))
+
+
+def _shortfall(sizes: tuple[int, ...], counts: Iterable[int]) -> int:
+    """The fewest jokers groups keyed by a number (or colour) of these ``sizes`` need together: ``k`` groups take
+    their natural cards from at most ``k`` numbers (colours), so from at most the ``k`` largest counts."""
+    return max(0, sum(sizes) - sum(sorted(counts, reverse=True)[:len(sizes)]))
 
 
 def _hopeless(hand: Sequence[Card], requirement: Sequence[tuple[GroupKind, int]], policy: JokerPolicy) -> bool:
     """A quick count that rules out most hands before any search (C-3): the phase asks for more cards than the
-    hand has, or one of its groups could not be formed even alone from the whole hand with every joker counted
-    as if it fitted anywhere.
+    hand has, one of its groups lacks the natural cards it needs (R-4: at least the policy's naturals of one
+    number for a set, of one colour for a colour group, of distinct numbers for a run, of distinct numbers in
+    one colour for a colour run), or the groups together need more jokers than the hand holds.
 
-    True only where the search finds nothing: every set (colour group) the search forms is keyed by a number
-    (colour) of the hand's natural cards, every run is distinct numbers of naturals (of one colour for a colour
-    run), each with at least the policy's naturals and jokers for the rest. A run of jokers alone (a policy
-    asking for no natural) is never ruled out.
+    The jokers needed are counted low: the natural cards of the hand are counted for every group kind at once,
+    and every joker as if it fitted anywhere. Every lay-down the search finds is valid (it is validated), so it
+    passes these counts: this is true only where the search finds nothing. A run of jokers alone (a policy
+    asking for no natural) is never ruled out for lack of naturals.
     """
-    total, by_colour, by_colour_run = _counting(tuple(requirement))
+    counting = _counting(tuple(requirement))
     naturals = jokers = 0
     numbers: dict[int | None, int] = {}
     colours: dict[Colour | None, int] = {}
     pairs: set[tuple[Colour | None, int | None]] = set()
+    by_colour, by_colour_run = bool(counting.colours), bool(counting.colour_runs)
     for card in hand:
         card_kind = card.kind
         if card_kind is _NUMBER:
@@ -404,8 +426,12 @@ def _hopeless(hand: Sequence[Card], requirement: Sequence[tuple[GroupKind, int]]
                 pairs.add((card.colour, number))
         elif card_kind is _JOKER:
             jokers += 1
-    if total > naturals + jokers:
+    if counting.total > naturals + jokers:
         return True
+    # distinct numbers of each colour, for colour runs
+    per_colour: dict[Colour | None, int] = {}
+    for colour, _ in pairs:
+        per_colour[colour] = per_colour.get(colour, 0) + 1
     for kind, size in requirement:
         least = max(policy.naturals_needed(kind), size - jokers)
         found: Iterable[int]
@@ -418,13 +444,19 @@ def _hopeless(hand: Sequence[Card], requirement: Sequence[tuple[GroupKind, int]]
         elif kind is GroupKind.RUN:
             found = (len(numbers),)
         else:
-            per_colour: dict[Colour | None, int] = {}
-            for colour, _ in pairs:
-                per_colour[colour] = per_colour.get(colour, 0) + 1
             found = per_colour.values()
         if not any(count >= least for count in found):
             return True
-    return False
+    short = 0
+    if counting.sets:
+        short += _shortfall(counting.sets, numbers.values())
+    if counting.colours:
+        short += _shortfall(counting.colours, colours.values())
+    for size in counting.runs:
+        short += max(0, size - len(numbers))
+    for size in counting.colour_runs:
+        short += max(0, size - max(per_colour.values(), default=0))
+    return short > jokers
 
 
 def find_laydown(hand: Sequence[Card], requirement: Sequence[tuple[GroupKind, int]],
