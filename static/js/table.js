@@ -759,10 +759,13 @@
   }
 
   function pastGames() {
-    const last = gameNumber() - (S.view.over ? 0 : 1);  // every finished game at this table
-    if (last < 1) return null;
+    // every game at this table: a finished one in full, the running one as far as a spectator may see it
+    const current = gameNumber();
     const links = [];
-    for (let n = 1; n <= last; n++) links.push(el("a", { href: replayHref(n) }, t("table.game_n", { n })));
+    for (let n = 1; n <= current; n++) {
+      const live = n === current && !S.view.over;
+      links.push(el("a", { href: replayHref(n), class: live ? "live" : null }, t(live ? "table.game_so_far" : "table.game_n", { n })));
+    }
     return el("p", { id: "past-games" }, t("table.replays") + " ", ...links.flatMap((a, i) => (i ? [" · ", a] : [a])));
   }
 

@@ -136,7 +136,8 @@ def test_a_finished_game_keeps_its_result_replay_and_rematch_after_a_reload(star
     h.close_summary(anna)
     anna.click("#scores-button")
     link = anna.locator("#past-games a")
-    assert link.count() == 1 and link.first.get_attribute("href").endswith("/games/1/replay")
+    assert link.count() == 2 and link.first.get_attribute("href").endswith("/games/1/replay")
+    assert link.last.get_attribute("href").endswith("/games/2/replay") and "so far" in link.last.text_content()
     link.first.click()
     anna.wait_for_function("P10.replay && P10.replay.record")
     assert not anna.p10_errors and not ben.p10_errors
