@@ -606,9 +606,9 @@ def legal_commands(state: MasterState, seat: int) -> tuple[MasterCommand, ...]:
     out: list[MasterCommand] = []
     match state.stage:
         case Stage.DRAW:
-            out.append(Draw(Pile.DRAW))
+            out.append(_DRAW)
             if state.piles.discard:
-                out.append(Draw(Pile.DISCARD))
+                out.append(_DRAW_DISCARD)
         case Stage.CHOOSE:
             out.extend(ChooseTakeTwo(c.id) for c in state.drawn)
         case Stage.OFFER:
@@ -628,7 +628,8 @@ def legal_commands(state: MasterState, seat: int) -> tuple[MasterCommand, ...]:
             targets: tuple[int, ...] | None = None  # asked for once, and only for a Skip
             for card in player.hand:
                 if card.kind is not CardKind.ACTION:
-                    out.append(Discard(card.id))
+                    discard = _DISCARDS.get(card.id)
+                    out.append(discard if discard is not None else Discard(card.id))
                     continue
                 if card.action == SKIP and not last:
                     if targets is None:
@@ -641,6 +642,11 @@ def legal_commands(state: MasterState, seat: int) -> tuple[MasterCommand, ...]:
                 else:
                     out.append(PlayAction(card.id))
     return tuple(out)
+
+
+# Commands are immutable values: the ones every turn offers are made once.
+_DRAW, _DRAW_DISCARD = Draw(Pile.DRAW), Draw(Pile.DISCARD)
+_DISCARDS: dict[int, Discard] = {c.id: Discard(c.id) for c in DECK if not is_action(c)}
 
 
 def hint(state: MasterState, seat: int) -> tuple[tuple[int, ...], ...] | None:
