@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import replace
 
 from ..core.cards import MAX_NUMBER, MIN_NUMBER, Card, as_joker
 from ..core.commands import Discard, Draw, Hit, LayPhase, Pile
@@ -17,6 +16,7 @@ from ..core.errors import GameOver, IllegalMove, InvalidCommand, InvalidOptions,
 from ..core.events import CardDiscarded, CardDrawn, DrawFailed, GameEnded, HandsDealt
 from ..core.groups import group_is_complete
 from ..core.phases import Phase, table_phases
+from ..core.records import replace
 from ..core.rng import Rng
 from ..core.solver import find_laydown
 from ..core.table import (

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from ..core.cards import Card
@@ -17,6 +16,7 @@ from ..core.events import (
     RoundEnded,
 )
 from ..core.phases import Phase
+from ..core.records import replace
 from ..core.rng import Rng
 from ..core.solver import find_laydown
 from ..core.table import (
