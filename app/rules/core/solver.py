@@ -8,7 +8,9 @@ care about colours, a colour phase does not care about numbers), and the search 
   one fits dominates using a joker there, and jokers are matched to the remaining positions by bipartite
   matching (ranged jokers, R-2);
 * groups are ordered so that the cheap kinds (sets, colour groups) are enumerated and a run comes last;
-* failed sub-searches are memoised on (group, remaining counts).
+* failed sub-searches are memoised on (group, remaining counts);
+* before any of this, a quick count of the hand's numbers, colours and jokers (:func:`_hopeless`) rules out
+  most hands that hold no lay-down, and only such hands, so the answers are the same with or without it.
 
 Runs longer than their minimum are considered where a joker policy needs them (two naturals per run,
 R-4: ``N J J J N`` may be the only way to lay a run of 4). The answer is checked by the validator before it
