@@ -3,10 +3,10 @@
 Every command of every rule set copies its state with a few fields changed, several times per command, and
 ``dataclasses.replace`` is generic: it walks ``fields()`` and calls ``__init__`` with keywords on every call.
 :func:`replace` does the same copy with a small function made once per class: a new instance whose fields are
-the changed values or the old ones. Same semantics for the records it speeds up (frozen dataclasses with slots,
-every field an ``__init__`` field, no ``__post_init__``); any other class, and any unknown field name, goes to
-``dataclasses.replace`` itself (so the error is the same). For the type checker this *is*
-``dataclasses.replace``, so field names and types are still checked.
+the changed values or the old ones. Same semantics for the records it speeds up (frozen dataclasses with
+slots, every field an ``__init__`` field, the generated ``__init__``, no ``__post_init__``); any other class,
+and any unknown field name, goes to ``dataclasses.replace`` itself (so the error is the same). For the type
+checker this *is* ``dataclasses.replace``, so field names and types are still checked.
 """
 
 from __future__ import annotations
@@ -34,11 +34,19 @@ def _generic(obj: Any, changes: dict[str, Any]) -> Any:
     return dataclasses.replace(obj, **changes)
 
 
+def _own_init(cls: type) -> bool:
+    """Whether ``cls`` (or a base) wrote its own ``__init__`` instead of the one ``@dataclass`` generates, which
+    ``dataclasses.replace`` would run."""
+    init = getattr(cls, "__init__", None)
+    code = getattr(init, "__code__", None)
+    return code is None or code.co_filename != "<string>"
+
+
 def _copier(cls: type) -> _Copier:
     """The copy function of ``cls``: generated for a simple frozen slotted dataclass, generic otherwise."""
     params = getattr(cls, "__dataclass_params__", None)
-    if (params is None or not params.frozen or "__slots__" not in cls.__dict__
-            or hasattr(cls, "__post_init__")):
+    if (params is None or not params.frozen or not params.init or "__slots__" not in cls.__dict__
+            or hasattr(cls, "__post_init__") or _own_init(cls)):
         return _generic
     fields = dataclasses.fields(cls)
     declared = cls.__dict__.get("__dataclass_fields__", {})

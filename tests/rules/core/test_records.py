@@ -76,3 +76,18 @@ def test_C10_replace_falls_back_to_dataclasses_for_other_classes() -> None:
     assert replace(WithInitVar(2, 3), a=4, scale=5).scaled == 20
     with pytest.raises(TypeError):
         replace(object(), a=1)  # type: ignore[type-var]
+
+
+@dataclass(frozen=True, slots=True)
+class WithOwnInit:
+    a: int
+    b: int = 0
+
+    def __init__(self, a: int, b: int = 0) -> None:
+        object.__setattr__(self, "a", a)
+        object.__setattr__(self, "b", a + b)
+
+
+def test_C10_replace_runs_a_hand_written_init_like_dataclasses() -> None:
+    assert replace(WithOwnInit(1, 2), b=5) == dataclasses.replace(WithOwnInit(1, 2), b=5) == WithOwnInit(1, 5)
+    assert replace(WithOwnInit(1, 2), b=5).b == 6
