@@ -403,7 +403,8 @@ def _hopeless(hand: Sequence[Card], requirement: Sequence[tuple[GroupKind, int]]
     """A quick count that rules out most hands before any search (C-3): the phase asks for more cards than the
     hand has, one of its groups lacks the natural cards it needs (R-4: at least the policy's naturals of one
     number for a set, of one colour for a colour group, of distinct numbers for a run, of distinct numbers in
-    one colour for a colour run), or the groups together need more jokers than the hand holds.
+    one colour for a colour run), or the groups together need more jokers than the hand holds (a run or colour
+    run at least its size minus the most naturals any window of that size holds).
 
     The jokers needed are counted low: the natural cards of the hand are counted for every group kind at once,
     and every joker as if it fitted anywhere. Every lay-down the search finds is valid (it is validated), so it
@@ -430,10 +431,11 @@ def _hopeless(hand: Sequence[Card], requirement: Sequence[tuple[GroupKind, int]]
             jokers += 1
     if counting.total > naturals + jokers:
         return True
-    # distinct numbers of each colour, for colour runs
-    per_colour: dict[Colour | None, int] = {}
-    for colour, _ in pairs:
-        per_colour[colour] = per_colour.get(colour, 0) + 1
+    # the numbers present (bit n for number n), of each colour for colour runs
+    colour_masks: dict[Colour | None, int] = {}
+    for colour, number in pairs:
+        colour_masks[colour] = colour_masks.get(colour, 0) | 1 << (number or 0)
+    per_colour = {colour: mask.bit_count() for colour, mask in colour_masks.items()}
     for kind, size in requirement:
         least = max(policy.naturals_needed(kind), size - jokers)
         found: Iterable[int]
@@ -454,11 +456,22 @@ def _hopeless(hand: Sequence[Card], requirement: Sequence[tuple[GroupKind, int]]
         short += _shortfall(counting.sets, numbers.values())
     if counting.colours:
         short += _shortfall(counting.colours, colours.values())
-    for size in counting.runs:
-        short += max(0, size - len(numbers))
+    if counting.runs:
+        mask = sum(1 << (number or 0) for number in numbers)
+        for size in counting.runs:
+            short += max(0, size - _widest(mask, size))
     for size in counting.colour_runs:
-        short += max(0, size - max(per_colour.values(), default=0))
+        short += max(0, size - max((_widest(mask, size) for mask in colour_masks.values()), default=0))
     return short > jokers
+
+
+def _widest(mask: int, size: int) -> int:
+    """The most numbers of ``mask`` (bit n for number n) that ``size`` consecutive numbers of 1..12 hold: a run
+    of at least ``size`` needs jokers for the rest of its ``size`` positions at least (a longer run holds at most
+    one more natural per extra position)."""
+    window = (1 << size) - 1
+    return max((((mask >> first) & window).bit_count() for first in range(MIN_NUMBER, MAX_NUMBER - size + 2)),
+               default=0)
 
 
 def find_laydown(hand: Sequence[Card], requirement: Sequence[tuple[GroupKind, int]],

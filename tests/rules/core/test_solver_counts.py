@@ -86,3 +86,23 @@ def test_C3_quick_count_keeps_what_the_search_finds() -> None:
     assert not _hopeless(greens, [(C, 7)], WILDS) and find_laydown(greens, [(C, 7)], WILDS) is not None
     assert _hopeless(greens[:5] + [joker(9)], [(C, 7)], WILDS)
     assert _hopeless([Card(0, CardKind.ACTION, action="skip")] * 3, [(S, 2)], BOARD)
+
+
+def test_R4_quick_count_rules_out_runs_no_window_can_hold() -> None:
+    """A run of 8 from 1 2 3 4 and 9 10 11 12: eight numbers, but any 8 consecutive ones hold at most four of
+    them, so four jokers are needed (C-6, R-4); with four jokers 1 2 3 4 J J J J is laid. The same for a colour
+    run of 6 from red 1 2 3 and red 10 11 12."""
+    hand = [natural(i, n, Colour.RED if n < 5 else Colour.BLUE) for i, n in enumerate([1, 2, 3, 4, 9, 10, 11, 12])]
+    for jokers in range(4):
+        more = hand + [joker(20 + i) for i in range(jokers)]
+        assert _hopeless(more, [(R, 8)], MASTER) and searched(more, [(R, 8)], MASTER) is None
+    rich = hand + [joker(20 + i) for i in range(4)]
+    assert not _hopeless(rich, [(R, 8)], MASTER)
+    assert find_laydown(rich, [(R, 8)], MASTER) is not None
+    red = [natural(i, n, Colour.RED) for i, n in enumerate([1, 2, 3, 10, 11, 12])]
+    for jokers in range(3):
+        more = red + [joker(20 + i) for i in range(jokers)]
+        assert _hopeless(more, [(CR, 6)], MASTER) and searched(more, [(CR, 6)], MASTER) is None
+    rich = red + [joker(20 + i) for i in range(3)]
+    assert not _hopeless(rich, [(CR, 6)], MASTER)
+    assert find_laydown(rich, [(CR, 6)], MASTER) is not None
