@@ -170,16 +170,14 @@ class ReplayCommand(BaseModel):
     created_at: str
 
 
-class ReplayRecord(BaseModel):
-    """A finished game's full record (C-10)."""
+class _GameRecord(BaseModel):
+    """What every replay record holds: the table, the game and its seats (C-10)."""
 
-    public: Literal[False] = False
     table_id: str
     game_id: int
     number: int
     ruleset: str
     options: dict[str, Any]
-    seed: int
     players: int
     seats: list[ReplaySeat]
     status: str
@@ -187,6 +185,13 @@ class ReplayRecord(BaseModel):
     winners: list[int] | None
     created_at: str
     finished_at: str | None
+
+
+class ReplayRecord(_GameRecord):
+    """A finished game's full record (C-10): with its seed and every command."""
+
+    public: Literal[False] = False
+    seed: int
     commands: list[ReplayCommand]
 
 
@@ -204,22 +209,10 @@ class PublicReplayCommand(BaseModel):
     events: list[dict[str, Any]]
 
 
-class PublicReplayRecord(BaseModel):
+class PublicReplayRecord(_GameRecord):
     """A running game's public record (C-9): no seed, no command fields, spectator-redacted events."""
 
     public: Literal[True]
-    table_id: str
-    game_id: int
-    number: int
-    ruleset: str
-    options: dict[str, Any]
-    players: int
-    seats: list[ReplaySeat]
-    status: str
-    version: int
-    winners: list[int] | None
-    created_at: str
-    finished_at: str | None
     commands: list[PublicReplayCommand]
 
 

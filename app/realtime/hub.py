@@ -210,20 +210,15 @@ class Hub:
 
     def wake(self, table_id: str, version: int | None = None) -> None:
         """Thread-safe: schedule a fan-out of ``table_id`` (now at ``version``) on the hub's loop."""
-        if self.loop is None or self.loop.is_closed():
-            return
-        try:
-            running = asyncio.get_running_loop()
-        except RuntimeError:
-            running = None
-        if running is self.loop:
-            self.wake_local(table_id, version)
-        else:
-            self.loop.call_soon_threadsafe(self.wake_local, table_id, version)
+        self._on_loop(self.wake_local, table_id, version)
 
     def broadcast(self, table_id: str, message: JSONDict) -> None:
         """Thread-safe: queue ``message`` (a table chat line) on every open socket of ``table_id`` in this
         process, on the hub's loop."""
+        self._on_loop(self.broadcast_local, table_id, message)
+
+    def _on_loop(self, call: Callable[..., None], *args: Any) -> None:
+        """Run ``call(*args)`` on the hub's loop: at once from the loop itself, else scheduled thread-safely."""
         if self.loop is None or self.loop.is_closed():
             return
         try:
@@ -231,9 +226,9 @@ class Hub:
         except RuntimeError:
             running = None
         if running is self.loop:
-            self.broadcast_local(table_id, message)
+            call(*args)
         else:
-            self.loop.call_soon_threadsafe(self.broadcast_local, table_id, message)
+            self.loop.call_soon_threadsafe(call, *args)
 
     def broadcast_local(self, table_id: str, message: JSONDict) -> None:
         """On the hub's loop: ``message``, encoded once, to every open socket of ``table_id`` here."""

@@ -39,8 +39,8 @@ def _own_init(cls: type) -> bool:
     """Whether ``cls`` (or a base) wrote its own ``__init__`` instead of the one ``@dataclass`` generates, which
     ``dataclasses.replace`` would run."""
     init = getattr(cls, "__init__", None)
-    code = getattr(init, "__code__", None)
-    return code is None or code.co_filename != "<string>"
+    compiled = getattr(init, "__code__", None)
+    return compiled is None or compiled.co_filename != "<string>"
 
 
 def _copier(cls: type) -> _Copier:
