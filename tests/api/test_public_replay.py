@@ -19,7 +19,7 @@ from sqlalchemy import select
 from app.persistence.models import Game, GameCommand
 from app.rules import registry
 from app.services.games import GameService
-from tests.rules.test_properties import card_ids
+from tests.cards import card_ids
 from tests.server_helpers import Table, bearer, new_table, play, server_game
 
 SEED = 7_319_244_903_517_726_081  # large, so that its digits cannot turn up by chance

@@ -29,6 +29,7 @@ from typing import Any
 import pytest
 
 from app.rules import registry
+from tests.cards import card_ids
 
 from . import helpers as h
 from .strategy import decide, discard_choice
@@ -124,20 +125,6 @@ class Mirror:
             if other != seat:
                 hidden |= card_ids(cards)
         return hidden - self.public - self.held[seat]
-
-
-def card_ids(data: Any) -> set[int]:
-    """The id of every card (a dict with ``id`` and ``kind``) anywhere in ``data``."""
-    found: set[int] = set()
-    if isinstance(data, dict):
-        if "id" in data and "kind" in data:
-            found.add(int(data["id"]))
-        for value in data.values():
-            found |= card_ids(value)
-    elif isinstance(data, list):
-        for value in data:
-            found |= card_ids(value)
-    return found
 
 
 # ------------------------------------------------------------------------------------------------ pages

@@ -7,31 +7,13 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
-from tests.conftest import TEST_DATABASE_URL
-from tests.realtime.test_presence_across_processes import Server
-
-needs_postgres = pytest.mark.skipif(not TEST_DATABASE_URL.startswith("postgresql"),
-                                    reason="needs Postgres (TEST_DATABASE_URL)")
-
-
-@pytest.fixture()
-def servers(database_url: str) -> Iterator[list[Server]]:
-    both = [Server(database_url), Server(database_url)]
-    try:
-        deadline = time.monotonic() + 20
-        for server in both:
-            server.wait_ready(deadline)
-        yield both
-    finally:
-        for server in both:
-            server.stop()
+from tests.realtime.processes import Server, needs_postgres
 
 
 def _table(one: Server, two: Server) -> tuple[str, str, str]:

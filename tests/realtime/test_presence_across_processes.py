@@ -11,13 +11,8 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
-import socket
-import subprocess
-import sys
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -25,58 +20,7 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from app.realtime.presence import EXPIRE_AFTER_SECONDS, HEARTBEAT_SECONDS, PgPresence
-from tests.conftest import TEST_DATABASE_URL
-
-ROOT = Path(__file__).resolve().parents[2]
-needs_postgres = pytest.mark.skipif(not TEST_DATABASE_URL.startswith("postgresql"),
-                                    reason="needs Postgres (TEST_DATABASE_URL)")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Server:
-    def __init__(self, database_url: str) -> None:
-        port = _free_port()
-        env = {**os.environ, "DATABASE_URL": database_url, "PHASE10_LOG_LEVEL": "WARNING"}
-        self.url = f"127.0.0.1:{port}"
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port)],
-            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-    def wait_ready(self, deadline: float) -> None:
-        while True:
-            try:
-                if httpx.get(f"http://{self.url}/healthz", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, "server did not start"
-            time.sleep(0.1)
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()  # graceful: the lifespan closes sockets and says goodbye
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-
-
-@pytest.fixture()
-def servers(database_url: str) -> Iterator[list[Server]]:
-    both = [Server(database_url), Server(database_url)]
-    try:
-        deadline = time.monotonic() + 20
-        for server in both:
-            server.wait_ready(deadline)
-        yield both
-    finally:
-        for server in both:
-            server.stop()
+from tests.realtime.processes import Server, needs_postgres
 
 
 def _connected(server: Server, table_id: str) -> list[bool]:

@@ -4,62 +4,14 @@ sockets held by the other (LISTEN/NOTIFY carrying only table id and version). Ne
 from __future__ import annotations
 
 import json
-import os
-import socket
-import subprocess
-import sys
-import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 from websockets.sync.client import ClientConnection, connect
 
-from tests.conftest import TEST_DATABASE_URL
+from tests.realtime.processes import Server, needs_postgres
 
-ROOT = Path(__file__).resolve().parents[2]
-pytestmark = pytest.mark.skipif(not TEST_DATABASE_URL.startswith("postgresql"),
-                                reason="needs Postgres (TEST_DATABASE_URL)")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@pytest.fixture()
-def servers(database_url: str) -> Iterator[list[str]]:
-    env = {**os.environ, "DATABASE_URL": database_url, "PHASE10_LOG_LEVEL": "WARNING"}
-    procs, urls = [], []
-    for _ in range(2):
-        port = _free_port()
-        procs.append(subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port)],
-            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-        urls.append(f"127.0.0.1:{port}")
-    try:
-        deadline = time.monotonic() + 20
-        for url in urls:
-            while True:
-                try:
-                    if httpx.get(f"http://{url}/healthz", timeout=1).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    pass
-                assert time.monotonic() < deadline, "server did not start"
-                time.sleep(0.1)
-        yield urls
-    finally:
-        for p in procs:
-            p.terminate()
-        for p in procs:
-            try:
-                p.wait(10)
-            except subprocess.TimeoutExpired:
-                p.kill()
+pytestmark = needs_postgres
 
 
 def _next(ws: ClientConnection, kind: str) -> dict[str, Any]:
@@ -69,8 +21,8 @@ def _next(ws: ClientConnection, kind: str) -> dict[str, Any]:
             return msg
 
 
-def test_command_on_one_process_reaches_sockets_on_the_other(servers: list[str]) -> None:
-    one, two = servers
+def test_command_on_one_process_reaches_sockets_on_the_other(servers: list[Server]) -> None:
+    one, two = (server.url for server in servers)
     created = httpx.post(f"http://{one}/api/tables", json={"ruleset": "mattel", "seats": 2, "name": "A"}).json()
     table_id, host = created["table_id"], created["token"]
     guest = httpx.post(f"http://{two}/api/tables/{table_id}/join",

@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.rules import registry
-from app.rules.core.events import CardDrawn
 from app.rules.core.ruleset import replay
+from tests.cards import card_ids, received
 
 from .playout import playout
 
@@ -28,20 +28,6 @@ def game_module(ruleset_id: str) -> Any:
     for name in ("all_cards", "hidden_from"):
         assert hasattr(module, name), f"rule set {ruleset_id} must expose game.{name}"
     return module
-
-
-def card_ids(data: Any) -> set[int]:
-    """Every card id in a JSON view or event (cards are objects with an ``id`` and a ``kind``)."""
-    found: set[int] = set()
-    if isinstance(data, dict):
-        if "id" in data and "kind" in data and isinstance(data["id"], int):
-            found.add(data["id"])
-        for value in data.values():
-            found |= card_ids(value)
-    elif isinstance(data, list):
-        for value in data:
-            found |= card_ids(value)
-    return found
 
 
 def short_options(ruleset: Any, phases: int) -> Any:
@@ -92,10 +78,9 @@ def test_C9_views_and_events_never_leak(game: tuple[str, int, int, int]) -> None
             # A card hidden both before and after the step must not appear in its events, except the cards
             # the acting seat itself played out of its hand (a discard that ends the round is shown).
             played = module.hidden_from(step.before, None) - module.hidden_from(step.before, step.seat)
-            # Nor the card a seat draws itself, even if that draw stalls the round (C-12) and the next deal
-            # shuffles it away.
-            drawn = {e.card.id for e in step.events if isinstance(e, CardDrawn) and e.seat == viewer and e.card}
-            secret = (module.hidden_from(step.before, viewer) & hidden_after) - played - drawn
+            # Nor the cards a seat itself receives, even if the same command stalls the round (C-12) and the
+            # next deal shuffles them away.
+            secret = (module.hidden_from(step.before, viewer) & hidden_after) - played - received(step.events, viewer)
             for event in step.events:
                 assert not card_ids(ruleset.redact_event(event, viewer)) & secret, f"{event} leaks to {viewer}"
 

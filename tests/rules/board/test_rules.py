@@ -41,25 +41,13 @@ from app.rules.core.events import CardDrawn, DrawPileRebuilt, GameEnded, HandsDe
 from app.rules.core.groups import End, GroupKind, LaidGroup, build_group, group_is_complete
 from app.rules.core.rng import Rng
 from app.rules.core.table import Piles
+from tests.cards import card_ids
 
 from .helpers import B, G, R, Y, cards, ids, num, position
 
 
 def apply(state: Any, seat: int, command: Any) -> Any:
     return RULESET.apply(state, seat, command)
-
-
-def view_ids(data: Any) -> set[int]:
-    found: set[int] = set()
-    if isinstance(data, dict):
-        if "id" in data and "kind" in data:
-            found.add(data["id"])
-        for v in data.values():
-            found |= view_ids(v)
-    elif isinstance(data, list):
-        for v in data:
-            found |= view_ids(v)
-    return found
 
 
 def land(hands: Any, field: int, seat: int = 0, **kw: Any) -> tuple[Any, tuple[Any, ...]]:
@@ -135,7 +123,7 @@ def test_B4_setup(players: int) -> None:
     for seat in [*range(players), None]:
         view = RULESET.player_view(state, seat)
         assert view["discard_size"] == 5 and view["discard_top"]["id"] == state.piles.discard[-1].id
-        assert not view_ids(view) & {c.id for c in state.piles.discard[:-1]}  # only the top is visible
+        assert not card_ids(view) & {c.id for c in state.piles.discard[:-1]}  # only the top is visible
         assert {c.id for c in state.piles.discard[:-1]} <= hidden_from(state, seat)
 
 
@@ -238,7 +226,7 @@ def test_B5_search_only_the_searcher_sees_the_pile_and_its_order_is_kept() -> No
     below = set(ids(pile[:-1]))
     assert not below & hidden_from(state, 0)
     for other in (1, 2, None):
-        assert not view_ids(RULESET.player_view(state, other)) & below
+        assert not card_ids(RULESET.player_view(state, other)) & below
         assert below <= hidden_from(state, other)
     assert set(legal_commands(state, 0)) == {Search(c.id) for c in pile}
     with pytest.raises(IllegalMove):

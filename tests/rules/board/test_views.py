@@ -17,20 +17,8 @@ from app.rules.board.game import hidden_from, legal_commands
 from app.rules.board.state import BoardState, CardSearched, CardsSwapped, Stage
 from app.rules.core.commands import Hit, LayPhase
 from app.rules.core.errors import RuleError
-from app.rules.core.events import CardDiscarded, CardDrawn
-
-
-def card_ids(data: Any) -> set[int]:
-    found: set[int] = set()
-    if isinstance(data, dict):
-        if "id" in data and "kind" in data:
-            found.add(data["id"])
-        for v in data.values():
-            found |= card_ids(v)
-    elif isinstance(data, list):
-        for v in data:
-            found |= card_ids(v)
-    return found
+from app.rules.core.events import CardDiscarded
+from tests.cards import card_ids, received
 
 
 def secrets(state: BoardState, viewer: int | None) -> set[int]:
@@ -83,10 +71,9 @@ def test_C9_B5_B6_views_and_events_show_exactly_what_they_may(seed: int, players
             # round and shuffles it away (B-8, B-10).
             public = {e.card.id for e in events if isinstance(e, CardDiscarded)}
             public |= {e.cards[-1].id for e in events if isinstance(e, CardsSwapped)}  # the new top, face up
-            # Likewise the card a player draws is theirs to see, even if that draw stalls the round (C-12)
-            # and the next deal shuffles it away.
-            own = {e.card.id for e in events if isinstance(e, CardDrawn) and e.seat == viewer and e.card}
-            secret = (secrets(before, viewer) & secrets(after, viewer)) - public - own
+            # Likewise the cards a player receives are theirs to see, even if the same command stalls the
+            # round (C-12) and the next deal shuffles them away.
+            secret = (secrets(before, viewer) & secrets(after, viewer)) - public - received(events, viewer)
             for event in events:
                 redacted = RULESET.redact_event(event, viewer)
                 json.dumps(redacted)

@@ -26,20 +26,7 @@ from app.rules.master.state import (
     TurnSkipped,
     TwoCardsDrawn,
 )
-
-
-def _ids(data: Any) -> set[int]:
-    """Every card id in a JSON value: cards appear only in the ``card_to_json`` shape."""
-    out: set[int] = set()
-    if isinstance(data, dict):
-        if "id" in data and "kind" in data and data["kind"] in {k.value for k in CardKind}:
-            out.add(data["id"])
-        for value in data.values():
-            out |= _ids(value)
-    elif isinstance(data, list):
-        for value in data:
-            out |= _ids(value)
-    return out
+from tests.cards import card_ids
 
 
 def _public_ids(state: MasterState) -> set[int]:
@@ -116,9 +103,9 @@ def _playout(seed: int, players: int, options: dict[str, Any], max_steps: int) -
         for viewer in [None, *range(players)]:
             allowed = public | (known[viewer] if viewer is not None else set())
             view = RULESET.player_view(after, viewer)
-            assert _ids(view) <= allowed, ("view", viewer, _ids(view) - allowed)
+            assert card_ids(view) <= allowed, ("view", viewer, card_ids(view) - allowed)
             for event in events:
-                seen = _ids(RULESET.redact_event(event, viewer))
+                seen = card_ids(RULESET.redact_event(event, viewer))
                 assert seen <= allowed, ("event", type(event).__name__, viewer, seen - allowed)
         history.append((seat, command))
         state = after

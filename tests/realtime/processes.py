@@ -1,0 +1,72 @@
+"""Real server processes on loopback for the cross-process tests (fan-out, presence, chat): uvicorn on a free
+port against the test database, ready once ``/healthz`` answers, stopped gracefully (SIGTERM)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.conftest import TEST_DATABASE_URL
+
+ROOT = Path(__file__).resolve().parents[2]
+needs_postgres = pytest.mark.skipif(not TEST_DATABASE_URL.startswith("postgresql"),
+                                    reason="needs Postgres (TEST_DATABASE_URL)")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """One uvicorn process serving ``app.main:app`` on ``self.url`` (host:port)."""
+
+    def __init__(self, database_url: str) -> None:
+        port = _free_port()
+        env = {**os.environ, "DATABASE_URL": database_url, "PHASE10_LOG_LEVEL": "WARNING"}
+        self.url = f"127.0.0.1:{port}"
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port)],
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def wait_ready(self, deadline: float) -> None:
+        while True:
+            try:
+                if httpx.get(f"http://{self.url}/healthz", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline, "server did not start"
+            time.sleep(0.1)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()  # graceful: the lifespan closes sockets and says goodbye
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+
+@contextmanager
+def running(database_url: str, count: int = 2) -> Iterator[list[Server]]:
+    """``count`` server processes on one database, ready; stopped afterwards."""
+    servers = [Server(database_url) for _ in range(count)]
+    try:
+        deadline = time.monotonic() + 20
+        for server in servers:
+            server.wait_ready(deadline)
+        yield servers
+    finally:
+        for server in servers:
+            server.stop()
