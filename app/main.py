@@ -85,7 +85,8 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
         # many tables waiting on Postgres round trips at once.
         loop.set_default_executor(ThreadPoolExecutor(settings.db_threads, thread_name_prefix="phase10-db"))
         hub.bind(loop)
-        listener = PgListener(settings.database_url, hub) if settings.use_pg_hub else None
+        listener = (PgListener(settings.database_url, hub, on_step=service.apply_step) if settings.use_pg_hub
+                    else None)
         if listener is not None:
             listener.start()
             await asyncio.wait_for(listener.ready.wait(), 10)
