@@ -168,7 +168,11 @@ class GameService(Lobby, Replays, Fanout):
 
     def _submit(self, table_id: str, token: str | None, known: Viewer | None, command_id: str,
                 expected_version: int | None, raw: Any, with_view: bool) -> JSONDict:
-        attempts = 1 if expected_version is not None else 5
+        # A lost write race is always read again: the winner may have been a copy of this very command (a client
+        # retrying over a flaky link), and then this copy answers ``duplicate: true`` like a sequential resend.
+        # With ``expected_version`` the second read answers that or ``stale_version``; without it the command
+        # is retried on the new state.
+        attempts = 2 if expected_version is not None else 5
         for attempt in range(attempts):
             try:
                 result, version = self._submit_once(table_id, token, known, command_id, expected_version, raw,
