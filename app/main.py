@@ -21,6 +21,7 @@ from fastapi.responses import JSONResponse
 
 from app.api import errors, routes, ws
 from app.api.bots import router as bots_router
+from app.api.middleware import BodyLimit, SecurityHeaders, UrlGuard
 from app.api.schemas import Health
 from app.bots.runner import BotRunner
 from app.bots.settings import BotSettings
@@ -28,6 +29,7 @@ from app.persistence.db import Database
 from app.realtime.backends import MemoryNotifier, PgListener, PgNotifier
 from app.realtime.hub import Hub
 from app.services.games import FanoutData, GameService, RulesetCatalog
+from app.services.security import AttemptCounter
 from app.settings import Settings, get_settings
 from app.web import mount_web
 
@@ -108,7 +110,11 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
     app.state.service = service
     app.state.hub = hub
     app.state.bots = bots
+    app.state.ws_auth_failures = AttemptCounter(settings.ws_auth_failures_per_address, settings.join_window_seconds)
     errors.install(app)
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    app.add_middleware(UrlGuard)
+    app.add_middleware(SecurityHeaders)  # outermost: the 413 and every error carry the headers too
     app.include_router(routes.router)
     app.include_router(ws.router)
     app.include_router(bots_router)
