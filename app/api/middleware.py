@@ -7,6 +7,7 @@ header look-up a request. Websockets pass through untouched (their frames are li
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 
@@ -31,8 +32,8 @@ SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
 )
 
 
-class _TooLarge(Exception):
-    """Raised into the app when its request body passes the limit (the middleware answers 413 itself)."""
+class _BodyRefused(Exception):
+    """Raised into the app when its request body passes the size or time limit (the middleware answers)."""
 
 
 async def _send_error(send: Send, status: int, code: str, message: str) -> None:
@@ -47,11 +48,13 @@ class BodyLimit:
     """Refuse every request body over ``limit`` bytes with 413 ``body_too_large``, chunked or not, before it
     is read into memory: a ``Content-Length`` over the limit is answered at once without reading a byte; a
     body without one (chunked) is counted as the app reads it, and the first chunk past the limit stops it.
-    The connection is closed after the 413, so the unread rest is never buffered."""
+    A body whose next piece takes longer than ``timeout`` seconds is refused with 408 ``request_timeout``.
+    The connection is closed after either, so the unread rest is never buffered."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    def __init__(self, app: ASGIApp, limit: int, timeout: float = 30.0) -> None:
         self.app = app
         self.limit = limit
+        self.timeout = timeout
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -67,19 +70,27 @@ class BodyLimit:
                                       f"request bodies are limited to {self.limit} bytes")
                     return
         received = 0
-        exceeded = False
+        exceeded: tuple[int, str, str] | None = None
+        complete = False
         started = False
 
         async def limited_receive() -> Message:
-            nonlocal received, exceeded
+            nonlocal received, exceeded, complete
             if exceeded:
                 return {"type": "http.disconnect"}
-            message = await receive()
+            if complete:  # after the body: waiting for a disconnect is not bounded here
+                return await receive()
+            try:
+                message = await asyncio.wait_for(receive(), self.timeout)
+            except TimeoutError:
+                exceeded = (408, "request_timeout", f"the request body did not arrive within {self.timeout:g} s")
+                raise _BodyRefused from None
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
+                complete = not message.get("more_body", False)
                 if received > self.limit:
-                    exceeded = True
-                    raise _TooLarge
+                    exceeded = (413, "body_too_large", f"request bodies are limited to {self.limit} bytes")
+                    raise _BodyRefused
             return message
 
         async def guarded_send(message: Message) -> None:
@@ -89,10 +100,10 @@ class BodyLimit:
             started = True
             await send(message)
 
-        with contextlib.suppress(_TooLarge):
+        with contextlib.suppress(_BodyRefused):
             await self.app(scope, limited_receive, guarded_send)
         if exceeded and not started:
-            await _send_error(send, 413, "body_too_large", f"request bodies are limited to {self.limit} bytes")
+            await _send_error(send, *exceeded)
 
 
 class UrlGuard:
