@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import sys
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
@@ -21,6 +22,7 @@ from fastapi.responses import JSONResponse
 
 from app.api import errors, routes, ws
 from app.api.bots import router as bots_router
+from app.api.middleware import BodyLimit, SecurityHeaders, UrlGuard
 from app.api.schemas import Health
 from app.bots.runner import BotRunner
 from app.bots.settings import BotSettings
@@ -28,6 +30,7 @@ from app.persistence.db import Database
 from app.realtime.backends import MemoryNotifier, PgListener, PgNotifier
 from app.realtime.hub import Hub
 from app.services.games import FanoutData, GameService, RulesetCatalog
+from app.services.security import AttemptCounter
 from app.settings import Settings, get_settings
 from app.web import mount_web
 
@@ -48,13 +51,34 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(out)
 
 
+# Secrets that travel in URLs: seat tokens (``?token=``, the socket) and join codes (``?code=``, invite links).
+_SECRET_PARAM = re.compile(r"(?i)\b(token|code)=[^&\s\"']*")
+
+
+class RedactSecrets(logging.Filter):
+    """Replace the value of every ``token=`` and ``code=`` in a log line with ``[redacted]``: uvicorn's access
+    log and its websocket lines print the request's query, which may hold a seat token or a join code."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        redacted = _SECRET_PARAM.sub(r"\1=[redacted]", message)
+        if redacted != message:
+            record.msg, record.args = redacted, ()
+        return True
+
+
 def configure_logging(settings: Settings) -> None:
+    for name in ("uvicorn.access", "uvicorn.error"):
+        server_logger = logging.getLogger(name)
+        if not any(isinstance(f, RedactSecrets) for f in server_logger.filters):
+            server_logger.addFilter(RedactSecrets())
     logger = logging.getLogger("phase10")
     logger.setLevel(settings.log_level.upper())
     if not any(getattr(h, "_phase10", False) for h in logger.handlers):
         handler = logging.StreamHandler(sys.stderr)
         handler.setFormatter(JsonFormatter() if settings.log_json else logging.Formatter(
             "%(levelname)s %(name)s %(message)s"))
+        handler.addFilter(RedactSecrets())
         handler._phase10 = True  # type: ignore[attr-defined]
         logger.addHandler(handler)
         logger.propagate = False
@@ -108,7 +132,11 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
     app.state.service = service
     app.state.hub = hub
     app.state.bots = bots
+    app.state.ws_auth_failures = AttemptCounter(settings.ws_auth_failures_per_address, settings.join_window_seconds)
     errors.install(app)
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes, timeout=settings.http_body_timeout_seconds)
+    app.add_middleware(UrlGuard)
+    app.add_middleware(SecurityHeaders)  # outermost: the 413 and every error carry the headers too
     app.include_router(routes.router)
     app.include_router(ws.router)
     app.include_router(bots_router)

@@ -30,6 +30,8 @@ Fanout = Callable[[str, set[int | None], int], Awaitable[FanoutData]]
 # are collected a little less often. Larger first thresholds (10,000 and up) cost ~60 MB more at 2,000 idle
 # sockets (326 MB against the 300 MB target) for no better latency.
 GC_THRESHOLDS = (2_000, 10, 10)
+# How long a closing socket may take to send its last queued frames.
+FLUSH_SECONDS = 2.0
 _gc_tuned = False
 
 
@@ -93,16 +95,24 @@ class Connection:
             log.warning("socket lagging, closed", extra={"table_id": self.table_id})
             self.close(1013, "too slow")
 
-    def close(self, code: int = 1000, reason: str = "") -> None:
+    def close(self, code: int = 1000, reason: str = "", flush: bool = False) -> None:
+        """Close the socket. ``flush``: send what is queued first (a last error frame such as
+        ``seat_removed``), for at most ``FLUSH_SECONDS``; otherwise drop it (a lagging client)."""
         if self.closed:
             return
         self.closed = True
-        if self.writer is not None:
+        drain = self.writer if flush else None
+        if self.writer is not None and drain is None:
             self.writer.cancel()
-        task = asyncio.get_running_loop().create_task(self._close(code, reason))
+        task = asyncio.get_running_loop().create_task(self._close(code, reason, drain))
         task.add_done_callback(lambda _t: None)
 
-    async def _close(self, code: int, reason: str) -> None:
+    async def _close(self, code: int, reason: str, drain: asyncio.Task[None] | None) -> None:
+        if drain is not None and not drain.done():
+            with contextlib.suppress(asyncio.QueueFull):
+                self.queue.put_nowait(None)  # the writer returns once it has sent everything before this
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await asyncio.wait_for(drain, FLUSH_SECONDS)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.sink.close(code, reason), 2.0)
 
@@ -315,7 +325,7 @@ class Hub:
         encoded = {} if encoded is None else encoded
         if c.seat_id is not None and c.seat_id not in data.seat_ids:
             c.send({"type": "error", "ref": None, "code": "seat_removed", "message": "your seat was removed"})
-            c.close(4403, "seat removed")
+            c.close(4403, "seat removed", flush=True)
             return
         seat = data.engine_seat.get(c.seat_id) if c.seat_id is not None else None
         key = SPECTATOR if seat is None else str(seat)
