@@ -112,7 +112,31 @@ class Arrivals:
             COMMAND_FANOUT_SECONDS.observe(max(0.0, now - start))
 
 
+class RoundTrips:
+    """Start times of NOTIFY payloads this process sent, until it receives them back on its LISTEN connection
+    (``NOTIFY_ROUND_TRIP_SECONDS``). Bounded: a payload whose transaction rolled back is never received and
+    is dropped oldest first."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self._items: dict[str, float] = {}
+        self._lock = threading.Lock()
+
+    def sent(self, payload: str) -> None:
+        with self._lock:
+            self._items[payload] = time.perf_counter()
+            if len(self._items) > self.size:
+                del self._items[next(iter(self._items))]
+
+    def received(self, payload: str) -> None:
+        with self._lock:
+            start = self._items.pop(payload, None)
+        if start is not None:
+            NOTIFY_ROUND_TRIP_SECONDS.observe(time.perf_counter() - start)
+
+
 ARRIVALS = Arrivals()
+ROUND_TRIPS = RoundTrips()
 
 
 def render() -> bytes:
