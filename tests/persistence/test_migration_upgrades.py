@@ -9,7 +9,10 @@ its own schema in the test database (``search_path``), on SQLite its own file.
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -36,6 +39,7 @@ from tests.conftest import TEST_DATABASE_URL
 from tests.rules.playout import playout
 from tests.server_helpers import bearer, command_body
 
+ROOT = Path(__file__).resolve().parents[2]
 ONE_PHASE = [[{"kind": "set", "size": 3}]]
 REVISIONS = [script.revision for script in
              reversed(list(ScriptDirectory.from_config(alembic_config("sqlite://")).walk_revisions()))]
@@ -174,8 +178,12 @@ def test_C10_games_stored_at_an_earlier_revision_replay_after_upgrading_to_head(
 
 
 def test_alembic_check_finds_models_and_migrations_in_agreement(database_url: str) -> None:
-    """``alembic check`` (autogenerate finds nothing to add) on the migrated test database, and a model change
-    the migrations lack makes it fail."""
+    """``alembic check`` (autogenerate finds nothing to add) on the migrated test database, from the command line
+    as CI runs it (migrations/env.py must see every model), and a model change the migrations lack fails it."""
+    result = subprocess.run([sys.executable, "-m", "alembic", "check"], cwd=ROOT, capture_output=True, text=True,
+                            timeout=120, env={**os.environ, "DATABASE_URL": database_url})
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "No new upgrade operations detected" in result.stdout + result.stderr
     command.check(alembic_config(database_url))
     from app.persistence.models import GameTable
 
