@@ -23,7 +23,7 @@ from sqlalchemy import select
 from app.persistence.db import Database
 from app.persistence.models import Game, GameCommand, GameTable, Seat, utcnow
 
-from .games import SPECTATOR, RulesetCatalog
+from .base import SPECTATOR, RulesetCatalog
 from .security import digest, new_join_code, new_table_id
 
 FORMAT = "phase10-table-record"

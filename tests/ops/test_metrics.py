@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -12,7 +13,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from app.main import create_app
 from app.settings import Settings
-from tests.server_helpers import bearer, new_table
+from tests.server_helpers import bearer, command_body, new_table, play, server_game
 
 TOKEN = "s3cret-metrics-token"
 
@@ -101,3 +102,38 @@ def test_chat_rate_limits_and_gauges_are_counted(scraped: TestClient) -> None:
                                                                                 code=c) for c in codes)
     assert limited == refused
     assert sample(after, "phase10_games", status="playing") >= 1
+
+
+def test_commands_accepted_refused_and_their_latencies_are_measured(scraped: TestClient) -> None:
+    t = new_table(scraped, players=2, start=True)
+    before = scrape(scraped)
+    with scraped.websocket_connect(f"/ws/tables/{t.id}?token={t.tokens[0]}") as ws:
+        assert ws.receive_json()["type"] == "snapshot"
+        accepted = play(scraped, t, 3, seed=4)
+        while ws.receive_json().get("version") != accepted:  # the fan-out brought the socket to the last one
+            pass
+        _, state, game = server_game(scraped, t.id)
+        waiting = 1 - game_ruleset(scraped, t.id).awaited(state)[0]
+        r = scraped.post(f"/api/tables/{t.id}/commands", json=command_body({"type": "draw", "pile": "draw"}),
+                         headers=bearer(t.tokens[waiting]))
+        assert r.status_code == 403 and r.json()["error"]["code"] == "not_your_turn"
+        r = scraped.post("/api/tables/nope/commands", json=command_body({"type": "draw", "pile": "draw"}),
+                         headers=bearer(t.tokens[0]))
+        assert r.status_code == 404
+    after = scrape(scraped)
+
+    def delta(name: str, **labels: str) -> float:
+        return sample(after, name, **labels) - sample(before, name, **labels)
+
+    assert delta("phase10_commands_accepted_total", ruleset="mattel") == accepted == 3
+    assert delta("phase10_command_commit_seconds_count", ruleset="mattel") == accepted
+    assert delta("phase10_commands_refused_total", ruleset="mattel", code="not_your_turn") == 1
+    assert delta("phase10_commands_refused_total", ruleset="unknown", code="table_not_found") == 1
+    assert delta("phase10_command_fanout_seconds_count") >= accepted
+    assert delta("phase10_fanout_wakeups_total") >= accepted
+    assert 0 <= delta("phase10_fanout_slow_total") <= delta("phase10_fanout_wakeups_total")
+    assert sample(after, "phase10_command_commit_seconds_sum", ruleset="mattel") > 0
+
+
+def game_ruleset(client: TestClient, table_id: str) -> Any:
+    return server_game(client, table_id)[0]
