@@ -20,7 +20,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 
-from app.api import errors, routes, ws
+from app.api import errors, ops, routes, ws
 from app.api.bots import router as bots_router
 from app.api.middleware import BodyLimit, SecurityHeaders, UrlGuard
 from app.api.schemas import Health
@@ -30,6 +30,7 @@ from app.persistence.db import Database
 from app.realtime.backends import MemoryNotifier, PgListener, PgNotifier
 from app.realtime.hub import Hub
 from app.services.games import FanoutData, GameService, RulesetCatalog
+from app.services.retention import PruneTask
 from app.services.security import AttemptCounter
 from app.settings import Settings, get_settings
 from app.web import mount_web
@@ -101,6 +102,7 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
     hub = Hub(fanout)
     service.presence = hub.presence
     service.notifier = PgNotifier(hub) if settings.use_pg_hub else MemoryNotifier(hub)
+    pruner = PruneTask(db, settings)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -115,9 +117,11 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
             await asyncio.wait_for(listener.ready.wait(), 10)
         logging.getLogger("phase10").info("server started")
         await bots.start()
+        pruner.start()
         try:
             yield
         finally:
+            await pruner.stop()
             await bots.stop()
             await hub.close()
             if listener is not None:
@@ -141,10 +145,11 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
     app.include_router(ws.router)
     app.include_router(bots_router)
     mount_web(app)  # pages + /static (issue 6)
+    ops.install(app)  # /readyz, /metrics
 
     @app.get("/healthz", response_model=Health, responses={503: {"model": Health}})
     def healthz() -> Any:
-        """Liveness and readiness: the database answers."""
+        """Liveness: the process answers and reaches its database (readiness is ``/readyz``)."""
         try:
             db.ping()
         except Exception:

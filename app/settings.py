@@ -63,6 +63,19 @@ class Settings(BaseSettings):
     cookie_secure: bool = False
     log_level: str = "INFO"
     log_json: bool = True
+    # /metrics (Prometheus text format) is served only to these client addresses or networks (comma-separated,
+    # e.g. "127.0.0.1,10.0.0.0/8") or to a request with "Authorization: Bearer <metrics_token>"; both empty
+    # (the default): to nobody.
+    metrics_allow: str = ""
+    metrics_token: str = ""
+    # Retention (``app.services.retention``; 0 keeps forever): tables whose game never started, after this many
+    # days since they were made; running games nobody played for this many days (the whole table goes);
+    # finished games (with their replays), this many days after they ended. Checked every
+    # ``prune_every_hours`` by each server process (0: only by ``python -m app.admin prune``).
+    retention_unstarted_days: float = 30.0
+    retention_idle_days: float = 90.0
+    retention_finished_days: float = 730.0
+    prune_every_hours: float = 6.0
 
     @property
     def is_postgres(self) -> bool:

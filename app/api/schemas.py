@@ -274,3 +274,9 @@ class ReplayStepOut(RootModel[Annotated[ReplayStep | PublicReplayStep, Field(dis
 class Health(BaseModel):
     status: str
     database: str
+
+
+class Ready(BaseModel):
+    status: str
+    database: str  # "ok", "down" (unreachable) or "behind" (not at the Alembic head)
+    revision: str | None  # the database's Alembic revision(s), comma-separated
