@@ -85,6 +85,7 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
         # many tables waiting on Postgres round trips at once.
         loop.set_default_executor(ThreadPoolExecutor(settings.db_threads, thread_name_prefix="phase10-db"))
         hub.bind(loop)
+        hub.start_heartbeat(settings.ws_heartbeat_seconds, settings.ws_idle_timeout_seconds)
         listener = PgListener(settings.database_url, hub) if settings.use_pg_hub else None
         if listener is not None:
             listener.start()

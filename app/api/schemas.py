@@ -6,6 +6,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel, StringConstraints
 
+from app.bots.timers import TimerMode
+
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
 
 
@@ -29,7 +31,7 @@ class CreateTable(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict, description="engine options, see /api/rulesets")
     spectators: bool = Field(False, description="may people without a seat watch the public view")
     name: Name = Field(description="the host's display name")
-    turn_timer: Literal["off", "relaxed", "fast"] = Field(
+    turn_timer: TimerMode = Field(
         "off", description="time per decision (as PUT /api/tables/{id}/clock); the easy bot decides when it runs out")
     stand_in: bool = Field(False, description="a bot plays for a seat disconnected longer than the grace period")
 

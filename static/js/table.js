@@ -38,10 +38,7 @@
     return out;
   }
   function nameOf(seat) { return names()[seat] || t("seat.n", { n: seat + 1 }); }
-  function connected(seat) {
-    const s = ((S.table && S.table.seats) || []).find((x) => x.seat === seat);
-    return Boolean(s && s.connected);
-  }
+  function seatInfo(seat) { return ((S.table && S.table.seats) || []).find((x) => x.seat === seat) || null; }
   function standIn(seat) { return ((S.table && S.table.stand_ins) || []).includes(seat); }
   function isHost() { return S.table && S.seat !== null && S.table.host_seat === S.seat && S.table.status === "waiting"; }
   function hand() { return (S.view && S.view.hand) || []; }
@@ -71,6 +68,8 @@
     setConn("wait");
     const ws = new WebSocket(url);
     S.ws = ws;
+    // A silent drop never fires "close": the heartbeat notices and the page reconnects with since=N.
+    S.beat = P10.heartbeat(ws, { onDead: () => { if (S.ws === ws) { dropAndRetry(ws); } } });
     ws.addEventListener("open", () => {
       S.retry = 0;
       setConn("on");
@@ -86,13 +85,33 @@
     ws.addEventListener("close", (event) => {
       if (S.ws !== ws) return;
       S.ws = null;
+      S.beat.stop();
       setConn("off");
       if (event.code === 4404) { $("page-error").textContent = t("error.table_not_found"); return; }
       if (event.code === 4401) { showSeatless(); return; }
-      const delay = Math.min(8000, 500 * Math.pow(2, S.retry++));
-      setTimeout(connect, delay);
+      if (event.code === 4403 && S.seatGone) return;
+      retryLater();
     });
   }
+
+  function retryLater() {
+    clearTimeout(S.retryTimer);
+    const delay = Math.min(8000, 500 * Math.pow(2, S.retry++));
+    S.retryTimer = setTimeout(connect, delay);
+  }
+
+  function dropAndRetry(ws) {
+    S.ws = null;
+    setConn("off");
+    try { ws.close(); } catch (err) { /* already closing */ }
+    retryLater();
+  }
+  P10.onNetworkBack(() => {
+    if (S.ws || S.seatGone) return;
+    S.retry = 0;
+    clearTimeout(S.retryTimer);
+    connect();
+  });
   P10.dropConnection = function () { if (S.ws) S.ws.close(); };  // used by tests and by the "offline" simulation
 
   function showSeatless() {
@@ -131,7 +150,7 @@
         addChat(msg);
         break;
       case "error":
-        if (msg.code === "seat_removed") { showSeatless(); }
+        if (msg.code === "seat_removed" || msg.code === "seat_moved") { S.seatGone = true; showSeatless(); }
         else if (msg.ref === null && msg.code === "bad_token") { showSeatless(); }
         else setError(P10.errorText(msg));
         break;
@@ -271,8 +290,7 @@
         }
       }
       list.appendChild(el("li", { class: "seat-row", "data-seat": seat.seat },
-        el("span", { class: "dot " + (seat.connected ? "on" : "off"), role: "img",
-          "aria-label": seat.connected ? t("wait.online") : t("wait.offline") }),
+        P10.presenceDot(seat),
         el("span", { class: "seat-name" }, seat.name), badges, el("span", { class: "seat-controls" }, controls)));
     });
     for (let i = tb.seats.length; i < tb.capacity; i++) {
@@ -384,7 +402,12 @@
     const left = Math.max(0, Math.round((S.timerEnd - Date.now()) / 1000));
     node.classList.remove("hidden");
     node.classList.toggle("urgent", left <= 10);
-    node.textContent = "⏱ " + t("table.timer", { s: left, names: S.timerSeats.map(nameOf).join(", ") });
+    const names = S.timerSeats.map(nameOf).join(", ");
+    // A correspondence timer (hours, days) reads as h:mm:ss; a short one in seconds.
+    node.textContent = "⏱ " + (left >= 3600
+      ? t("table.timer_long", { time: Math.floor(left / 3600) + ":" + String(Math.floor(left / 60) % 60).padStart(2, "0")
+          + ":" + String(left % 60).padStart(2, "0"), names })
+      : t("table.timer", { s: left, names }));
   }
 
   function hitOptions(group) {
@@ -457,8 +480,7 @@
       box.appendChild(el("article", { class: classes.join(" "), "data-seat": p.seat,
         "aria-label": nameOf(p.seat) + (onTurn ? ", " + t("table.turn") : "") },
       el("header", { class: "player-head" },
-        el("span", { class: "dot " + (connected(p.seat) ? "on" : "off"), role: "img",
-          "aria-label": connected(p.seat) ? t("wait.online") : t("wait.offline") }),
+        P10.presenceDot(seatInfo(p.seat)),
         el("strong", { class: "player-name" }, nameOf(p.seat)),
         me ? el("span", { class: "badge you" }, t("table.you")) : null,
         onTurn ? el("span", { class: "badge turn" }, "▶ " + t("table.turn")) : null,
