@@ -44,8 +44,9 @@ class Settings(BaseSettings):
     join_failures_per_table: int = 10
     join_failures_per_address: int = 30
     join_window_seconds: float = 60.0
-    # Prefix of invite links; empty means a relative link such as /join/<table>?code=<code>.
+    # Prefix of invite links (e.g. https://phase10.example.org); empty: the address the host opened the page with.
     public_base_url: str = ""
+    # Seat cookies are Secure whenever the request came over HTTPS; this forces it for every request.
     cookie_secure: bool = False
     log_level: str = "INFO"
     log_json: bool = True

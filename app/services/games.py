@@ -395,8 +395,10 @@ class GameService:
         with self.db.read() as s:
             return self._table_info(s, self._table(s, table_id))
 
-    def invite_link(self, table_id: str, code: str) -> str:
-        return f"{self.settings.public_base_url}/join/{table_id}?code={code}"
+    def invite_link(self, table_id: str, code: str, base: str | None = None) -> str:
+        """The join link; ``base``: where friends reach the server (default ``PHASE10_PUBLIC_BASE_URL``)."""
+        base = self.settings.public_base_url if base is None else base
+        return f"{base.rstrip('/')}/join/{table_id}?code={code}"
 
     # ----------------------------------------------------------------- lobby
     def create_table(self, ruleset_id: str, seats: int, options: JSONDict | None, spectators: bool,
