@@ -19,7 +19,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 
-from app.api import errors, routes, ws
+from app.api import errors, rematch, routes, ws
 from app.api.bots import router as bots_router
 from app.api.schemas import Health
 from app.bots.runner import BotRunner
@@ -28,6 +28,7 @@ from app.persistence.db import Database
 from app.realtime.backends import MemoryNotifier, PgListener, PgNotifier
 from app.realtime.hub import Hub
 from app.services.games import FanoutData, GameService, RulesetCatalog
+from app.services.rematch import Rematches
 from app.settings import Settings, get_settings
 from app.web import mount_web
 
@@ -70,6 +71,8 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
     # Bot seats, stand-ins and turn timers (issue 7): a TableExtension of the service (app/bots/runner.py).
     bots = BotRunner(service, bot_settings or BotSettings())
     service.add_extension(bots)
+    rematches = Rematches(service)  # "Play again" by consent: table info's ``rematch``
+    service.add_extension(rematches)
 
     async def fanout(table_id: str, seat_ids: set[int | None], since: int) -> FanoutData:
         return await asyncio.to_thread(service.fanout, table_id, seat_ids, since)
@@ -109,8 +112,10 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
     app.state.service = service
     app.state.hub = hub
     app.state.bots = bots
+    app.state.rematches = rematches
     errors.install(app)
     app.include_router(routes.router)
+    app.include_router(rematch.router)
     app.include_router(ws.router)
     app.include_router(bots_router)
     mount_web(app)  # pages + /static (issue 6)

@@ -78,12 +78,6 @@ def start_game(table_id: str, service: Service, token: Token) -> Any:
     return service.start(table_id, token)
 
 
-@router.post("/tables/{table_id}/rematch", response_model=schemas.TableInfo)
-def rematch(table_id: str, service: Service, token: Token) -> Any:
-    """Any seat, after the game finished: the next game with the same seats."""
-    return service.rematch(table_id, token)
-
-
 @router.get("/tables/{table_id}/view", response_model=schemas.ViewOut)
 def get_view(table_id: str, service: Service, token: Token) -> Any:
     """My seat's view (or the spectator view when the table allows spectators)."""

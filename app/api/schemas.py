@@ -88,6 +88,20 @@ class TimerInfo(BaseModel):
     remaining: float
 
 
+class RematchAnswerInfo(BaseModel):
+    seat: int | None
+    name: str
+    answer: Literal["accepted", "declined", "pending"]
+    is_bot: bool
+
+
+class RematchInfo(BaseModel):
+    after: int = Field(description="the number of the finished game")
+    options: dict[str, Any] = Field(description="the next game's engine options")
+    by: int | None = Field(description="the seat that offered it")
+    answers: list[RematchAnswerInfo] = Field(description="every player of the finished game (bots accept)")
+
+
 class TableInfo(BaseModel):
     table_id: str
     ruleset: str
@@ -105,6 +119,7 @@ class TableInfo(BaseModel):
     stand_in: bool = False
     stand_ins: list[int] = Field(default_factory=list, description="seats a stand-in bot plays for now")
     timer: TimerInfo | None = None
+    rematch: RematchInfo | None = Field(None, description="the open \"Play again\" offer (app/services/rematch.py)")
 
 
 class CreatedTable(BaseModel):
