@@ -89,16 +89,17 @@ class TimerInfo(BaseModel):
 
 
 class RematchAnswerInfo(BaseModel):
-    seat: int | None
+    seat: int = Field(description="the seat in the finished game")
     name: str
-    answer: Literal["accepted", "declined", "pending"]
+    is_host: bool
     is_bot: bool
+    answer: Literal["accepted", "declined", "pending"]
 
 
 class RematchInfo(BaseModel):
     after: int = Field(description="the number of the finished game")
     options: dict[str, Any] = Field(description="the next game's engine options")
-    by: int | None = Field(description="the seat that offered it")
+    by: int | None = Field(description="the seat (in the finished game) that offered it")
     answers: list[RematchAnswerInfo] = Field(description="every player of the finished game (bots accept)")
 
 

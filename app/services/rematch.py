@@ -156,20 +156,22 @@ class Rematches:
 
     # -- the service's TableExtension hooks -------------------------------------------------------------------
     def table_extras(self, s: Session, table_id: str, positions: dict[int, int], game: Game | None) -> JSONDict:
-        """``rematch``: the open offer after the finished game, with every human player's answer."""
+        """``rematch``: the open offer after the finished game, with every player's answer (``seat`` and ``by``
+        are seats of the finished game, in its order)."""
         if game is None or game.status != "finished":
             return {"rematch": None}
         offer = self._offer(s, table_id, game)
         if offer is None:
             return {"rematch": None}
         answers = self._answers(s, table_id)
-        players = self._players(s, game)
+        order = [entry["seat_id"] for entry in game.seats]
+        by = order.index(offer.by_seat_id) if offer.by_seat_id in order else None
         return {"rematch": {
-            "after": offer.after, "options": offer.options, "by": positions.get(offer.by_seat_id),
-            "answers": [{"seat": positions.get(x.id), "name": x.name,
+            "after": offer.after, "options": offer.options, "by": by,
+            "answers": [{"seat": order.index(x.id), "name": x.name, "is_host": x.is_host, "is_bot": x.is_bot,
                          "answer": "accepted" if x.is_bot or answers.get(x.id)
-                         else "declined" if x.id in answers else "pending", "is_bot": x.is_bot}
-                        for x in players]}}
+                         else "declined" if x.id in answers else "pending"}
+                        for x in self._players(s, game)]}}
 
     def decorate_views(self, s: Session, table_id: str, game: Any, views: list[JSONDict]) -> None:
         pass
