@@ -4,7 +4,8 @@
   stand-in plays for now and the running timer;
 * ``POST /api/tables/{id}/bots`` — host, waiting room: add a bot seat ``{"level": "normal", "name": ...}``;
 * ``DELETE /api/tables/{id}/bots/{seat}`` — host, waiting room: remove a bot seat;
-* ``PUT /api/tables/{id}/clock`` — host, any time: ``{"turn_timer": "off|relaxed|fast|1h|12h|1d|3d", "stand_in": bool}``.
+* ``PUT /api/tables/{id}/clock`` — host, any time: ``{"turn_timer": "off|relaxed|fast|1h|12h|1d|3d",
+  "stand_in": bool}``.
 
 Every change bumps the table revision and is published like any lobby change, so sockets get the new table.
 """

@@ -44,8 +44,17 @@ from . import choose
 from .driver import bot_inputs
 from .models import BotSeat, TableClock
 from .settings import BotSettings
-from .timers import (Clock, bot_levels, clock, deadline, is_correspondence, session_clock, session_levels, since,
-                     timer_seconds)
+from .timers import (
+    Clock,
+    bot_levels,
+    clock,
+    deadline,
+    is_correspondence,
+    session_clock,
+    session_levels,
+    since,
+    timer_seconds,
+)
 
 log = logging.getLogger("phase10.bots")
 

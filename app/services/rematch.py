@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session
 from app.persistence.models import Game, GameTable, Seat
 from app.services.errors import ServiceError
 
+from .games import GameService
 from .rematch_models import RematchAnswer, RematchOffer
 
 log = logging.getLogger("phase10.games")
@@ -29,9 +30,9 @@ JSONDict = dict[str, Any]
 
 
 class Rematches:
-    """Rematch offers over a game service (``service``: ``app.services.games.GameService``)."""
+    """Rematch offers over a game service."""
 
-    def __init__(self, service: Any) -> None:
+    def __init__(self, service: GameService) -> None:
         self.service = service
 
     # -- reading -------------------------------------------------------------------------------------------
@@ -61,7 +62,8 @@ class Rematches:
         viewer = self.service._seated(s, table, token)
         if self.service._engine_seat(game, viewer.seat_id) is None:
             raise ServiceError(403, "not_seated", "this seat did not play the finished game")
-        seat: Seat = s.get(Seat, viewer.seat_id)
+        seat = s.get(Seat, viewer.seat_id)
+        assert seat is not None
         return seat
 
     # -- changing ------------------------------------------------------------------------------------------
