@@ -55,11 +55,16 @@ class Settings(BaseSettings):
     http_limit_concurrency: int = 4096
     http_keep_alive_seconds: int = 5
     ws_max_frame_bytes: int = 65_536
+    # Application heartbeat (docs/protocol.md): the server pings every socket this often and drops a socket it
+    # has not heard from (a pong, a ping, anything) for ws_idle_timeout_seconds; 0 turns either off.
+    ws_heartbeat_seconds: float = 5.0
+    ws_idle_timeout_seconds: float = 12.0
     join_failures_per_table: int = 10
     join_failures_per_address: int = 30
     join_window_seconds: float = 60.0
-    # Prefix of invite links; empty means a relative link such as /join/<table>?code=<code>.
+    # Prefix of invite links (e.g. https://phase10.example.org); empty: the address the host opened the page with.
     public_base_url: str = ""
+    # Seat cookies are Secure whenever the request came over HTTPS; this forces it for every request.
     cookie_secure: bool = False
     log_level: str = "INFO"
     log_json: bool = True
