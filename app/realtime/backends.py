@@ -24,6 +24,7 @@ from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
+from app import metrics
 from app.services.base import Step
 
 from .hub import Hub
@@ -73,7 +74,9 @@ class PgNotifier(MemoryNotifier):
 
     def in_transaction(self, session: Session, table_id: str, version: int, step: Step | None = None) -> None:
         cursor = session.connection().connection.dbapi_connection.cursor()  # type: ignore[union-attr]
-        cursor.execute(_PG_NOTIFY, (CHANNEL, table_payload(table_id, version, step)))
+        payload = table_payload(table_id, version, step)
+        metrics.ROUND_TRIPS.sent(payload)
+        cursor.execute(_PG_NOTIFY, (CHANNEL, payload))
 
     def chat_in_transaction(self, session: Session, table_id: str, message: dict[str, Any]) -> None:
         session.execute(_PG_CHAT_NOTIFY, {"channel": CHAT_CHANNEL, "payload": chat_payload(table_id, message)})
@@ -148,6 +151,7 @@ class PgListener:
                         if note.channel == CHAT_CHANNEL:
                             self.chat(note.payload)
                             continue
+                        metrics.ROUND_TRIPS.received(note.payload)
                         self.table(note.payload)
             except asyncio.CancelledError:
                 raise

@@ -14,6 +14,7 @@ from typing import Any, cast
 from sqlalchemy import Table, bindparam, select
 from sqlalchemy.orm import Session
 
+from app import metrics
 from app.persistence.db import Database
 from app.persistence.models import Game, GameCommand, GameTable
 from app.settings import Settings
@@ -143,11 +144,13 @@ class Fanout(ServiceBase):
     def fanout(self, table_id: str, seat_ids: set[int | None], since: int) -> FanoutData:
         """The table, its game's version, one view per seat asked for, and the stored redacted events
         after ``since`` (connected flags are the hub's to fill in)."""
+        metrics.FANOUT_WAKEUPS.inc()
         if table_id in self._hot:
             with self.db.peek() as s:
                 fast = self._hot_fanout(s, table_id, seat_ids, since)
             if fast is not None:
                 return fast
+        metrics.FANOUT_SLOW.inc()
         with self.db.read() as s:
             table = self._table(s, table_id)
             game = self._game(s, table_id)
