@@ -18,6 +18,19 @@ def cookie_name(table_id: str) -> str:
     return f"p10_seat_{table_id}"
 
 
+def public_base_url(request: Request) -> str:
+    """Where friends reach this server: ``PHASE10_PUBLIC_BASE_URL`` when set, else the address the page was
+    opened with (scheme and host as the browser used them; behind a reverse proxy uvicorn takes the scheme
+    from ``X-Forwarded-Proto`` of the proxies trusted by ``FORWARDED_ALLOW_IPS``)."""
+    configured: str = request.app.state.settings.public_base_url
+    return configured.rstrip("/") if configured else str(request.base_url).rstrip("/")
+
+
+def is_https(request: Request) -> bool:
+    """Whether the browser talks to us over HTTPS (directly, or to a trusted proxy that says so)."""
+    return request.url.scheme == "https"
+
+
 def get_service(request: Request) -> GameService:
     service: GameService = request.app.state.service
     return service

@@ -7,6 +7,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app import metrics
 from app.rules.core.errors import InvalidCommand, InvalidOptions, NotYourTurn, RuleError
 from app.services.errors import ServiceError
 
@@ -30,6 +31,8 @@ def rule_status(err: RuleError) -> int:
 def install(app: FastAPI) -> None:
     @app.exception_handler(ServiceError)
     async def _service(_request: Request, err: ServiceError) -> JSONResponse:
+        if err.status == 429:
+            metrics.RATE_LIMITED.labels(err.code).inc()
         return JSONResponse(error_body(err.code, err.message, err.field), status_code=err.status)
 
     @app.exception_handler(RuleError)

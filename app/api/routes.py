@@ -10,7 +10,7 @@ from fastapi import APIRouter, Request, Response
 from app.bots.timers import store_clock
 
 from . import schemas
-from .deps import Number, Service, Since, Token, cookie_name
+from .deps import Number, Service, Since, Token, cookie_name, is_https, public_base_url
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": schemas.ErrorOut} for code in (401, 403, 404, 409, 422, 429)
@@ -20,8 +20,9 @@ router = APIRouter(prefix="/api", responses=ERRORS)
 
 
 def _set_cookie(request: Request, response: Response, table_id: str, token: str) -> None:
+    secure = request.app.state.settings.cookie_secure or is_https(request)  # Secure whenever served over HTTPS
     response.set_cookie(cookie_name(table_id), token, httponly=True, samesite="lax", path="/",
-                        secure=request.app.state.settings.cookie_secure, max_age=60 * 60 * 24 * 365)
+                        secure=secure, max_age=60 * 60 * 24 * 365)
 
 
 @router.get("/rulesets", response_model=list[schemas.RulesetInfo])
@@ -38,6 +39,7 @@ def create_table(body: schemas.CreateTable, request: Request, response: Response
     if body.turn_timer != "off" or body.stand_in:
         setup = partial(store_clock, turn_timer=body.turn_timer, stand_in=body.stand_in)
     created = service.create_table(body.ruleset, body.seats, body.options, body.spectators, body.name, setup)
+    created["invite_link"] = service.invite_link(created["table_id"], created["join_code"], public_base_url(request))
     _set_cookie(request, response, created["table_id"], created["token"])
     return created
 
@@ -74,12 +76,6 @@ def remove_seat(table_id: str, seat: Number, service: Service, token: Token) -> 
 def start_game(table_id: str, service: Service, token: Token) -> Any:
     """Host only: deal the first game with the seated players."""
     return service.start(table_id, token)
-
-
-@router.post("/tables/{table_id}/rematch", response_model=schemas.TableInfo)
-def rematch(table_id: str, service: Service, token: Token) -> Any:
-    """Any seat, after the game finished: the next game with the same seats."""
-    return service.rematch(table_id, token)
 
 
 @router.get("/tables/{table_id}/view", response_model=schemas.ViewOut)

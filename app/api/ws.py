@@ -146,6 +146,7 @@ async def table_socket(ws: WebSocket, table_id: str, since: int | None = None, g
                 break
             if text is None:
                 break
+            conn.heard()
             data, problem = _parse(text, limit)
             if data is None:
                 assert problem is not None
@@ -161,6 +162,8 @@ async def _handle(conn: Connection, data: dict[str, Any], service: GameService, 
     kind = data["type"]
     if kind == "ping":
         conn.send({"type": "pong", "ref": data.get("ref")})
+    elif kind == "pong":
+        pass  # the answer to the server's heartbeat ping: hearing it was the point
     elif kind == "auth":
         try:
             viewer, _ = await asyncio.to_thread(service.authenticate, conn.table_id, data.get("token"))

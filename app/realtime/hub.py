@@ -14,9 +14,11 @@ import contextlib
 import gc
 import json
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
+from app import metrics
 from app.services.games import SPECTATOR, FanoutData
 
 log = logging.getLogger("phase10.hub")
@@ -72,6 +74,11 @@ class Connection:
         self.closed = False
         self.writer: asyncio.Task[None] | None = None
         self.seat_changed: Callable[[], None] | None = None  # set by the hub (presence announcements)
+        self.last_heard = time.monotonic()  # the last message from the peer (any message is a sign of life)
+
+    def heard(self) -> None:
+        """The peer sent something: it is alive (the heartbeat's idle clock starts again)."""
+        self.last_heard = time.monotonic()
 
     def reset(self, seat_id: int | None) -> None:
         """Re-authenticated as another seat: the next delivery sends a fresh snapshot."""
@@ -164,6 +171,35 @@ class Hub:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.remote: Remote | None = None
         self.on_local_change: Callable[[str], None] | None = None
+        self.heartbeat_task: asyncio.Task[None] | None = None
+
+    # -- heartbeat -----------------------------------------------------------------------------------------
+    def start_heartbeat(self, interval: float, idle_timeout: float) -> None:
+        """On the hub's loop: every ``interval`` seconds send ``{"type": "ping"}`` to every socket here and
+        drop the sockets not heard from for ``idle_timeout`` seconds (a silent drop: a phone that lost its
+        network sends no close frame), so their seats show disconnected and stand-ins start on time."""
+        if interval > 0 and self.heartbeat_task is None:
+            self.heartbeat_task = asyncio.get_running_loop().create_task(self._heartbeat(interval, idle_timeout))
+
+    async def _heartbeat(self, interval: float, idle_timeout: float) -> None:
+        while True:
+            await asyncio.sleep(interval)
+            self.beat(idle_timeout)
+
+    def beat(self, idle_timeout: float, now: float | None = None) -> None:
+        """One heartbeat: ping every open socket, drop the silent ones (``idle_timeout`` 0: never)."""
+        now = time.monotonic() if now is None else now
+        ping = json.dumps({"type": "ping"})
+        for channel in list(self.channels.values()):
+            for conn in list(channel.connections):
+                if conn.closed:
+                    continue
+                if idle_timeout > 0 and now - conn.last_heard > idle_timeout:
+                    log.info("socket silent, dropped", extra={"table_id": conn.table_id})
+                    conn.close(4408, "heartbeat timeout")
+                    self.detach(conn)  # at once: the reader may wait for a close that never comes
+                else:
+                    conn.send_text(ping)
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         """The server's loop (called once when the app starts serving)."""
@@ -295,6 +331,7 @@ class Hub:
                 for c in conns:
                     if not c.closed:
                         self._deliver(c, data, table_key, encoded)
+                metrics.ARRIVALS.settle(channel.table_id, data.version)  # arrival -> last socket here
         finally:
             channel.worker = None
             if channel.dirty and channel.connections:
@@ -359,6 +396,9 @@ class Hub:
 
     async def close(self) -> None:
         """Graceful shutdown: tell every socket the server is going away."""
+        if self.heartbeat_task is not None:
+            self.heartbeat_task.cancel()
+            self.heartbeat_task = None
         for channel in list(self.channels.values()):
             if channel.worker is not None:
                 channel.worker.cancel()

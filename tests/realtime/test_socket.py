@@ -15,8 +15,9 @@ from starlette.websockets import WebSocketDisconnect
 from tests.server_helpers import bearer, command_body, new_table, pick, play, server_game
 
 
-def recv(ws: WebSocketTestSession, skip: tuple[str, ...] = ("table",)) -> dict[str, Any]:
-    """The next message that is not a table-info refresh (connected flags change as sockets come and go)."""
+def recv(ws: WebSocketTestSession, skip: tuple[str, ...] = ("table", "ping")) -> dict[str, Any]:
+    """The next message that is not a table-info refresh (connected flags change as sockets come and go) or a
+    heartbeat ping."""
     while True:
         msg: dict[str, Any] = ws.receive_json()
         if msg["type"] not in skip:
