@@ -91,6 +91,11 @@ def _first(s: Session, pg: bool, core: Any, raw: str, params: JSONDict) -> Any:
     return s.connection().execute(core, params).first()
 
 
+def same_name(a: str, b: str) -> bool:
+    """Two seat names a player could not tell apart: equal ignoring case and spaces around or between words."""
+    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
+
+
 @dataclass(frozen=True)
 class RulesetCatalog:
     """Where the server finds rule sets: the registry, or a fake in tests."""
@@ -451,6 +456,9 @@ class GameService:
         seats = self._seats(s, table.id)
         if len(seats) >= table.capacity:
             raise ServiceError(409, "table_full", "every seat is taken")
+        if any(same_name(other.name, name) for other in seats):
+            raise ServiceError(409, "name_taken", f"someone at this table is already called {name.strip()}; "
+                               "choose another name", field="name")
         seat = Seat(table_id=table.id, position=len(seats), name=name, is_host=False, is_bot=False,
                     token_hash=digest(token))
         s.add(seat)

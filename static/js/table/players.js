@@ -1,7 +1,7 @@
 /* The players: each seat's name, presence, hand size, phase, score and laid groups (with the hit buttons
    when the prompt allows hitting). Groups carry data-group (their index in view.table) and hit buttons
    data-hit/data-end: the seams drag and drop and highlighting use. */
-import { S, $, connected, nameOf, prompt, selectedIds, standIn } from "./state.js";
+import { S, $, connected, isBot, nameOf, prompt, selectedIds, standIn } from "./state.js";
 import { send } from "./commands.js";
 
 const P10 = window.P10;
@@ -47,6 +47,13 @@ export function phaseText(number, v) {
 }
 P10.phaseText = phaseText;
 
+/* A bot plays from the server and is never "offline": it shows as a bot, people as online/offline. */
+function presence(seat) {
+  if (isBot(seat)) return el("span", { class: "bot-mark", role: "img", "aria-label": t("wait.bot"), title: t("wait.bot") }, "🤖");
+  return el("span", { class: "dot " + (connected(seat) ? "on" : "off"), role: "img",
+    "aria-label": connected(seat) ? t("wait.online") : t("wait.offline") });
+}
+
 export function renderPlayers() {
   const v = S.view;
   const box = clear($("players"));
@@ -60,7 +67,8 @@ export function renderPlayers() {
     if (awaited.has(p.seat)) classes.push("awaited");
     const facts = [
       el("span", { class: "fact" }, t("table.cards_in_hand", { n: p.hand_size })),
-      el("span", { class: "fact" }, t("table.phase", { n: p.phase }) + (p.phase_description ? " – " + phaseText(p.phase, v) : "")),
+      el("span", { class: "fact" }, t("table.phase", { n: p.phase }),
+        p.phase_description ? el("span", { class: "phase-desc-text" }, " – " + phaseText(p.phase, v)) : null),
     ];
     if (p.score !== undefined) {
       facts.push(el("span", { class: "fact" }, v.ruleset === "master" && v.scoring === "minus" ? t("table.minus", { n: p.score }) : t("table.score", { n: p.score })));
@@ -83,14 +91,13 @@ export function renderPlayers() {
     box.appendChild(el("article", { class: classes.join(" "), "data-seat": p.seat,
       "aria-label": nameOf(p.seat) + (onTurn ? ", " + t("table.turn") : "") },
     el("header", { class: "player-head" },
-      el("span", { class: "dot " + (connected(p.seat) ? "on" : "off"), role: "img",
-        "aria-label": connected(p.seat) ? t("wait.online") : t("wait.offline") }),
+      presence(p.seat),
       el("strong", { class: "player-name" }, nameOf(p.seat)),
       me ? el("span", { class: "badge you" }, t("table.you")) : null,
       onTurn ? el("span", { class: "badge turn" }, "▶ " + t("table.turn")) : null,
       !onTurn && awaited.has(p.seat) ? el("span", { class: "badge turn" }, "… " + t("table.awaited")) : null,
       standIn(p.seat) ? el("span", { class: "badge stand-in" }, "🤖 " + t("table.stand_in")) : null),
     el("div", { class: "facts" }, facts), front, turned,
-    el("div", { class: "groups" }, groups.length ? groups : el("span", { class: "muted small-text" }, t("table.no_groups")))));
+    el("div", { class: "groups" }, groups.length ? groups : el("span", { class: "muted small-text no-groups" }, t("table.no_groups")))));
   });
 }

@@ -1,4 +1,6 @@
-/* The turn timer (the table's clock) as a countdown: the view carries the seconds left when it was built. */
+/* The turn timer (the table's clock) as a countdown: the view carries the seconds left when it was built and
+   the turn's full length. On the screen of a seat the clock runs for it is personal and prominent ("Your
+   time: 1:42", a ring that empties); the others see whose clock runs. */
 import { S, $, nameOf } from "./state.js";
 
 const P10 = window.P10;
@@ -10,16 +12,27 @@ export function renderTimer() {
   const key = S.version + ":" + timer.deadline;
   if (S.timerKey !== key) { S.timerKey = key; S.timerEnd = Date.now() + timer.remaining * 1000; }
   S.timerSeats = timer.seats;
+  S.timerTotal = timer.seconds || timer.remaining || 1;
   tickTimer();
+}
+
+/** 102 -> "1:42" */
+export function clock(seconds) {
+  return Math.floor(seconds / 60) + ":" + String(seconds % 60).padStart(2, "0");
 }
 
 export function tickTimer() {
   const node = $("timer");
   if (!S.timerEnd) { node.classList.add("hidden"); return; }
   const left = Math.max(0, Math.round((S.timerEnd - Date.now()) / 1000));
+  const mine = S.seat !== null && S.timerSeats.includes(S.seat);
   node.classList.remove("hidden");
   node.classList.toggle("urgent", left <= 10);
-  node.textContent = "⏱ " + t("table.timer", { s: left, names: S.timerSeats.map(nameOf).join(", ") });
+  node.classList.toggle("mine", mine);
+  node.querySelector(".timer-ring").style.setProperty("--left", String(Math.min(1, left / S.timerTotal)));
+  node.querySelector(".timer-text").textContent = mine
+    ? t("table.timer_mine", { time: clock(left) })
+    : t("table.timer_others", { time: clock(left), names: S.timerSeats.map(nameOf).join(", ") });
 }
 
 export function initTimer() { setInterval(tickTimer, 1000); }

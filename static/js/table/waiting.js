@@ -34,8 +34,9 @@ export function renderWaiting() {
       }
     }
     list.appendChild(el("li", { class: "seat-row", "data-seat": seat.seat },
-      el("span", { class: "dot " + (seat.connected ? "on" : "off"), role: "img",
-        "aria-label": seat.connected ? t("wait.online") : t("wait.offline") }),
+      seat.is_bot ? el("span", { class: "bot-mark", "aria-hidden": "true" }, "🤖")
+        : el("span", { class: "dot " + (seat.connected ? "on" : "off"), role: "img",
+          "aria-label": seat.connected ? t("wait.online") : t("wait.offline") }),
       el("span", { class: "seat-name" }, seat.name), badges, el("span", { class: "seat-controls" }, controls)));
   });
   for (let i = tb.seats.length; i < tb.capacity; i++) {
