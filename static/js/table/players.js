@@ -1,7 +1,8 @@
 /* The players: each seat's name, presence, hand size, phase, score and laid groups (with the hit buttons
    when the prompt allows hitting). Groups carry data-group (their index in view.table) and hit buttons
    data-hit/data-end: the seams drag and drop and highlighting use. */
-import { S, $, connected, isBot, nameOf, prompt, selectedIds, standIn } from "./state.js";
+import { S, $, nameOf, prompt, seatInfo, selectedIds, standIn } from "./state.js";
+import { presenceDot } from "./connection-status.js";
 import { send } from "./commands.js";
 
 const P10 = window.P10;
@@ -47,13 +48,6 @@ export function phaseText(number, v) {
 }
 P10.phaseText = phaseText;
 
-/* A bot plays from the server and is never "offline": it shows as a bot, people as online/offline. */
-function presence(seat) {
-  if (isBot(seat)) return el("span", { class: "bot-mark", role: "img", "aria-label": t("wait.bot"), title: t("wait.bot") }, "🤖");
-  return el("span", { class: "dot " + (connected(seat) ? "on" : "off"), role: "img",
-    "aria-label": connected(seat) ? t("wait.online") : t("wait.offline") });
-}
-
 export function renderPlayers() {
   const v = S.view;
   const box = clear($("players"));
@@ -91,7 +85,7 @@ export function renderPlayers() {
     box.appendChild(el("article", { class: classes.join(" "), "data-seat": p.seat,
       "aria-label": nameOf(p.seat) + (onTurn ? ", " + t("table.turn") : "") },
     el("header", { class: "player-head" },
-      presence(p.seat),
+      presenceDot(seatInfo(p.seat)),
       el("strong", { class: "player-name" }, nameOf(p.seat)),
       me ? el("span", { class: "badge you" }, t("table.you")) : null,
       onTurn ? el("span", { class: "badge turn" }, "▶ " + t("table.turn")) : null,

@@ -16,9 +16,11 @@ export function renderTimer() {
   tickTimer();
 }
 
-/** 102 -> "1:42" */
+/** 102 -> "1:42"; a correspondence timer (hours, days) 93784 -> "26:03:04". */
 export function clock(seconds) {
-  return Math.floor(seconds / 60) + ":" + String(seconds % 60).padStart(2, "0");
+  const two = (n) => String(n).padStart(2, "0");
+  if (seconds >= 3600) return Math.floor(seconds / 3600) + ":" + two(Math.floor(seconds / 60) % 60) + ":" + two(seconds % 60);
+  return Math.floor(seconds / 60) + ":" + two(seconds % 60);
 }
 
 export function tickTimer() {
