@@ -30,6 +30,18 @@ function initPanels() {
   });
   toggle($("help-button"), $("help"));
   toggle($("scores-button"), $("scores"));
+  // Log and chat: a side panel on wide screens, a drawer on narrow ones (app.css decides which).
+  const side = $("side"), button = $("side-button");
+  const openSide = (open) => {
+    side.classList.toggle("open", open);
+    button.setAttribute("aria-expanded", String(open));
+    if (open) { $("chat-unread").classList.add("hidden"); $("side-close").focus(); } else button.focus();
+  };
+  button.addEventListener("click", () => openSide(!side.classList.contains("open")));
+  $("side-close").addEventListener("click", () => openSide(false));
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && side.classList.contains("open")) openSide(false);
+  });
 }
 
 async function start() {

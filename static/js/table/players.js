@@ -61,7 +61,8 @@ export function renderPlayers() {
     if (awaited.has(p.seat)) classes.push("awaited");
     const facts = [
       el("span", { class: "fact" }, t("table.cards_in_hand", { n: p.hand_size })),
-      el("span", { class: "fact" }, t("table.phase", { n: p.phase }) + (p.phase_description ? " – " + phaseText(p.phase, v) : "")),
+      el("span", { class: "fact" }, t("table.phase", { n: p.phase }),
+        p.phase_description ? el("span", { class: "phase-desc-text" }, " – " + phaseText(p.phase, v)) : null),
     ];
     if (p.score !== undefined) {
       facts.push(el("span", { class: "fact" }, v.ruleset === "master" && v.scoring === "minus" ? t("table.minus", { n: p.score }) : t("table.score", { n: p.score })));
@@ -91,6 +92,6 @@ export function renderPlayers() {
       !onTurn && awaited.has(p.seat) ? el("span", { class: "badge turn" }, "… " + t("table.awaited")) : null,
       standIn(p.seat) ? el("span", { class: "badge stand-in" }, "🤖 " + t("table.stand_in")) : null),
     el("div", { class: "facts" }, facts), front, turned,
-    el("div", { class: "groups" }, groups.length ? groups : el("span", { class: "muted small-text" }, t("table.no_groups")))));
+    el("div", { class: "groups" }, groups.length ? groups : el("span", { class: "muted small-text no-groups" }, t("table.no_groups")))));
   });
 }
