@@ -171,7 +171,10 @@ class GameService(Lobby, Replays, Fanout):
     def _submit(self, table_id: str, token: str | None, known: Viewer | None, command_id: str,
                 expected_version: int | None, raw: Any, with_view: bool) -> JSONDict:
         arrived = time.perf_counter()
-        attempts = 1 if expected_version is not None else 5
+        # A lost race is read again once even with ``expected_version``: the winner may have been this very
+        # command (the same ``command_id`` resent from another socket), which the second read answers as a
+        # duplicate; any other winner fails that read's version check (``stale_version``).
+        attempts = 2 if expected_version is not None else 5
         try:
             for attempt in range(attempts):
                 try:

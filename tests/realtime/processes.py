@@ -31,9 +31,9 @@ def _free_port() -> int:
 class Server:
     """One uvicorn process serving ``app.main:app`` on ``self.url`` (host:port)."""
 
-    def __init__(self, database_url: str) -> None:
+    def __init__(self, database_url: str, env: dict[str, str] | None = None) -> None:
         port = _free_port()
-        env = {**os.environ, "DATABASE_URL": database_url, "PHASE10_LOG_LEVEL": "WARNING"}
+        env = {**os.environ, "DATABASE_URL": database_url, "PHASE10_LOG_LEVEL": "WARNING", **(env or {})}
         self.url = f"127.0.0.1:{port}"
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port)],

@@ -40,7 +40,8 @@ export function connect() {
     setConn("off");
     if (event.code === 4404) { $("page-error").textContent = t("error.table_not_found"); return; }
     if (event.code === 4401) { showSeatless(); return; }
-    const delay = Math.min(8000, 500 * Math.pow(2, S.retry++));
+    // 1012: the server restarts (another process is up, or soon this one): reconnect at once with since=N
+    const delay = event.code === 1012 && S.retry === 0 ? 0 : Math.min(8000, 500 * Math.pow(2, S.retry++));
     setTimeout(connect, delay);
   });
 }
