@@ -50,5 +50,10 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_request: Request, err: StarletteHTTPException) -> JSONResponse:
+        if err.status_code == 400 and err.__cause__ is not None:
+            # FastAPI could not parse the body (nested too deeply for the JSON parser, a broken encoding):
+            # like any malformed body, an invalid request.
+            return JSONResponse(error_body("invalid_request", "the request body could not be parsed"),
+                                status_code=422)
         code = {404: "not_found", 405: "method_not_allowed"}.get(err.status_code, "http_error")
         return JSONResponse(error_body(code, str(err.detail)), status_code=err.status_code)

@@ -140,9 +140,12 @@ class Fanout(ServiceBase):
                     data.views[seat] = ruleset.player_view(state, seat)
             self._decorate(s, table_id, game, data.views.values())
             if since < game.version:
+                # Bounded by the version read above: under READ COMMITTED a command committed since is in the
+                # next frame, never in this one (nor, through the hot cache, in both).
                 data.steps = [(seq, red) for seq, red in s.execute(
                     select(GameCommand.seq, GameCommand.redacted)
-                    .where(GameCommand.game_id == game.id, GameCommand.seq > since)
+                    .where(GameCommand.game_id == game.id, GameCommand.seq > since,
+                           GameCommand.seq <= game.version)
                     .order_by(GameCommand.seq)).all()]
             if game.status == "playing" and self.settings.state_cache_size > 0:
                 with self._hot_lock:

@@ -170,10 +170,11 @@ class GameService(Lobby, Replays, Fanout):
 
     def _submit(self, table_id: str, token: str | None, known: Viewer | None, command_id: str,
                 expected_version: int | None, raw: Any, with_view: bool) -> JSONDict:
+        # A lost write race is always read again: the winner may have been a copy of this very command (a client
+        # retrying over a flaky link), and then this copy answers ``duplicate: true`` like a sequential resend.
+        # With ``expected_version`` the second read answers that or ``stale_version``; without it the command
+        # is retried on the new state.
         arrived = time.perf_counter()
-        # A lost race is read again once even with ``expected_version``: the winner may have been this very
-        # command (the same ``command_id`` resent from another socket), which the second read answers as a
-        # duplicate; any other winner fails that read's version check (``stale_version``).
         attempts = 2 if expected_version is not None else 5
         try:
             for attempt in range(attempts):
