@@ -23,7 +23,6 @@ from app.persistence.db import Database
 from app.persistence.models import Game, GameCommand
 from app.services.games import GameService
 from app.settings import Settings
-from tests.conftest import TEST_DATABASE_URL
 from tests.realtime.processes import Server, needs_postgres
 from tests.rules.playout import choose
 
@@ -155,8 +154,8 @@ def _start(server: str, table_id: str, host: str) -> None:
     assert r.status_code == 200, r.text
 
 
-def test_a_rolling_restart_mid_game_loses_no_command_and_every_page_catches_up() -> None:
-    url = TEST_DATABASE_URL
+def test_a_rolling_restart_mid_game_loses_no_command_and_every_page_catches_up(database_url: str) -> None:
+    url = database_url
     env = {"PHASE10_BOT_DELAY_SECONDS": "0.5"}
     servers = {"a": Server(url, env), "b": Server(url, env)}
     stopped: list[Server] = []
@@ -254,10 +253,10 @@ def test_a_rolling_restart_mid_game_loses_no_command_and_every_page_catches_up()
             server.stop()
 
 
-def test_a_stopping_process_hands_its_bots_to_another() -> None:
+def test_a_stopping_process_hands_its_bots_to_another(database_url: str) -> None:
     """The bot's move was scheduled only in process B (it committed the move before); B stops before the bot's
     delay is over; process A, which never saw the table's commands and has not restarted, makes the move."""
-    url = TEST_DATABASE_URL
+    url = database_url
     a, b = Server(url, {"PHASE10_BOT_DELAY_SECONDS": "1.5"}), Server(url, {"PHASE10_BOT_DELAY_SECONDS": "1.5"})
     try:
         deadline = time.monotonic() + 30
