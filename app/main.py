@@ -107,6 +107,11 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
     service.notifier = PgNotifier(hub) if settings.use_pg_hub else MemoryNotifier(hub)
     pruner = PruneTask(db, settings)
 
+    def take_over(table_ids: list[str]) -> None:
+        """Another process stopped: plan the bots, stand-ins and timers of the tables it was running."""
+        for table_id in table_ids:
+            bots.poke(table_id)
+
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         loop = asyncio.get_running_loop()
@@ -118,6 +123,7 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
         listener = (PgListener(settings.database_url, hub, on_step=service.apply_step) if settings.use_pg_hub
                     else None)
         if listener is not None:
+            listener.on_handoff = take_over
             listener.start()
             await asyncio.wait_for(listener.ready.wait(), 10)
         logging.getLogger("phase10").info("server started")
@@ -127,7 +133,9 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
             yield
         finally:
             await pruner.stop()
-            await bots.stop()
+            handed_off = await bots.stop()
+            if listener is not None:
+                await listener.handoff(handed_off)  # another process goes on with their bots and timers
             await hub.close()
             if listener is not None:
                 await listener.stop()

@@ -403,6 +403,6 @@ class Hub:
             if channel.worker is not None:
                 channel.worker.cancel()
             for c in list(channel.connections):
-                c.close(1001, "server shutting down")
+                c.close(1012, "service restart")
         await asyncio.sleep(0)
         self.channels.clear()
