@@ -7,6 +7,7 @@ from logging.config import fileConfig
 from alembic import context
 from sqlalchemy import create_engine, pool
 
+import app.bots.models  # noqa: F401  (bot_seat and table_clock: the same Base, kept beside the bots)
 from app.persistence.models import Base
 from app.settings import Settings
 

@@ -3,7 +3,8 @@ settings, rule sets, notifier, extensions, state cache) and the small load helpe
 game, who is asking, a game's state at its version, and the table info every answer and socket carries.
 
 The parts that use it each have a module: ``games`` (the command path, and the ``GameService`` facade routes and
-sockets call), ``lobby`` (tables, seats, joins, start, rematch), ``replays`` and ``fanout``.
+sockets call), ``lobby`` (tables, seats, joins, start), ``rematch`` (the next game by consent), ``replays`` and
+``fanout``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""The lobby: tables, seats, joins, reordering and removing seats, starting a game and rematches.
+"""The lobby: tables, seats, joins, reordering and removing seats, starting a game (the next game at a table is
+dealt by consent: app/services/rematch.py).
 
 Every lobby change bumps the table's ``revision`` and publishes ``(table_id, 0)`` in its transaction, then tells
 the notifier and the extensions after the commit.
@@ -25,10 +26,12 @@ log = logging.getLogger("phase10.games")
 
 
 class Lobby(ServiceBase):
-    """Tables, seats, joins, start and rematch."""
+    """Tables, seats, joins and the start."""
 
-    def invite_link(self, table_id: str, code: str) -> str:
-        return f"{self.settings.public_base_url}/join/{table_id}?code={code}"
+    def invite_link(self, table_id: str, code: str, base: str | None = None) -> str:
+        """The join link; ``base``: where friends reach the server (default ``PHASE10_PUBLIC_BASE_URL``)."""
+        base = self.settings.public_base_url if base is None else base
+        return f"{base.rstrip('/')}/join/{table_id}?code={code}"
 
     def create_table(self, ruleset_id: str, seats: int, options: JSONDict | None, spectators: bool,
                      name: str, setup: Callable[[Session, str], Any] | None = None) -> JSONDict:
@@ -165,20 +168,4 @@ class Lobby(ServiceBase):
         self.states.put(game.id, 0, state)
         self.after_commit(table_id, 0)
         log.info("game started", extra={"table_id": table_id, "game_id": game.id})
-        return info
-
-    def rematch(self, table_id: str, token: str | None) -> JSONDict:
-        with self.db.write() as s:
-            table = self._table(s, table_id, lock=True)
-            self._seated(s, table, token)
-            previous = self._game(s, table_id)
-            if previous is None:
-                raise ServiceError(409, "game_not_started", "no game has been played yet")
-            if previous.status != "finished":
-                raise ServiceError(409, "game_not_finished", "the current game is still running")
-            game, state = self._new_game(s, table, list(previous.seats), previous.number + 1)
-            info = self._table_info(s, table, None, game)
-        self.states.put(game.id, 0, state)
-        self.after_commit(table_id, 0)
-        log.info("rematch started", extra={"table_id": table_id, "game_id": game.id})
         return info

@@ -1,7 +1,8 @@
 /* The players: each seat's name, presence, hand size, phase, score and laid groups (with the hit buttons
    where the selected card may legally go, from the prompt's hits). Groups carry data-group (their index in
    view.table) and hit buttons data-hit/data-end: the seams drag and drop and highlighting use. */
-import { S, $, connected, nameOf, prompt, selectedIds, standIn } from "./state.js";
+import { S, $, nameOf, prompt, seatInfo, selectedIds, standIn } from "./state.js";
+import { presenceDot } from "./connection-status.js";
 import { send } from "./commands.js";
 import { hitEnds } from "./targets.js";
 
@@ -79,8 +80,7 @@ export function renderPlayers() {
     box.appendChild(el("article", { class: classes.join(" "), "data-seat": p.seat,
       "aria-label": nameOf(p.seat) + (onTurn ? ", " + t("table.turn") : "") },
     el("header", { class: "player-head" },
-      el("span", { class: "dot " + (connected(p.seat) ? "on" : "off"), role: "img",
-        "aria-label": connected(p.seat) ? t("wait.online") : t("wait.offline") }),
+      presenceDot(seatInfo(p.seat)),
       el("strong", { class: "player-name" }, nameOf(p.seat)),
       me ? el("span", { class: "badge you" }, t("table.you")) : null,
       onTurn ? el("span", { class: "badge turn" }, "▶ " + t("table.turn")) : null,

@@ -1,4 +1,5 @@
 /* The score sheet, its charts, the round/game summary dialog, the end-of-game prompt and the rematch. */
+import { offerRematch, rematchPanel } from "./rematch.js";
 import { S, $, nameOf } from "./state.js";
 
 const P10 = window.P10;
@@ -69,12 +70,6 @@ export function maybeSummary() {
 function replayHref(number) { return `/tables/${S.tableId}/games/${number}/replay`; }
 function gameNumber() { return S.table && S.table.game ? S.table.game.number : 1; }
 
-export async function rematch() {
-  const result = await P10.api("POST", `/api/tables/${S.tableId}/rematch`);
-  if (!result.ok) { P10.toast(P10.errorText(result.data.error)); return; }
-  $("summary").close();
-}
-
 /* The end of a game stays usable after a refresh or a late arrival: the prompt offers the result, the
    replay and (to the seated players) the rematch; the score sheet links the replays of every finished game
    at this table. */
@@ -83,7 +78,7 @@ export function renderOver(promptNode, controls) {
   P10.add(controls,
     el("button", { type: "button", id: "over-summary", onclick: openSummary }, t("summary.show")),
     el("a", { class: "button", id: "over-replay", href: replayHref(gameNumber()) }, t("summary.replay")),
-    S.seat !== null ? el("button", { type: "button", id: "over-rematch", class: "primary", onclick: rematch }, t("summary.rematch")) : null);
+    rematchPanel());
 }
 
 function pastGames() {
@@ -127,5 +122,5 @@ export function openSummary() {
 
 export function initScores() {
   $("summary-close").addEventListener("click", () => $("summary").close());
-  $("summary-rematch").addEventListener("click", rematch);
+  $("summary-rematch").addEventListener("click", offerRematch);
 }

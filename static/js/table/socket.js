@@ -3,6 +3,7 @@
 import { S, $, emit, render, setError, setView } from "./state.js";
 import { appendEvents, loadLog } from "./log.js";
 import { addChat, loadChat } from "./chat.js";
+import { heartbeat, onNetworkBack } from "./connection-status.js";
 
 const P10 = window.P10;
 const { t, el } = P10;
@@ -22,6 +23,8 @@ export function connect() {
   setConn("wait");
   const ws = new WebSocket(url);
   S.ws = ws;
+  // A silent drop never fires "close": the heartbeat notices, and the page reconnects with since=N.
+  const beat = heartbeat(ws, { onDead: () => { if (S.ws === ws) dropAndRetry(ws); } });
   ws.addEventListener("open", () => {
     S.retry = 0;
     setConn("on");
@@ -35,15 +38,36 @@ export function connect() {
     onMessage(msg);
   });
   ws.addEventListener("close", (event) => {
+    beat.stop();
     if (S.ws !== ws) return;
     S.ws = null;
     setConn("off");
     if (event.code === 4404) { $("page-error").textContent = t("error.table_not_found"); return; }
     if (event.code === 4401) { showSeatless(); return; }
-    const delay = Math.min(8000, 500 * Math.pow(2, S.retry++));
-    setTimeout(connect, delay);
+    if (S.seatGone) return;
+    retryLater();
   });
 }
+
+function retryLater() {
+  clearTimeout(S.retryTimer);
+  const delay = Math.min(8000, 500 * Math.pow(2, S.retry++));
+  S.retryTimer = setTimeout(connect, delay);
+}
+
+function dropAndRetry(ws) {
+  S.ws = null;
+  setConn("off");
+  try { ws.close(); } catch (err) { /* already closing */ }
+  retryLater();
+}
+
+onNetworkBack(() => {
+  if (S.ws || S.seatGone || !S.tableId) return;
+  S.retry = 0;
+  clearTimeout(S.retryTimer);
+  connect();
+});
 P10.dropConnection = function () { if (S.ws) S.ws.close(); };  // used by tests and by the "offline" simulation
 
 function showSeatless() {
@@ -83,7 +107,7 @@ function onMessage(msg) {
       addChat(msg);
       break;
     case "error":
-      if (msg.code === "seat_removed") { showSeatless(); }
+      if (msg.code === "seat_removed" || msg.code === "seat_moved") { S.seatGone = true; showSeatless(); }
       else if (msg.ref === null && msg.code === "bad_token") { showSeatless(); }
       else setError(P10.errorText(msg));
       break;

@@ -19,7 +19,12 @@ export function tickTimer() {
   const left = Math.max(0, Math.round((S.timerEnd - Date.now()) / 1000));
   node.classList.remove("hidden");
   node.classList.toggle("urgent", left <= 10);
-  node.textContent = "⏱ " + t("table.timer", { s: left, names: S.timerSeats.map(nameOf).join(", ") });
+  const names = S.timerSeats.map(nameOf).join(", ");
+  // A correspondence timer (hours, days) reads as h:mm:ss; a short one in seconds.
+  node.textContent = "⏱ " + (left >= 3600
+    ? t("table.timer_long", { time: Math.floor(left / 3600) + ":" + String(Math.floor(left / 60) % 60).padStart(2, "0")
+        + ":" + String(left % 60).padStart(2, "0"), names })
+    : t("table.timer", { s: left, names }));
 }
 
 export function initTimer() { setInterval(tickTimer, 1000); }

@@ -1,6 +1,7 @@
 /* The waiting room: seats, the host's controls (order, remove, bots, clock) and the start button. */
 import { S, $, isHost, render } from "./state.js";
 import { refreshSeat } from "./socket.js";
+import { presenceDot } from "./connection-status.js";
 
 const P10 = window.P10;
 const { t, el, clear } = P10;
@@ -34,8 +35,7 @@ export function renderWaiting() {
       }
     }
     list.appendChild(el("li", { class: "seat-row", "data-seat": seat.seat },
-      el("span", { class: "dot " + (seat.connected ? "on" : "off"), role: "img",
-        "aria-label": seat.connected ? t("wait.online") : t("wait.offline") }),
+      presenceDot(seat),
       el("span", { class: "seat-name" }, seat.name), badges, el("span", { class: "seat-controls" }, controls)));
   });
   for (let i = tb.seats.length; i < tb.capacity; i++) {
