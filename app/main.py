@@ -19,7 +19,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 
-from app.api import errors, rematch, routes, ws
+from app.api import errors, far, rematch, routes, ws
 from app.api.bots import router as bots_router
 from app.api.schemas import Health
 from app.bots.runner import BotRunner
@@ -29,6 +29,7 @@ from app.realtime.backends import MemoryNotifier, PgListener, PgNotifier
 from app.realtime.hub import Hub
 from app.services.games import FanoutData, GameService, RulesetCatalog
 from app.services.rematch import Rematches
+from app.services.seat_transfer import SeatTransfers
 from app.settings import Settings, get_settings
 from app.web import mount_web
 
@@ -113,9 +114,11 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
     app.state.hub = hub
     app.state.bots = bots
     app.state.rematches = rematches
+    app.state.seat_transfers = SeatTransfers(service, settings.seat_transfer_minutes)
     errors.install(app)
     app.include_router(routes.router)
     app.include_router(rematch.router)
+    app.include_router(far.router)
     app.include_router(ws.router)
     app.include_router(bots_router)
     mount_web(app)  # pages + /static (issue 6)

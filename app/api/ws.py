@@ -12,6 +12,7 @@ from app.realtime.hub import Connection, Hub
 from app.rules.core.errors import RuleError
 from app.services.errors import ServiceError
 from app.services.games import GameService, Viewer
+from app.services.seat_transfer import token_tag
 from app.settings import Settings
 
 from .deps import cookie_name
@@ -63,6 +64,7 @@ async def table_socket(ws: WebSocket, table_id: str, since: int | None = None, g
     token = token or _header_token(ws) or ws.cookies.get(cookie_name(table_id))
     await ws.accept()
     viewer: Viewer | None = None
+    signed_with = token  # the token the socket's seat signed in with
     try:
         viewer, _ = await asyncio.to_thread(service.authenticate, table_id, token)
     except ServiceError as err:
@@ -84,10 +86,12 @@ async def table_socket(ws: WebSocket, table_id: str, since: int | None = None, g
             continue
         try:
             viewer, _ = await asyncio.to_thread(service.authenticate, table_id, data["token"])
+            signed_with = data["token"]
         except ServiceError as err:
             await ws.send_json(_error(None, err.code, err.message))
 
     conn = Connection(ws, table_id, viewer.seat_id, settings.ws_send_queue, since=since, game_id=game)
+    conn.token_tag = token_tag(signed_with) if signed_with else None
     hub.attach(conn)
     try:
         while not conn.closed:
@@ -121,6 +125,7 @@ async def _handle(conn: Connection, data: dict[str, Any], service: GameService, 
             conn.send(_error(None, err.code, err.message))
             return
         conn.reset(viewer.seat_id)
+        conn.token_tag = token_tag(data["token"]) if data.get("token") else None
         hub.wake_local(conn.table_id)
     elif kind == "command":
         ref = data.get("command_id")

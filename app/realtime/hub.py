@@ -31,6 +31,8 @@ Fanout = Callable[[str, set[int | None], int], Awaitable[FanoutData]]
 # are collected a little less often. Larger first thresholds (10,000 and up) cost ~60 MB more at 2,000 idle
 # sockets (326 MB against the 300 MB target) for no better latency.
 GC_THRESHOLDS = (2_000, 10, 10)
+# How long a closing socket may take to send its last queued frames.
+FLUSH_SECONDS = 2.0
 _gc_tuned = False
 
 
@@ -72,6 +74,7 @@ class Connection:
         self.writer: asyncio.Task[None] | None = None
         self.seat_changed: Callable[[], None] | None = None  # set by the hub (presence announcements)
         self.last_heard = time.monotonic()  # the last message from the peer (any message is a sign of life)
+        self.token_tag: str | None = None  # of the seat token it signed in with (a moved seat's old sockets close)
 
     def heard(self) -> None:
         """The peer sent something: it is alive (the heartbeat's idle clock starts again)."""
@@ -99,16 +102,24 @@ class Connection:
             log.warning("socket lagging, closed", extra={"table_id": self.table_id})
             self.close(1013, "too slow")
 
-    def close(self, code: int = 1000, reason: str = "") -> None:
+    def close(self, code: int = 1000, reason: str = "", flush: bool = False) -> None:
+        """Close the socket. ``flush``: send what is queued first (a last error frame such as
+        ``seat_removed``), for at most ``FLUSH_SECONDS``; otherwise drop it (a lagging client)."""
         if self.closed:
             return
         self.closed = True
-        if self.writer is not None:
+        drain = self.writer if flush else None
+        if self.writer is not None and drain is None:
             self.writer.cancel()
-        task = asyncio.get_running_loop().create_task(self._close(code, reason))
+        task = asyncio.get_running_loop().create_task(self._close(code, reason, drain))
         task.add_done_callback(lambda _t: None)
 
-    async def _close(self, code: int, reason: str) -> None:
+    async def _close(self, code: int, reason: str, drain: asyncio.Task[None] | None) -> None:
+        if drain is not None and not drain.done():
+            with contextlib.suppress(asyncio.QueueFull):
+                self.queue.put_nowait(None)  # the writer returns once it has sent everything before this
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await asyncio.wait_for(drain, FLUSH_SECONDS)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.sink.close(code, reason), 2.0)
 
@@ -266,14 +277,26 @@ class Hub:
             self.loop.call_soon_threadsafe(call, *args)
 
     def broadcast_local(self, table_id: str, message: JSONDict) -> None:
-        """On the hub's loop: ``message``, encoded once, to every open socket of ``table_id`` here."""
+        """On the hub's loop: ``message``, encoded once, to every open socket of ``table_id`` here. A
+        ``seat_moved`` message is for the hub itself: it closes the moved seat's sockets of its old token."""
         channel = self.channels.get(table_id)
         if channel is None:
+            return
+        if message.get("type") == "seat_moved":
+            self.seat_moved_local(channel, message.get("seat_id"), message.get("tag"))
             return
         text = json.dumps(message, separators=(",", ":"))
         for conn in list(channel.connections):
             if not conn.closed:
                 conn.send_text(text)
+
+    def seat_moved_local(self, channel: Channel, seat_id: Any, tag: Any) -> None:
+        """The seat moved to another device (``tag``: its new token's): its other sockets here are refused."""
+        for conn in list(channel.connections):
+            if conn.seat_id == seat_id and conn.token_tag != tag and not conn.closed:
+                conn.send({"type": "error", "ref": None, "code": "seat_moved",
+                           "message": "this seat was moved to another device"})
+                conn.close(4403, "seat moved", flush=True)  # the reader detaches it once the close is sent
 
     def wake_all(self) -> None:
         for table_id in list(self.channels):
@@ -350,7 +373,7 @@ class Hub:
         encoded = {} if encoded is None else encoded
         if c.seat_id is not None and c.seat_id not in data.seat_ids:
             c.send({"type": "error", "ref": None, "code": "seat_removed", "message": "your seat was removed"})
-            c.close(4403, "seat removed")
+            c.close(4403, "seat removed", flush=True)
             return
         seat = data.engine_seat.get(c.seat_id) if c.seat_id is not None else None
         key = SPECTATOR if seat is None else str(seat)

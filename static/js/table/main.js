@@ -12,7 +12,7 @@
      log.js, chat.js  the event log and the chat
    Optional behaviour (drag and drop, motion, sound, notifications...) lives in its own module that imports
    state.js, subscribes with on("view" | "rendered" | "sent" | ...) and is imported below. */
-import { S, $ } from "./state.js";
+import { S, $, on } from "./state.js";
 import "./render.js";
 import { connect } from "./socket.js";
 import { initChat, loadChat } from "./chat.js";
@@ -20,6 +20,7 @@ import { initHand } from "./hand.js";
 import { initScores } from "./scores.js";
 import { initTimer } from "./timer.js";
 import { initWaiting } from "./waiting.js";
+import { initSeatTransfer, renderSeatTransfer } from "./seat-transfer.js";
 
 const P10 = window.P10;
 
@@ -38,6 +39,8 @@ async function start() {
   initPanels();
   initScores();
   initChat();
+  initSeatTransfer();
+  on("rendered", renderSeatTransfer);
   const info = await P10.api("GET", `/api/tables/${S.tableId}`);
   if (!info.ok) { $("page-error").textContent = P10.errorText(info.data.error); return; }
   S.table = info.data;
