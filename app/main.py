@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import sys
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
@@ -19,8 +20,9 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 
-from app.api import errors, far, rematch, routes, ws
+from app.api import errors, far, ops, rematch, routes, ws
 from app.api.bots import router as bots_router
+from app.api.middleware import BodyLimit, SecurityHeaders, UrlGuard
 from app.api.schemas import Health
 from app.bots.runner import BotRunner
 from app.bots.settings import BotSettings
@@ -29,7 +31,9 @@ from app.realtime.backends import MemoryNotifier, PgListener, PgNotifier
 from app.realtime.hub import Hub
 from app.services.games import FanoutData, GameService, RulesetCatalog
 from app.services.rematch import Rematches
+from app.services.retention import PruneTask
 from app.services.seat_transfer import SeatTransfers
+from app.services.security import AttemptCounter
 from app.settings import Settings, get_settings
 from app.web import mount_web
 
@@ -50,13 +54,34 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(out)
 
 
+# Secrets that travel in URLs: seat tokens (``?token=``, the socket) and join codes (``?code=``, invite links).
+_SECRET_PARAM = re.compile(r"(?i)\b(token|code)=[^&\s\"']*")
+
+
+class RedactSecrets(logging.Filter):
+    """Replace the value of every ``token=`` and ``code=`` in a log line with ``[redacted]``: uvicorn's access
+    log and its websocket lines print the request's query, which may hold a seat token or a join code."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        redacted = _SECRET_PARAM.sub(r"\1=[redacted]", message)
+        if redacted != message:
+            record.msg, record.args = redacted, ()
+        return True
+
+
 def configure_logging(settings: Settings) -> None:
+    for name in ("uvicorn.access", "uvicorn.error"):
+        server_logger = logging.getLogger(name)
+        if not any(isinstance(f, RedactSecrets) for f in server_logger.filters):
+            server_logger.addFilter(RedactSecrets())
     logger = logging.getLogger("phase10")
     logger.setLevel(settings.log_level.upper())
     if not any(getattr(h, "_phase10", False) for h in logger.handlers):
         handler = logging.StreamHandler(sys.stderr)
         handler.setFormatter(JsonFormatter() if settings.log_json else logging.Formatter(
             "%(levelname)s %(name)s %(message)s"))
+        handler.addFilter(RedactSecrets())
         handler._phase10 = True  # type: ignore[attr-defined]
         logger.addHandler(handler)
         logger.propagate = False
@@ -81,6 +106,7 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
     hub = Hub(fanout)
     service.presence = hub.presence
     service.notifier = PgNotifier(hub) if settings.use_pg_hub else MemoryNotifier(hub)
+    pruner = PruneTask(db, settings)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -96,9 +122,11 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
             await asyncio.wait_for(listener.ready.wait(), 10)
         logging.getLogger("phase10").info("server started")
         await bots.start()
+        pruner.start()
         try:
             yield
         finally:
+            await pruner.stop()
             await bots.stop()
             await hub.close()
             if listener is not None:
@@ -113,19 +141,24 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
     app.state.service = service
     app.state.hub = hub
     app.state.bots = bots
+    app.state.ws_auth_failures = AttemptCounter(settings.ws_auth_failures_per_address, settings.join_window_seconds)
     app.state.rematches = rematches
     app.state.seat_transfers = SeatTransfers(service, settings.seat_transfer_minutes)
     errors.install(app)
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes, timeout=settings.http_body_timeout_seconds)
+    app.add_middleware(UrlGuard)
+    app.add_middleware(SecurityHeaders)  # outermost: the 413 and every error carry the headers too
     app.include_router(routes.router)
     app.include_router(rematch.router)
     app.include_router(far.router)
     app.include_router(ws.router)
     app.include_router(bots_router)
     mount_web(app)  # pages + /static (issue 6)
+    ops.install(app)  # /readyz, /metrics
 
     @app.get("/healthz", response_model=Health, responses={503: {"model": Health}})
     def healthz() -> Any:
-        """Liveness and readiness: the database answers."""
+        """Liveness: the process answers and reaches its database (readiness is ``/readyz``)."""
         try:
             db.ping()
         except Exception:

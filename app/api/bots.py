@@ -18,7 +18,7 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 from sqlalchemy import select
 
-from app.api.deps import Service, Token
+from app.api.deps import Number, Service, Token
 from app.api.schemas import BotInfo, TableInfo, TimerInfo
 from app.bots import LEVELS
 from app.bots.models import BotSeat
@@ -102,7 +102,7 @@ def add_bot(table_id: str, body: AddBot, service: Service, token: Token) -> Any:
 
 
 @router.delete("/tables/{table_id}/bots/{seat}", response_model=TableInfo)
-def remove_bot(table_id: str, seat: int, service: Service, token: Token) -> Any:
+def remove_bot(table_id: str, seat: Number, service: Service, token: Token) -> Any:
     """Host, before the start: remove a bot seat (later seats move up)."""
     with service.db.read() as s:
         row = s.scalar(select(Seat).where(Seat.table_id == table_id, Seat.position == seat))

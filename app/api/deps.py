@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends, Path, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from app.services.games import GameService
+
+from .schemas import INT_MAX
 
 bearer = HTTPBearer(auto_error=False, description="the seat token (or the cookie p10_seat_<table_id>)")
 
@@ -42,4 +44,7 @@ def seat_token(table_id: str, request: Request,
 
 
 Service = Annotated[GameService, Depends(get_service)]
+# Path numbers (seats, game numbers, steps) within the database's integer range.
+Number = Annotated[int, Path(ge=-INT_MAX, le=INT_MAX)]
+Since = Annotated[int, Query(ge=-INT_MAX, le=INT_MAX, description="the version the client has")]
 Token = Annotated[str | None, Depends(seat_token)]

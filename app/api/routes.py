@@ -5,12 +5,12 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import APIRouter, Request, Response
 
 from app.bots.timers import store_clock
 
 from . import schemas
-from .deps import Service, Token, cookie_name, is_https, public_base_url
+from .deps import Number, Service, Since, Token, cookie_name, is_https, public_base_url
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": schemas.ErrorOut} for code in (401, 403, 404, 409, 422, 429)
@@ -67,7 +67,7 @@ def reorder_seats(table_id: str, body: schemas.Reorder, service: Service, token:
 
 
 @router.delete("/tables/{table_id}/seats/{seat}", response_model=schemas.TableInfo)
-def remove_seat(table_id: str, seat: int, service: Service, token: Token) -> Any:
+def remove_seat(table_id: str, seat: Number, service: Service, token: Token) -> Any:
     """Host only, before the start: remove a seat (later seats move up)."""
     return service.remove_seat(table_id, token, seat)
 
@@ -91,8 +91,7 @@ def submit_command(table_id: str, body: schemas.CommandIn, service: Service, tok
 
 
 @router.get("/tables/{table_id}/events", response_model=schemas.EventsOut)
-def events_since(table_id: str, service: Service, token: Token,
-                 since: int = Query(0, description="the version the client has")) -> Any:
+def events_since(table_id: str, service: Service, token: Token, since: Since = 0) -> Any:
     """Every event after version ``since``, redacted for my seat."""
     return service.events_since(table_id, token, since)
 
@@ -104,14 +103,14 @@ def hint(table_id: str, service: Service, token: Token) -> Any:
 
 
 @router.get("/tables/{table_id}/games/{number}/replay", response_model=schemas.ReplayRecordOut)
-def replay_record(table_id: str, number: int, service: Service, token: Token) -> Any:
+def replay_record(table_id: str, number: Number, service: Service, token: Token) -> Any:
     """The full record of a finished game: rule set, options, seed, seats, every command with its time.
     Of a running game only the public record (``public`` true): no seed, command types, spectator events."""
     return service.replay_record(table_id, token, number)
 
 
 @router.get("/tables/{table_id}/games/{number}/replay/{step}", response_model=schemas.ReplayStepOut)
-def replay_step(table_id: str, number: int, step: int, service: Service, token: Token) -> Any:
+def replay_step(table_id: str, number: Number, step: Number, service: Service, token: Token) -> Any:
     """The full state (every hand) after ``step`` commands of a finished game, rebuilt by the engine;
     of a running game the spectator's view and events at that step (``public`` true)."""
     return service.replay_step(table_id, token, number, step)

@@ -4,11 +4,23 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, RootModel, StringConstraints
 
 from app.bots.timers import TimerMode
 
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
+# The database's integer columns are 32-bit: numbers from clients (versions, seats, game numbers, steps)
+# stay within that range, anything else is a 422 invalid_request, never a database error.
+INT_MAX = 2**31 - 1
+
+
+def no_nul(text: str) -> str:
+    """Postgres text cannot hold NUL: refuse it at the edge (422) for every string that is stored."""
+    if "\x00" in text:
+        raise ValueError("must not contain NUL characters")
+    return text
+
+
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40), AfterValidator(no_nul)]
 
 
 class ErrorBody(BaseModel):
@@ -52,8 +64,9 @@ class Reorder(BaseModel):
 class CommandIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    command_id: str = Field(min_length=1, max_length=64, description="client-chosen id (a UUID)")
-    expected_version: int | None = Field(None, ge=0)
+    command_id: Annotated[str, AfterValidator(no_nul)] = Field(min_length=1, max_length=64,
+                                                               description="client-chosen id (a UUID)")
+    expected_version: int | None = Field(None, ge=0, le=INT_MAX)
     command: dict[str, Any] = Field(description="exactly what the rule set's parse_command accepts")
 
 
@@ -279,3 +292,9 @@ class ReplayStepOut(RootModel[Annotated[ReplayStep | PublicReplayStep, Field(dis
 class Health(BaseModel):
     status: str
     database: str
+
+
+class Ready(BaseModel):
+    status: str
+    database: str  # "ok", "down" (unreachable) or "behind" (not at the Alembic head)
+    revision: str | None  # the database's Alembic revision(s), comma-separated

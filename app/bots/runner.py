@@ -35,6 +35,7 @@ from typing import Any
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
+from app import metrics
 from app.persistence.models import Game, Seat
 from app.rules.core.errors import RuleError
 from app.services.errors import ServiceError
@@ -333,9 +334,12 @@ class BotRunner:
 
     async def _act(self, table_id: str, decision: Decision) -> None:
         try:
-            await asyncio.to_thread(self.decide, table_id, decision)
+            result = await asyncio.to_thread(self.decide, table_id, decision)
+            if result is not None and not result["duplicate"]:
+                metrics.BOT_DECISIONS.labels(decision.kind, "accepted").inc()
         except (ServiceError, RuleError) as err:
             # A lost race (someone moved first) or a game that moved on: plan again from the new state.
+            metrics.BOT_DECISIONS.labels(decision.kind, "refused").inc()
             log.info("bot decision not applied: %s", err, extra={"table_id": table_id})
             self.poke(table_id)
         except Exception:

@@ -18,6 +18,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
+from app import metrics
 from app.services.games import SPECTATOR, FanoutData
 
 log = logging.getLogger("phase10.hub")
@@ -343,6 +344,7 @@ class Hub:
                 for c in conns:
                     if not c.closed:
                         self._deliver(c, data, table_key, encoded)
+                metrics.ARRIVALS.settle(channel.table_id, data.version)  # arrival -> last socket here
         finally:
             channel.worker = None
             if channel.dirty and channel.connections:

@@ -14,6 +14,7 @@ from typing import Any, cast
 from sqlalchemy import Table, bindparam, select
 from sqlalchemy.orm import Session
 
+from app import metrics
 from app.persistence.db import Database
 from app.persistence.models import Game, GameCommand, GameTable
 from app.settings import Settings
@@ -113,11 +114,13 @@ class Fanout(ServiceBase):
     def fanout(self, table_id: str, seat_ids: set[int | None], since: int) -> FanoutData:
         """The table, its game's version, one view per seat asked for, and the stored redacted events
         after ``since`` (connected flags are the hub's to fill in)."""
+        metrics.FANOUT_WAKEUPS.inc()
         if table_id in self._hot:
             with self.db.peek() as s:
                 fast = self._hot_fanout(s, table_id, seat_ids, since)
             if fast is not None:
                 return fast
+        metrics.FANOUT_SLOW.inc()
         with self.db.read() as s:
             table = self._table(s, table_id)
             game = self._game(s, table_id)
@@ -137,9 +140,12 @@ class Fanout(ServiceBase):
                     data.views[seat] = ruleset.player_view(state, seat)
             self._decorate(s, table_id, game, data.views.values())
             if since < game.version:
+                # Bounded by the version read above: under READ COMMITTED a command committed since is in the
+                # next frame, never in this one (nor, through the hot cache, in both).
                 data.steps = [(seq, red) for seq, red in s.execute(
                     select(GameCommand.seq, GameCommand.redacted)
-                    .where(GameCommand.game_id == game.id, GameCommand.seq > since)
+                    .where(GameCommand.game_id == game.id, GameCommand.seq > since,
+                           GameCommand.seq <= game.version)
                     .order_by(GameCommand.seq)).all()]
             if game.status == "playing" and self.settings.state_cache_size > 0:
                 with self._hot_lock:

@@ -10,6 +10,7 @@ modules of their own; routes and socket handlers only call this service; no rule
 from __future__ import annotations
 
 import logging
+import time
 from typing import Any, cast
 
 import psycopg
@@ -18,8 +19,9 @@ from sqlalchemy import Table, and_, bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from app.persistence.models import Game, GameCommand, Seat, utcnow
-from app.rules.core.errors import GameOver, StaleVersion
+from app import metrics
+from app.persistence.models import Game, GameCommand, GameTable, Seat, utcnow
+from app.rules.core.errors import GameOver, RuleError, StaleVersion
 
 from .base import (
     SPECTATOR,
@@ -168,22 +170,37 @@ class GameService(Lobby, Replays, Fanout):
 
     def _submit(self, table_id: str, token: str | None, known: Viewer | None, command_id: str,
                 expected_version: int | None, raw: Any, with_view: bool) -> JSONDict:
-        attempts = 1 if expected_version is not None else 5
-        for attempt in range(attempts):
-            try:
-                result, version = self._submit_once(table_id, token, known, command_id, expected_version, raw,
-                                                    with_view)
-            except _Conflict:
-                if attempt == attempts - 1:
-                    raise StaleVersion("stale_version", "another command was accepted first") from None
-                continue
-            if not result["duplicate"]:
-                self.after_commit(table_id, version)
-            return result
+        # A lost write race is always read again: the winner may have been a copy of this very command (a client
+        # retrying over a flaky link), and then this copy answers ``duplicate: true`` like a sequential resend.
+        # With ``expected_version`` the second read answers that or ``stale_version``; without it the command
+        # is retried on the new state.
+        arrived = time.perf_counter()
+        attempts = 2 if expected_version is not None else 5
+        try:
+            for attempt in range(attempts):
+                try:
+                    result, version, ruleset = self._submit_once(table_id, token, known, command_id,
+                                                                 expected_version, raw, with_view)
+                except _Conflict:
+                    if attempt == attempts - 1:
+                        raise StaleVersion("stale_version", "another command was accepted first") from None
+                    continue
+                if not result["duplicate"]:
+                    metrics.command_committed(table_id, version, ruleset, arrived)
+                    self.after_commit(table_id, version)
+                return result
+        except (RuleError, ServiceError) as err:
+            metrics.COMMANDS_REFUSED.labels(self._ruleset_of(table_id), err.code).inc()
+            raise
         raise AssertionError("unreachable")
 
+    def _ruleset_of(self, table_id: str) -> str:
+        """The table's rule set for the refused-commands metric (``unknown`` for a table that does not exist)."""
+        with self.db.peek() as s:
+            return s.scalar(select(GameTable.ruleset).where(GameTable.id == table_id)) or "unknown"
+
     def _submit_once(self, table_id: str, token: str | None, known: Viewer | None, command_id: str,
-                     expected_version: int | None, raw: Any, with_view: bool) -> tuple[JSONDict, int]:
+                     expected_version: int | None, raw: Any, with_view: bool) -> tuple[JSONDict, int, str]:
         try:
             with self.db.write() as s:
                 _, game, seat = self._running(s, table_id, token, seated=True, known=known, command_id=command_id)
@@ -195,7 +212,7 @@ class GameService(Lobby, Replays, Fanout):
                     view = ruleset.player_view(self._state(s, ruleset, game), seat) if with_view else None
                     self._decorate(s, table_id, GameRef.of(game), [view])
                     return ({"game_id": game.id, "version": game.dup_seq, "duplicate": True,
-                             "events": game.dup_redacted[key(seat)], "view": view}, game.dup_seq)
+                             "events": game.dup_redacted[key(seat)], "view": view}, game.dup_seq, game.ruleset)
                 if expected_version is not None and expected_version != game.version:
                     raise StaleVersion("stale_version",
                                        f"the game is at version {game.version}, not {expected_version}")
@@ -249,4 +266,4 @@ class GameService(Lobby, Replays, Fanout):
         self._hot_step(table_id, result["game_id"], version, redacted, over)
         log.info("command accepted", extra={"table_id": table_id, "game_id": result["game_id"],
                                             "version": version, "seat": seat})
-        return result, version
+        return result, version, game.ruleset
