@@ -296,7 +296,7 @@ class Hub:
         for conn in list(channel.connections):
             if conn.seat_id == seat_id and conn.token_tag != tag and not conn.closed:
                 conn.send({"type": "error", "ref": None, "code": "seat_moved",
-                           "message": "this seat was moved to another device"})
+                           "message": "your seat was moved to another device"})
                 conn.close(4403, "seat moved", flush=True)  # the reader detaches it once the close is sent
 
     def wake_all(self) -> None:
