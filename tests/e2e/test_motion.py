@@ -107,7 +107,7 @@ def test_drag_hit_refused_drop_discard_reorder_and_only_legal_targets_lit_c4(sta
     assert anna.get_attribute(f"#hand [data-card-id='{drawn}']", "aria-description") == "just drawn"
     assert anna.evaluate("window.__animations") >= 1  # the drawn card came from the pile
     h.wait_version(ben, 1)
-    ben.wait_for_function("window.__animations >= 1")  # Ben sees a face-down card go to Anna's seat
+    ben.wait_for_function("() => window.__animations >= 1")  # Ben sees a face-down card go to Anna's seat
     assert ben.locator("#hand .just-drawn").count() == 0
 
     assert h.suggestion(anna)
@@ -168,7 +168,7 @@ def test_drag_hit_refused_drop_discard_reorder_and_only_legal_targets_lit_c4(sta
     assert h.view(anna)["discard_top"]["id"] == card and card not in hand_ids(anna)
     h.wait_version(ben, 4)
     assert h.view(ben)["prompt"]["action"] == "draw"
-    ben.wait_for_function("window.__tones >= 1")
+    ben.wait_for_function("() => window.__tones >= 1")
     assert not anna.p10_errors and not ben.p10_errors, (anna.p10_errors, ben.p10_errors)
 
 
@@ -212,4 +212,18 @@ def test_reduced_motion_runs_no_animation_and_sound_switch_is_remembered(start_s
     assert len(new) == 1
     ben.wait_for_selector(f"#hand [data-card-id='{new[0]}'].just-drawn")
     assert ben.evaluate("window.__animations") == 0 and ben.evaluate("window.__tones") == 0
+
+    # The keyboard's reorder: Alt+→ / Alt+← move the selected card (and never navigate the page away).
+    order = hand_ids(ben)
+    url = ben.url
+    h.click_card(ben, order[0])
+    ben.keyboard.press("Alt+ArrowRight")
+    ben.wait_for_function("id => +document.querySelectorAll('#hand [data-card-id]')[1].dataset.cardId === id",
+                          arg=order[0])
+    assert hand_ids(ben) == [order[1], order[0], *order[2:]]
+    assert ben.evaluate("+document.activeElement.dataset.cardId") == order[0]
+    ben.keyboard.press("Alt+ArrowLeft")
+    ben.wait_for_function("id => +document.querySelectorAll('#hand [data-card-id]')[0].dataset.cardId === id",
+                          arg=order[0])
+    assert ben.url == url and hand_ids(ben) == order
     assert not anna.p10_errors and not ben.p10_errors, (anna.p10_errors, ben.p10_errors)
