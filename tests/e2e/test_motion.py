@@ -21,9 +21,13 @@ HIT_CARD, LEGAL_GROUP, ILLEGAL_GROUP = 73, 0, 1
 
 # Counts the animations the page starts and the tones it synthesises (the page's own code is unchanged).
 COUNTERS = """
-window.__animations = 0; window.__tones = 0;
+window.__animations = 0; window.__tones = 0; window.__animated = [];
 const animate = Element.prototype.animate;
-Element.prototype.animate = function (...args) { window.__animations++; return animate.apply(this, args); };
+Element.prototype.animate = function (...args) {
+  window.__animations++;
+  window.__animated.push(this.matches('[data-pawn]') ? 'pawn' : this.matches('.die-face') ? 'dice' : 'other');
+  return animate.apply(this, args);
+};
 const oscillator = AudioContext.prototype.createOscillator;
 AudioContext.prototype.createOscillator = function (...args) { window.__tones++; return oscillator.apply(this, args); };
 """
@@ -107,7 +111,7 @@ def test_drag_hit_refused_drop_discard_reorder_and_only_legal_targets_lit_c4(sta
     assert anna.get_attribute(f"#hand [data-card-id='{drawn}']", "aria-description") == "just drawn"
     assert anna.evaluate("window.__animations") >= 1  # the drawn card came from the pile
     h.wait_version(ben, 1)
-    ben.wait_for_function("window.__animations >= 1")  # Ben sees a face-down card go to Anna's seat
+    ben.wait_for_function("() => window.__animations >= 1")  # Ben sees a face-down card go to Anna's seat
     assert ben.locator("#hand .just-drawn").count() == 0
 
     assert h.suggestion(anna)
@@ -168,7 +172,7 @@ def test_drag_hit_refused_drop_discard_reorder_and_only_legal_targets_lit_c4(sta
     assert h.view(anna)["discard_top"]["id"] == card and card not in hand_ids(anna)
     h.wait_version(ben, 4)
     assert h.view(ben)["prompt"]["action"] == "draw"
-    ben.wait_for_function("window.__tones >= 1")
+    ben.wait_for_function("() => window.__tones >= 1")
     assert not anna.p10_errors and not ben.p10_errors, (anna.p10_errors, ben.p10_errors)
 
 
@@ -212,4 +216,83 @@ def test_reduced_motion_runs_no_animation_and_sound_switch_is_remembered(start_s
     assert len(new) == 1
     ben.wait_for_selector(f"#hand [data-card-id='{new[0]}'].just-drawn")
     assert ben.evaluate("window.__animations") == 0 and ben.evaluate("window.__tones") == 0
+
+    # The keyboard's reorder: Alt+→ / Alt+← move the selected card (and never navigate the page away).
+    order = hand_ids(ben)
+    url = ben.url
+    h.click_card(ben, order[0])
+    ben.keyboard.press("Alt+ArrowRight")
+    ben.wait_for_function("id => +document.querySelectorAll('#hand [data-card-id]')[1].dataset.cardId === id",
+                          arg=order[0])
+    assert hand_ids(ben) == [order[1], order[0], *order[2:]]
+    assert ben.evaluate("+document.activeElement.dataset.cardId") == order[0]
+    ben.keyboard.press("Alt+ArrowLeft")
+    ben.wait_for_function("id => +document.querySelectorAll('#hand [data-card-id]')[0].dataset.cardId === id",
+                          arg=order[0])
+    assert ben.url == url and hand_ids(ben) == order
     assert not anna.p10_errors and not ben.p10_errors, (anna.p10_errors, ben.p10_errors)
+
+
+def touch_drag(page: Any, card: int, target: str) -> None:
+    """The same drag with a finger: raw touch input through the DevTools protocol (Chromium turns it into
+    pointer events of type touch, as on a phone)."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
+    sx, sy = centre(page, f"#hand [data-card-id='{card}']")
+    tx, ty = centre(page, target)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": sx, "y": sy}]})
+    for k in range(1, 11):
+        x, y = sx + (tx - sx) * k / 10, sy + (ty - sy) * k / 10
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
+@pytest.mark.e2e
+def test_touch_drag_on_a_phone_hits_and_discards_c4(start_server: Any, new_page: Any) -> None:
+    """At 360×740 with a finger: the hit and the discard by dragging, as with the mouse."""
+    server = start_server(SEED)
+    anna, ben, _ = h.start_two(server, new_page, "mattel", {})
+    anna.set_viewport_size({"width": 360, "height": 740})
+    draw_and_lay(anna)
+    group = f"#players [data-group='{LEGAL_GROUP}']"
+    anna.locator(group).scroll_into_view_if_needed()
+    touch_drag(anna, HIT_CARD, group)
+    h.wait_version(anna, 3)
+    assert HIT_CARD in [c["id"] for c in h.view(anna)["table"][LEGAL_GROUP]["cards"]]
+    card = h.view(anna)["prompt"]["discards"][-1]
+    anna.locator("#pile-discard").scroll_into_view_if_needed()
+    touch_drag(anna, card, "#pile-discard")
+    h.wait_version(anna, 4)
+    assert h.view(anna)["discard_top"]["id"] == card
+    h.wait_version(ben, 4)
+    assert not anna.p10_errors and not ben.p10_errors, (anna.p10_errors, ben.p10_errors)
+
+
+@pytest.mark.e2e
+def test_board_dice_tumble_and_pawn_walks_on_both_pages_b5(start_server: Any, new_page: Any) -> None:
+    """B-5: a roll and a move animate the dice and the pawn, on the mover's page and on the other one."""
+    server = start_server(SEED)
+    pages = h.start_two(server, counted(new_page, reduced=set()), "board", {})[:2]
+    mover = h.awaited_page(list(pages))
+    assert mover is not None and h.view(mover)["prompt"]["action"] == "roll"
+    other = pages[1] if mover is pages[0] else pages[0]
+    seat = h.view(mover)["seat"]
+    for page in pages:
+        page.evaluate("window.__animated = []")
+    mover.click("#act-roll")
+    for page in pages:
+        h.wait_version(page, 1)
+        page.wait_for_function("() => document.querySelectorAll('#board .die-face').length > 0")
+        page.wait_for_function("() => window.__animated.includes('dice')")  # the dice tumble
+    field = h.view(mover)["pawns"][seat]
+    dice = h.view(other)["dice"]
+    for page in pages:
+        page.evaluate("window.__animated = []")
+    h.perform(mover, {"type": "move", "steps": h.view(mover)["prompt"]["moves"][0]["steps"]})
+    for page in pages:
+        h.wait_version(page, 2)
+        assert h.view(page)["pawns"][seat] != field and h.view(page)["dice"] == dice
+        page.wait_for_function("() => window.__animated.includes('pawn')")  # the pawn walks
+        assert "dice" not in page.evaluate("window.__animated")  # the same dice: they stay still
+    assert not pages[0].p10_errors and not pages[1].p10_errors

@@ -80,6 +80,17 @@ function dropTarget(x, y) {
   return null;
 }
 
+/* A card held near the top or bottom edge of the scrolling table area scrolls it, so that every group can
+   be reached on a small screen. */
+function edgeScroll(x, y) {
+  const area = $("field");
+  if (!area || area.scrollHeight <= area.clientHeight) return;
+  const r = area.getBoundingClientRect();
+  if (x < r.left || x > r.right) return;
+  if (y >= r.top && y < r.top + 40) area.scrollTop -= 16;
+  else if (y <= r.bottom && y > r.bottom - 40) area.scrollTop += 16;
+}
+
 function onMove(event) {
   if (!drag || event.pointerId !== drag.pointerId) return;
   const dx = event.clientX - drag.x0, dy = event.clientY - drag.y0;
@@ -90,6 +101,7 @@ function onMove(event) {
   }
   event.preventDefault();
   drag.ghost.style.transform = `translate(${dx}px, ${dy}px)`;
+  edgeScroll(event.clientX, event.clientY);
   document.querySelectorAll(".drop-hover").forEach((n) => n.classList.remove("drop-hover"));
   const target = dropTarget(event.clientX, event.clientY);
   if (target && target.node.classList.contains("legal-target")) target.node.classList.add("drop-hover");

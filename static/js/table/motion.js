@@ -11,7 +11,7 @@ import { S, on } from "./state.js";
 const P10 = window.P10;
 const { t } = P10;
 const DURATION = 320;
-const CARDS = ".drag-ghost[data-flying][data-card-id], #hand [data-card-id], #players [data-card-id], #piles [data-card-id]";
+const CARDS = "#hand [data-card-id], #players [data-card-id], #piles [data-card-id]";
 
 let before = null;          // what the page showed before the view being rendered
 export const justDrawn = new Set();  // ids of the cards this seat just drew (marked until its next move)
@@ -22,6 +22,9 @@ function rectOf(node) { return node ? node.getBoundingClientRect() : null; }
 
 function measure() {
   const cards = new Map();
+  // A card let go by a drag starts its flight from where it was dropped, not from its place in the hand.
+  const dropped = document.querySelector(".drag-ghost[data-flying][data-card-id]");
+  if (dropped) cards.set(Number(dropped.dataset.cardId), dropped.getBoundingClientRect());
   document.querySelectorAll(CARDS).forEach((node) => {
     const id = Number(node.dataset.cardId);
     if (!cards.has(id)) cards.set(id, node.getBoundingClientRect());
