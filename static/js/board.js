@@ -73,8 +73,9 @@
     const dice = v.dice || [];
     dice.forEach((d, i) => {
       const x = C - dice.length * 22 + i * 44 + 4;
-      nodes.push(svg("rect", { x, y: C - 20, width: 36, height: 36, rx: 6, fill: "#fff", stroke: "#333", "stroke-width": 2 }),
-        svg("text", { x: x + 18, y: C + 5, "text-anchor": "middle", "font-size": 20, "font-weight": 800, text: String(d) }));
+      nodes.push(svg("g", { class: "die-face" },
+        svg("rect", { x, y: C - 20, width: 36, height: 36, rx: 6, fill: "#fff", stroke: "#333", "stroke-width": 2 }),
+        svg("text", { x: x + 18, y: C + 5, "text-anchor": "middle", "font-size": 20, "font-weight": 800, text: String(d) })));
     });
     const picture = svg("svg", { viewBox: `-20 -20 ${W + 40} ${W + 40}`, role: "group", "aria-label": t("board.title") }, nodes);
     const legend = el("ul", { class: "legend" }, Object.entries(FIELD_SYMBOL).map(([action, sym]) =>
