@@ -21,6 +21,7 @@ from fastapi.responses import JSONResponse
 
 from app.api import errors, routes, ws
 from app.api.bots import router as bots_router
+from app.api.push import router as push_router
 from app.api.schemas import Health
 from app.bots.runner import BotRunner
 from app.bots.settings import BotSettings
@@ -28,6 +29,7 @@ from app.persistence.db import Database
 from app.realtime.backends import MemoryNotifier, PgListener, PgNotifier
 from app.realtime.hub import Hub
 from app.services.games import FanoutData, GameService, RulesetCatalog
+from app.services.push import PushService
 from app.settings import Settings, get_settings
 from app.web import mount_web
 
@@ -77,6 +79,9 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
     hub = Hub(fanout)
     service.presence = hub.presence
     service.notifier = PgNotifier(hub) if settings.use_pg_hub else MemoryNotifier(hub)
+    # Turn alerts by Web Push to seats with no visible page, timer reminders (app/services/push.py).
+    push = PushService(service, settings, visible=hub.visible, timer=bots.table_timer)
+    service.add_extension(push)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -91,9 +96,11 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
             await asyncio.wait_for(listener.ready.wait(), 10)
         logging.getLogger("phase10").info("server started")
         await bots.start()
+        await asyncio.to_thread(push.start)
         try:
             yield
         finally:
+            await asyncio.to_thread(push.stop)
             await bots.stop()
             await hub.close()
             if listener is not None:
@@ -108,10 +115,12 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
     app.state.service = service
     app.state.hub = hub
     app.state.bots = bots
+    app.state.push = push
     errors.install(app)
     app.include_router(routes.router)
     app.include_router(ws.router)
     app.include_router(bots_router)
+    app.include_router(push_router)
     mount_web(app)  # pages + /static (issue 6)
 
     @app.get("/healthz", response_model=Health, responses={503: {"model": Health}})

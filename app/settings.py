@@ -43,6 +43,17 @@ class Settings(BaseSettings):
     # Prefix of invite links; empty means a relative link such as /join/<table>?code=<code>.
     public_base_url: str = ""
     cookie_secure: bool = False
+    # Web Push (app/services/push.py). The VAPID private key (PEM or raw base64url); empty: made on first start
+    # and kept in the database. The subject is the contact a push service may use (mailto: or https:).
+    vapid_private_key: str = ""
+    vapid_subject: str = "mailto:admin@phase10.invalid"
+    push_timeout_seconds: float = 10.0
+    push_ttl_seconds: int = 12 * 60 * 60
+    # A turn timer's reminder goes this fraction of the timer before it runs out, at most the cap before.
+    push_reminder_fraction: float = 0.25
+    push_reminder_max_seconds: float = 3600.0
+    # Test-only: accept http:// push endpoints (a receiver on loopback). Browsers' push services are https.
+    push_allow_http: bool = False
     log_level: str = "INFO"
     log_json: bool = True
 

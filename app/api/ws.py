@@ -111,6 +111,12 @@ async def _handle(conn: Connection, data: dict[str, Any], service: GameService, 
     kind = data["type"]
     if kind == "ping":
         conn.send({"type": "pong", "ref": data.get("ref")})
+    elif kind == "visibility":
+        visible = data.get("visible")
+        if not isinstance(visible, bool):
+            conn.send(_error(None, "invalid_message", "visible must be true or false"))
+            return
+        hub.set_visible(conn, visible)
     elif kind == "auth":
         try:
             viewer, _ = await asyncio.to_thread(service.authenticate, conn.table_id, data.get("token"))
