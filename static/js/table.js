@@ -28,6 +28,17 @@
     busy: false,
   };
   P10.state = S;  // the page's own view, for tests and debugging (it holds only this seat's view)
+  // Hooks for optional modules (alerts.js): "view" (newView, oldView, version), "connection" (state), "turn".
+  const hooks = new Map();
+  P10.table = {
+    state: S,
+    on(name, fn) { if (!hooks.has(name)) hooks.set(name, []); hooks.get(name).push(fn); },
+    emit(name, ...args) {
+      for (const fn of hooks.get(name) || []) {
+        try { fn(...args); } catch (err) { console.error("table hook " + name, err); }  // eslint-disable-line no-console
+      }
+    },
+  };
 
   const $ = (id) => document.getElementById(id);
 
@@ -62,6 +73,7 @@
     node.className = "conn conn-" + stateName;
     node.querySelector(".conn-text").textContent = node.dataset[stateName === "on" ? "on" : stateName === "off" ? "off" : "wait"];
     node.dataset.state = stateName;
+    P10.table.emit("connection", stateName);
   }
 
   function connect() {
@@ -224,6 +236,7 @@
         (view.over && !old.over))) S.pendingSummary = true;
     S.view = view;
     S.version = version;
+    P10.table.emit("view", view, old, version);
   }
 
   async function refreshView() {
