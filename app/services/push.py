@@ -26,6 +26,7 @@ import json
 import logging
 import queue
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -43,7 +44,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.persistence.db import Database
-from app.persistence.models import Game, Seat
+from app.persistence.models import Game, GameCommand, Seat
 from app.persistence.push import PushKey, PushSubscription
 from app.settings import Settings
 from app.web.i18n import LANGUAGES, translate
@@ -55,6 +56,9 @@ log = logging.getLogger("phase10.push")
 
 JSONDict = dict[str, Any]
 MAX_SUBSCRIPTIONS_PER_SEAT = 5
+# A table found without subscriptions is not read again for this long (its commands cost the worker nothing);
+# a subscription stored by this process ends the wait at once, one stored by another process within it.
+UNSUBSCRIBED_SECONDS = 10.0
 _STOP = object()
 
 
@@ -162,6 +166,7 @@ class PushService:
         # reminders: (due, table id, game id, version, seat id), and the keys already scheduled
         self._reminders: list[tuple[datetime, str, int, int, int]] = []
         self._scheduled: set[tuple[int, int, int]] = set()
+        self._unsubscribed: dict[str, float] = {}  # table id -> monotonic time until which it is skipped
         self._session = requests.Session()
 
     # -- lifecycle -------------------------------------------------------------------------------------
@@ -173,7 +178,7 @@ class PushService:
         self._thread = threading.Thread(target=self._run, name="phase10-push-worker", daemon=True)
         self._thread.start()
         for table_id in self._subscribed_tables():
-            self._queue.put((table_id, False))
+            self._queue.put((table_id, False, frozenset()))
 
     def stop(self) -> None:
         if self._thread is not None:
@@ -199,15 +204,17 @@ class PushService:
         return None
 
     def after_commit(self, table_id: str, version: int) -> None:
-        """A command or lobby change was committed: look at the table later, in the worker."""
-        if self._thread is not None:
-            self._queue.put((table_id, True))
+        """A command or lobby change was committed: note which seats have a visible page now (the moment the
+        turn changed) and look at the table later, in the worker."""
+        if self._thread is None or self._unsubscribed.get(table_id, 0.0) > time.monotonic():
+            return
+        self._queue.put((table_id, True, frozenset(self.visible(table_id))))
 
     def poke(self, table_id: str) -> None:
         """Look at ``table_id`` again without alerting (a subscription changed): remember who is awaited now
         and schedule the reminders."""
         if self._thread is not None:
-            self._queue.put((table_id, False))
+            self._queue.put((table_id, False, frozenset()))
 
     # -- subscriptions ---------------------------------------------------------------------------------
     def subscribe(self, table_id: str, token: str | None, endpoint: Any, p256dh: Any, auth: Any,
@@ -232,6 +239,7 @@ class PushService:
                         PushSubscription.id.in_(ids[MAX_SUBSCRIPTIONS_PER_SEAT:])))
             else:
                 row.p256dh, row.auth, row.lang = p256dh, auth, lang
+        self._unsubscribed.pop(table_id, None)
         self.poke(table_id)
         return {"subscribed": True}
 
@@ -260,19 +268,20 @@ class PushService:
                 item = self._queue.get(timeout=wait)
             except queue.Empty:
                 item = None
-            tables: dict[str, bool] = {}
+            tables: dict[str, tuple[bool, frozenset[int]]] = {}
             while item is not None:
                 if item is _STOP:
                     return
-                table_id, alert = item
-                tables[table_id] = tables.get(table_id, False) or alert
+                table_id, alert, visible = item
+                known = tables.get(table_id, (False, frozenset()))
+                tables[table_id] = (known[0] or alert, known[1] | visible)
                 try:
                     item = self._queue.get_nowait()
                 except queue.Empty:
                     item = None
-            for table_id, alert in tables.items():
+            for table_id, (alert, visible) in tables.items():
                 try:
-                    self.check(table_id, alert)
+                    self.check(table_id, alert, visible)
                 except Exception:
                     log.exception("push check failed", extra={"table_id": table_id})
             try:
@@ -280,10 +289,13 @@ class PushService:
             except Exception:
                 log.exception("push reminders failed")
 
-    def check(self, table_id: str, alert: bool = True) -> None:
+    def check(self, table_id: str, alert: bool = True, seen_visible: frozenset[int] = frozenset()) -> None:
         """Alert the seats of ``table_id`` that became awaited with no visible page (``alert``); schedule
-        reminders."""
+        reminders. ``seen_visible``: seats with a visible page when the commands since the last check were
+        committed (a seat that was watching when its turn came is not alerted because it looked away since)."""
         alerts: list[tuple[Target, JSONDict]] = []
+        if alert and self._unsubscribed.get(table_id, 0.0) > time.monotonic():
+            return
         with self.db.read() as s:
             game = self.service._game(s, table_id)
             if game is None or game.status != "playing":
@@ -291,14 +303,19 @@ class PushService:
             seat_ids = [entry["seat_id"] for entry in game.seats]
             targets = self._targets(s, seat_ids)
             if not targets:
+                self._unsubscribed[table_id] = time.monotonic() + UNSUBSCRIBED_SECONDS
+                if len(self._unsubscribed) > 10_000:
+                    now = time.monotonic()
+                    self._unsubscribed = {k: v for k, v in self._unsubscribed.items() if v > now}
                 return
+            self._unsubscribed.pop(table_id, None)
             ruleset = self.service._ruleset(game.ruleset)
             awaited = frozenset(ruleset.awaited(self.service._state(s, ruleset, game)))
-            before = self._before(s, ruleset, game)
+            newly = self._became_awaited(s, ruleset, game, awaited)
             self._remember(game.id, game.version, awaited)
-            visible = self.visible(table_id)
+            visible = seen_visible | self.visible(table_id)
             ref = GameRef.of(game)
-            for seat in sorted(awaited - before) if alert else ():
+            for seat in sorted(newly) if alert else ():
                 seat_id = seat_ids[seat]
                 if seat_id in visible:
                     continue
@@ -322,21 +339,36 @@ class PushService:
         """How long before a timer runs out its reminder goes: a fraction of the timer, at most a cap."""
         return min(seconds * self.settings.push_reminder_fraction, self.settings.push_reminder_max_seconds)
 
-    def _before(self, s: Session, ruleset: Any, game: Game) -> frozenset[int]:
-        """The seats awaited before ``game``'s current version: remembered by this process, else rebuilt from
-        the previous version's state (a snapshot plus commands, or a replay: C-10)."""
+    def _became_awaited(self, s: Session, ruleset: Any, game: Game, awaited: frozenset[int]) -> frozenset[int]:
+        """The seats of ``awaited`` (awaited at ``game``'s version) that were not awaited all along since this
+        process last looked (else since the previous version): their turn came (R-6). Every command in between
+        is applied to the state of that version (a snapshot plus commands, or a replay: C-10), so a turn that
+        went round the table between two looks is not missed."""
         known = self._awaited.get(game.id)
-        if known is not None and known[0] <= game.version:
-            return known[1]
-        if game.version == 0:
+        if known is not None and known[0] == game.version:
             return frozenset()
-        previous = GameRef(game.id, game.version - 1, game.status, game.ruleset, list(game.seats))
-        return frozenset(ruleset.awaited(self.service._state(s, ruleset, previous)))
+        if known is not None and known[0] < game.version:
+            since = known[0]
+        elif game.version == 0:
+            return awaited
+        else:
+            since = game.version - 1
+        seats = frozenset(range(len(game.seats)))
+        state = self.service._state(s, ruleset, GameRef(game.id, since, game.status, game.ruleset, list(game.seats)))
+        away = seats - frozenset(ruleset.awaited(state))  # not awaited at some moment since
+        rows = s.execute(select(GameCommand.seat, GameCommand.command)
+                         .where(GameCommand.game_id == game.id, GameCommand.seq > since,
+                                GameCommand.seq < game.version)
+                         .order_by(GameCommand.seq)).all()
+        for seat, command in rows:
+            state, _ = ruleset.apply(state, seat, ruleset.parse_command(command))
+            away |= seats - frozenset(ruleset.awaited(state))
+        return awaited & away
 
     def _remember(self, game_id: int, version: int, awaited: frozenset[int]) -> None:
         self._awaited[game_id] = (version, awaited)
         self._awaited.move_to_end(game_id)
-        while len(self._awaited) > 5000:
+        while len(self._awaited) > 10_000:
             self._awaited.popitem(last=False)
 
     def _targets(self, s: Session, seat_ids: list[int]) -> dict[int, list[Target]]:
@@ -388,9 +420,10 @@ class PushService:
                 "url": f"/tables/{table_id}", "tag": f"turn-{table_id}"}
 
     def _submit(self, target: Target, payload: JSONDict) -> None:
-        if self._pool is None:
-            return
-        self._pool.submit(self._deliver, target, payload)
+        if self._pool is None:  # not started (a direct ``check``): send now
+            self._deliver(target, payload)
+        else:
+            self._pool.submit(self._deliver, target, payload)
 
     def _deliver(self, target: Target, payload: JSONDict) -> None:
         try:

@@ -56,6 +56,7 @@ class Delivery:
     claims: dict[str, Any] | None = None
     problem: str | None = None
     headers: dict[str, str] = field(default_factory=dict)
+    at: float = field(default_factory=time.monotonic)  # when it arrived
 
 
 class PushReceiver:
