@@ -11,7 +11,7 @@ setup: $(VENV)/bin/python
 
 run: setup
 	$(PY) -m alembic upgrade head
-	$(PY) -m uvicorn app.main:app --host 127.0.0.1 --port 8000
+	$(PY) -m app.serve --host 127.0.0.1 --port 8000
 
 test: setup
 	$(PY) -m pytest

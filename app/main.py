@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import sys
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
@@ -19,8 +20,9 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 
-from app.api import errors, routes, ws
+from app.api import errors, ops, rematch, routes, ws
 from app.api.bots import router as bots_router
+from app.api.middleware import BodyLimit, SecurityHeaders, UrlGuard
 from app.api.push import router as push_router
 from app.api.schemas import Health
 from app.bots.runner import BotRunner
@@ -30,6 +32,9 @@ from app.realtime.backends import MemoryNotifier, PgListener, PgNotifier
 from app.realtime.hub import Hub
 from app.services.games import FanoutData, GameService, RulesetCatalog
 from app.services.push import PushService
+from app.services.rematch import Rematches
+from app.services.retention import PruneTask
+from app.services.security import AttemptCounter
 from app.settings import Settings, get_settings
 from app.web import mount_web
 
@@ -50,13 +55,34 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(out)
 
 
+# Secrets that travel in URLs: seat tokens (``?token=``, the socket) and join codes (``?code=``, invite links).
+_SECRET_PARAM = re.compile(r"(?i)\b(token|code)=[^&\s\"']*")
+
+
+class RedactSecrets(logging.Filter):
+    """Replace the value of every ``token=`` and ``code=`` in a log line with ``[redacted]``: uvicorn's access
+    log and its websocket lines print the request's query, which may hold a seat token or a join code."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        redacted = _SECRET_PARAM.sub(r"\1=[redacted]", message)
+        if redacted != message:
+            record.msg, record.args = redacted, ()
+        return True
+
+
 def configure_logging(settings: Settings) -> None:
+    for name in ("uvicorn.access", "uvicorn.error"):
+        server_logger = logging.getLogger(name)
+        if not any(isinstance(f, RedactSecrets) for f in server_logger.filters):
+            server_logger.addFilter(RedactSecrets())
     logger = logging.getLogger("phase10")
     logger.setLevel(settings.log_level.upper())
     if not any(getattr(h, "_phase10", False) for h in logger.handlers):
         handler = logging.StreamHandler(sys.stderr)
         handler.setFormatter(JsonFormatter() if settings.log_json else logging.Formatter(
             "%(levelname)s %(name)s %(message)s"))
+        handler.addFilter(RedactSecrets())
         handler._phase10 = True  # type: ignore[attr-defined]
         logger.addHandler(handler)
         logger.propagate = False
@@ -72,6 +98,8 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
     # Bot seats, stand-ins and turn timers (issue 7): a TableExtension of the service (app/bots/runner.py).
     bots = BotRunner(service, bot_settings or BotSettings())
     service.add_extension(bots)
+    rematches = Rematches(service)  # "Play again" by consent: table info's ``rematch``
+    service.add_extension(rematches)
 
     async def fanout(table_id: str, seat_ids: set[int | None], since: int) -> FanoutData:
         return await asyncio.to_thread(service.fanout, table_id, seat_ids, since)
@@ -79,6 +107,7 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
     hub = Hub(fanout)
     service.presence = hub.presence
     service.notifier = PgNotifier(hub) if settings.use_pg_hub else MemoryNotifier(hub)
+    pruner = PruneTask(db, settings)
     # Turn alerts by Web Push to seats with no visible page, timer reminders (app/services/push.py).
     push = PushService(service, settings, visible=hub.visible, timer=bots.table_timer)
     service.add_extension(push)
@@ -90,17 +119,20 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
         # many tables waiting on Postgres round trips at once.
         loop.set_default_executor(ThreadPoolExecutor(settings.db_threads, thread_name_prefix="phase10-db"))
         hub.bind(loop)
+        hub.start_heartbeat(settings.ws_heartbeat_seconds, settings.ws_idle_timeout_seconds)
         listener = PgListener(settings.database_url, hub) if settings.use_pg_hub else None
         if listener is not None:
             listener.start()
             await asyncio.wait_for(listener.ready.wait(), 10)
         logging.getLogger("phase10").info("server started")
         await bots.start()
+        pruner.start()
         await asyncio.to_thread(push.start)
         try:
             yield
         finally:
             await asyncio.to_thread(push.stop)
+            await pruner.stop()
             await bots.stop()
             await hub.close()
             if listener is not None:
@@ -115,17 +147,24 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
     app.state.service = service
     app.state.hub = hub
     app.state.bots = bots
+    app.state.ws_auth_failures = AttemptCounter(settings.ws_auth_failures_per_address, settings.join_window_seconds)
+    app.state.rematches = rematches
     app.state.push = push
     errors.install(app)
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes, timeout=settings.http_body_timeout_seconds)
+    app.add_middleware(UrlGuard)
+    app.add_middleware(SecurityHeaders)  # outermost: the 413 and every error carry the headers too
     app.include_router(routes.router)
+    app.include_router(rematch.router)
     app.include_router(ws.router)
     app.include_router(bots_router)
     app.include_router(push_router)
     mount_web(app)  # pages + /static (issue 6)
+    ops.install(app)  # /readyz, /metrics
 
     @app.get("/healthz", response_model=Health, responses={503: {"model": Health}})
     def healthz() -> Any:
-        """Liveness and readiness: the database answers."""
+        """Liveness: the process answers and reaches its database (readiness is ``/readyz``)."""
         try:
             db.ping()
         except Exception:

@@ -37,11 +37,34 @@ class Settings(BaseSettings):
     ws_max_message_bytes: int = 16_384
     ws_send_queue: int = 256
     ws_auth_timeout_seconds: float = 10.0
+    # Failed socket authentications: per connection (then it is closed 4401), and per client address in
+    # ``join_window_seconds`` (then sockets from it are refused until the window has passed).
+    ws_auth_failures_per_connection: int = 5
+    ws_auth_failures_per_address: int = 30
+    # Origins (scheme://host[:port]) besides the server's own that may open the table socket from a browser,
+    # comma-separated (PHASE10_WS_ALLOWED_ORIGINS=https://a.example,https://b.example).
+    ws_allowed_origins: str = ""
+    # Every HTTP request body (JSON here is small) is refused past this many bytes: 413 body_too_large;
+    # and must arrive within this many seconds (between its pieces): else 408 request_timeout.
+    max_body_bytes: int = 65_536
+    http_body_timeout_seconds: float = 30.0
+    # Slow clients (``python -m app.serve``): request line and headers within this many seconds; at most
+    # this many connections and running requests; idle keep-alive connections closed after this many
+    # seconds; websocket frames refused past this many bytes by the protocol layer.
+    http_header_timeout_seconds: float = 10.0
+    http_limit_concurrency: int = 4096
+    http_keep_alive_seconds: int = 5
+    ws_max_frame_bytes: int = 65_536
+    # Application heartbeat (docs/protocol.md): the server pings every socket this often and drops a socket it
+    # has not heard from (a pong, a ping, anything) for ws_idle_timeout_seconds; 0 turns either off.
+    ws_heartbeat_seconds: float = 5.0
+    ws_idle_timeout_seconds: float = 12.0
     join_failures_per_table: int = 10
     join_failures_per_address: int = 30
     join_window_seconds: float = 60.0
-    # Prefix of invite links; empty means a relative link such as /join/<table>?code=<code>.
+    # Prefix of invite links (e.g. https://phase10.example.org); empty: the address the host opened the page with.
     public_base_url: str = ""
+    # Seat cookies are Secure whenever the request came over HTTPS; this forces it for every request.
     cookie_secure: bool = False
     # Web Push (app/services/push.py). The VAPID private key (PEM or raw base64url); empty: made on first start
     # and kept in the database. The subject is the contact a push service may use (mailto: or https:).
@@ -56,6 +79,19 @@ class Settings(BaseSettings):
     push_allow_http: bool = False
     log_level: str = "INFO"
     log_json: bool = True
+    # /metrics (Prometheus text format) is served only to these client addresses or networks (comma-separated,
+    # e.g. "127.0.0.1,10.0.0.0/8") or to a request with "Authorization: Bearer <metrics_token>"; both empty
+    # (the default): to nobody.
+    metrics_allow: str = ""
+    metrics_token: str = ""
+    # Retention (``app.services.retention``; 0 keeps forever): tables whose game never started, after this many
+    # days since they were made; running games nobody played for this many days (the whole table goes);
+    # finished games (with their replays), this many days after they ended. Checked every
+    # ``prune_every_hours`` by each server process (0: only by ``python -m app.admin prune``).
+    retention_unstarted_days: float = 30.0
+    retention_idle_days: float = 90.0
+    retention_finished_days: float = 730.0
+    prune_every_hours: float = 6.0
 
     @property
     def is_postgres(self) -> bool:

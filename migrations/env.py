@@ -7,6 +7,8 @@ from logging.config import fileConfig
 from alembic import context
 from sqlalchemy import create_engine, pool
 
+import app.bots.models  # noqa: F401  (bot_seat and table_clock: the same Base, kept beside the bots)
+import app.persistence.push  # noqa: F401  (push_key and push_subscription: Web Push)
 from app.persistence.models import Base
 from app.settings import Settings
 

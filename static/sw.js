@@ -6,9 +6,9 @@
    icon is cached, so a page is never stale. */
 "use strict";
 
-const CACHE = "phase10-offline-v1";
+const CACHE = "phase10-offline-v2";
 const OFFLINE_URL = "/offline";
-const OFFLINE_ASSETS = [OFFLINE_URL, "/static/icons/icon-192.png"];
+const OFFLINE_ASSETS = [OFFLINE_URL, "/static/css/offline.css", "/static/icons/icon-192.png"];
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(OFFLINE_ASSETS)).then(() => self.skipWaiting()));

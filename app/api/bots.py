@@ -4,7 +4,8 @@
   stand-in plays for now and the running timer;
 * ``POST /api/tables/{id}/bots`` — host, waiting room: add a bot seat ``{"level": "normal", "name": ...}``;
 * ``DELETE /api/tables/{id}/bots/{seat}`` — host, waiting room: remove a bot seat;
-* ``PUT /api/tables/{id}/clock`` — host, any time: ``{"turn_timer": "off|relaxed|fast", "stand_in": bool}``.
+* ``PUT /api/tables/{id}/clock`` — host, any time: ``{"turn_timer": "off|relaxed|fast|1h|12h|1d|3d",
+  "stand_in": bool}``.
 
 Every change bumps the table revision and is published like any lobby change, so sockets get the new table.
 """
@@ -17,11 +18,11 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 from sqlalchemy import select
 
-from app.api.deps import Service, Token
+from app.api.deps import Number, Service, Token
 from app.api.schemas import BotInfo, TableInfo, TimerInfo
 from app.bots import LEVELS
 from app.bots.models import BotSeat
-from app.bots.timers import TIMER_MODES, bot_levels, forget, store_clock, timer_seconds
+from app.bots.timers import TIMER_MODES, TimerMode, bot_levels, forget, store_clock, timer_seconds
 from app.persistence.models import Seat
 from app.services.errors import ServiceError
 
@@ -36,13 +37,13 @@ class AddBot(BaseModel):
 
 
 class ClockIn(BaseModel):
-    turn_timer: Literal["off", "relaxed", "fast"] | None = None
+    turn_timer: TimerMode | None = None
     stand_in: bool | None = None
 
 
 class BotsOut(BaseModel):
     bots: list[BotInfo]
-    turn_timer: str = Field(description="off, relaxed or fast")
+    turn_timer: str = Field(description="off, relaxed, fast, 1h, 12h, 1d or 3d")
     stand_in: bool
     stand_ins: list[int] = Field(description="seats a stand-in bot plays for now")
     timer: TimerInfo | None
@@ -101,7 +102,7 @@ def add_bot(table_id: str, body: AddBot, service: Service, token: Token) -> Any:
 
 
 @router.delete("/tables/{table_id}/bots/{seat}", response_model=TableInfo)
-def remove_bot(table_id: str, seat: int, service: Service, token: Token) -> Any:
+def remove_bot(table_id: str, seat: Number, service: Service, token: Token) -> Any:
     """Host, before the start: remove a bot seat (later seats move up)."""
     with service.db.read() as s:
         row = s.scalar(select(Seat).where(Seat.table_id == table_id, Seat.position == seat))

@@ -4,16 +4,31 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends, Path, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from app.services.games import GameService
+
+from .schemas import INT_MAX
 
 bearer = HTTPBearer(auto_error=False, description="the seat token (or the cookie p10_seat_<table_id>)")
 
 
 def cookie_name(table_id: str) -> str:
     return f"p10_seat_{table_id}"
+
+
+def public_base_url(request: Request) -> str:
+    """Where friends reach this server: ``PHASE10_PUBLIC_BASE_URL`` when set, else the address the page was
+    opened with (scheme and host as the browser used them; behind a reverse proxy uvicorn takes the scheme
+    from ``X-Forwarded-Proto`` of the proxies trusted by ``FORWARDED_ALLOW_IPS``)."""
+    configured: str = request.app.state.settings.public_base_url
+    return configured.rstrip("/") if configured else str(request.base_url).rstrip("/")
+
+
+def is_https(request: Request) -> bool:
+    """Whether the browser talks to us over HTTPS (directly, or to a trusted proxy that says so)."""
+    return request.url.scheme == "https"
 
 
 def get_service(request: Request) -> GameService:
@@ -29,4 +44,7 @@ def seat_token(table_id: str, request: Request,
 
 
 Service = Annotated[GameService, Depends(get_service)]
+# Path numbers (seats, game numbers, steps) within the database's integer range.
+Number = Annotated[int, Path(ge=-INT_MAX, le=INT_MAX)]
+Since = Annotated[int, Query(ge=-INT_MAX, le=INT_MAX, description="the version the client has")]
 Token = Annotated[str | None, Depends(seat_token)]

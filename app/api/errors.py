@@ -7,6 +7,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app import metrics
 from app.rules.core.errors import InvalidCommand, InvalidOptions, NotYourTurn, RuleError
 from app.services.errors import ServiceError
 
@@ -30,6 +31,8 @@ def rule_status(err: RuleError) -> int:
 def install(app: FastAPI) -> None:
     @app.exception_handler(ServiceError)
     async def _service(_request: Request, err: ServiceError) -> JSONResponse:
+        if err.status == 429:
+            metrics.RATE_LIMITED.labels(err.code).inc()
         return JSONResponse(error_body(err.code, err.message, err.field), status_code=err.status)
 
     @app.exception_handler(RuleError)
@@ -47,5 +50,10 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_request: Request, err: StarletteHTTPException) -> JSONResponse:
+        if err.status_code == 400 and err.__cause__ is not None:
+            # FastAPI could not parse the body (nested too deeply for the JSON parser, a broken encoding):
+            # like any malformed body, an invalid request.
+            return JSONResponse(error_body("invalid_request", "the request body could not be parsed"),
+                                status_code=422)
         code = {404: "not_found", 405: "method_not_allowed"}.get(err.status_code, "http_error")
         return JSONResponse(error_body(code, str(err.detail)), status_code=err.status_code)

@@ -5,12 +5,12 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import APIRouter, Request, Response
 
 from app.bots.timers import store_clock
 
 from . import schemas
-from .deps import Service, Token, cookie_name
+from .deps import Number, Service, Since, Token, cookie_name, is_https, public_base_url
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": schemas.ErrorOut} for code in (401, 403, 404, 409, 422, 429)
@@ -20,8 +20,9 @@ router = APIRouter(prefix="/api", responses=ERRORS)
 
 
 def _set_cookie(request: Request, response: Response, table_id: str, token: str) -> None:
+    secure = request.app.state.settings.cookie_secure or is_https(request)  # Secure whenever served over HTTPS
     response.set_cookie(cookie_name(table_id), token, httponly=True, samesite="lax", path="/",
-                        secure=request.app.state.settings.cookie_secure, max_age=60 * 60 * 24 * 365)
+                        secure=secure, max_age=60 * 60 * 24 * 365)
 
 
 @router.get("/rulesets", response_model=list[schemas.RulesetInfo])
@@ -38,6 +39,7 @@ def create_table(body: schemas.CreateTable, request: Request, response: Response
     if body.turn_timer != "off" or body.stand_in:
         setup = partial(store_clock, turn_timer=body.turn_timer, stand_in=body.stand_in)
     created = service.create_table(body.ruleset, body.seats, body.options, body.spectators, body.name, setup)
+    created["invite_link"] = service.invite_link(created["table_id"], created["join_code"], public_base_url(request))
     _set_cookie(request, response, created["table_id"], created["token"])
     return created
 
@@ -65,7 +67,7 @@ def reorder_seats(table_id: str, body: schemas.Reorder, service: Service, token:
 
 
 @router.delete("/tables/{table_id}/seats/{seat}", response_model=schemas.TableInfo)
-def remove_seat(table_id: str, seat: int, service: Service, token: Token) -> Any:
+def remove_seat(table_id: str, seat: Number, service: Service, token: Token) -> Any:
     """Host only, before the start: remove a seat (later seats move up)."""
     return service.remove_seat(table_id, token, seat)
 
@@ -74,12 +76,6 @@ def remove_seat(table_id: str, seat: int, service: Service, token: Token) -> Any
 def start_game(table_id: str, service: Service, token: Token) -> Any:
     """Host only: deal the first game with the seated players."""
     return service.start(table_id, token)
-
-
-@router.post("/tables/{table_id}/rematch", response_model=schemas.TableInfo)
-def rematch(table_id: str, service: Service, token: Token) -> Any:
-    """Any seat, after the game finished: the next game with the same seats."""
-    return service.rematch(table_id, token)
 
 
 @router.get("/tables/{table_id}/view", response_model=schemas.ViewOut)
@@ -95,8 +91,7 @@ def submit_command(table_id: str, body: schemas.CommandIn, service: Service, tok
 
 
 @router.get("/tables/{table_id}/events", response_model=schemas.EventsOut)
-def events_since(table_id: str, service: Service, token: Token,
-                 since: int = Query(0, description="the version the client has")) -> Any:
+def events_since(table_id: str, service: Service, token: Token, since: Since = 0) -> Any:
     """Every event after version ``since``, redacted for my seat."""
     return service.events_since(table_id, token, since)
 
@@ -108,14 +103,14 @@ def hint(table_id: str, service: Service, token: Token) -> Any:
 
 
 @router.get("/tables/{table_id}/games/{number}/replay", response_model=schemas.ReplayRecordOut)
-def replay_record(table_id: str, number: int, service: Service, token: Token) -> Any:
+def replay_record(table_id: str, number: Number, service: Service, token: Token) -> Any:
     """The full record of a finished game: rule set, options, seed, seats, every command with its time.
     Of a running game only the public record (``public`` true): no seed, command types, spectator events."""
     return service.replay_record(table_id, token, number)
 
 
 @router.get("/tables/{table_id}/games/{number}/replay/{step}", response_model=schemas.ReplayStepOut)
-def replay_step(table_id: str, number: int, step: int, service: Service, token: Token) -> Any:
+def replay_step(table_id: str, number: Number, step: Number, service: Service, token: Token) -> Any:
     """The full state (every hand) after ``step`` commands of a finished game, rebuilt by the engine;
     of a running game the spectator's view and events at that step (``public`` true)."""
     return service.replay_step(table_id, token, number, step)

@@ -4,9 +4,23 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, RootModel, StringConstraints
 
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
+from app.bots.timers import TimerMode
+
+# The database's integer columns are 32-bit: numbers from clients (versions, seats, game numbers, steps)
+# stay within that range, anything else is a 422 invalid_request, never a database error.
+INT_MAX = 2**31 - 1
+
+
+def no_nul(text: str) -> str:
+    """Postgres text cannot hold NUL: refuse it at the edge (422) for every string that is stored."""
+    if "\x00" in text:
+        raise ValueError("must not contain NUL characters")
+    return text
+
+
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40), AfterValidator(no_nul)]
 
 
 class ErrorBody(BaseModel):
@@ -29,7 +43,7 @@ class CreateTable(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict, description="engine options, see /api/rulesets")
     spectators: bool = Field(False, description="may people without a seat watch the public view")
     name: Name = Field(description="the host's display name")
-    turn_timer: Literal["off", "relaxed", "fast"] = Field(
+    turn_timer: TimerMode = Field(
         "off", description="time per decision (as PUT /api/tables/{id}/clock); the easy bot decides when it runs out")
     stand_in: bool = Field(False, description="a bot plays for a seat disconnected longer than the grace period")
 
@@ -50,8 +64,9 @@ class Reorder(BaseModel):
 class CommandIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    command_id: str = Field(min_length=1, max_length=64, description="client-chosen id (a UUID)")
-    expected_version: int | None = Field(None, ge=0)
+    command_id: Annotated[str, AfterValidator(no_nul)] = Field(min_length=1, max_length=64,
+                                                               description="client-chosen id (a UUID)")
+    expected_version: int | None = Field(None, ge=0, le=INT_MAX)
     command: dict[str, Any] = Field(description="exactly what the rule set's parse_command accepts")
 
 
@@ -86,6 +101,21 @@ class TimerInfo(BaseModel):
     remaining: float
 
 
+class RematchAnswerInfo(BaseModel):
+    seat: int = Field(description="the seat in the finished game")
+    name: str
+    is_host: bool
+    is_bot: bool
+    answer: Literal["accepted", "declined", "pending"]
+
+
+class RematchInfo(BaseModel):
+    after: int = Field(description="the number of the finished game")
+    options: dict[str, Any] = Field(description="the next game's engine options")
+    by: int | None = Field(description="the seat (in the finished game) that offered it")
+    answers: list[RematchAnswerInfo] = Field(description="every player of the finished game (bots accept)")
+
+
 class TableInfo(BaseModel):
     table_id: str
     ruleset: str
@@ -103,6 +133,7 @@ class TableInfo(BaseModel):
     stand_in: bool = False
     stand_ins: list[int] = Field(default_factory=list, description="seats a stand-in bot plays for now")
     timer: TimerInfo | None = None
+    rematch: RematchInfo | None = Field(None, description="the open \"Play again\" offer (app/services/rematch.py)")
 
 
 class CreatedTable(BaseModel):
@@ -261,3 +292,9 @@ class ReplayStepOut(RootModel[Annotated[ReplayStep | PublicReplayStep, Field(dis
 class Health(BaseModel):
     status: str
     database: str
+
+
+class Ready(BaseModel):
+    status: str
+    database: str  # "ok", "down" (unreachable) or "behind" (not at the Alembic head)
+    revision: str | None  # the database's Alembic revision(s), comma-separated

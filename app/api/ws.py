@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
@@ -12,9 +14,11 @@ from app.realtime.hub import Connection, Hub
 from app.rules.core.errors import RuleError
 from app.services.errors import ServiceError
 from app.services.games import GameService, Viewer
+from app.services.security import AttemptCounter
 from app.settings import Settings
 
 from .deps import cookie_name
+from .schemas import INT_MAX
 
 router = APIRouter()
 
@@ -28,6 +32,26 @@ def _header_token(ws: WebSocket) -> str | None:
     if auth.lower().startswith("bearer "):
         return auth[7:].strip() or None
     return None
+
+
+def origin_allowed(ws: WebSocket, settings: Settings) -> bool:
+    """A browser's socket must come from a page of this server (its ``Host``, or ``public_base_url``) or
+    from an origin of ``PHASE10_WS_ALLOWED_ORIGINS``: another site cannot drive a player's seat with the
+    browser's cookie. Clients without ``Origin`` (not browsers) bring their token themselves."""
+    origin = ws.headers.get("origin")
+    if origin is None:
+        return True
+    parts = urlsplit(origin)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return False
+    own = {ws.headers.get("host", "").lower(), urlsplit(settings.public_base_url).netloc.lower()} - {""}
+    allowed = {o.strip().rstrip("/").lower() for o in settings.ws_allowed_origins.split(",") if o.strip()}
+    return parts.netloc.lower() in own or f"{parts.scheme}://{parts.netloc}".lower() in allowed
+
+
+def _bounded(number: int | None) -> int | None:
+    """A query number outside the database's range is as good as none (a fresh snapshot)."""
+    return number if number is not None and 0 <= number <= INT_MAX else None
 
 
 async def _receive(ws: WebSocket) -> str | None:
@@ -46,7 +70,7 @@ def _parse(text: str, limit: int) -> tuple[dict[str, Any] | None, dict[str, Any]
         return None, _error(None, "message_too_large", f"messages are limited to {limit} bytes")
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None, _error(None, "malformed_json", "the message is not valid JSON")
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         return None, _error(None, "invalid_message", "a message is an object with a 'type'")
@@ -59,14 +83,27 @@ async def table_socket(ws: WebSocket, table_id: str, since: int | None = None, g
     service: GameService = ws.app.state.service
     hub: Hub = ws.app.state.hub
     settings: Settings = ws.app.state.settings
+    failures: AttemptCounter = ws.app.state.ws_auth_failures
+    address = ws.client.host if ws.client else "unknown"
+    if not origin_allowed(ws, settings):
+        await ws.close(4403, "origin not allowed")  # before the accept: the handshake answers 403
+        return
+    since, game = _bounded(since), _bounded(game)
     limit = settings.ws_max_message_bytes
     token = token or _header_token(ws) or ws.cookies.get(cookie_name(table_id))
     await ws.accept()
+    if failures.blocked(address):
+        await ws.send_json(_error(None, "rate_limited", "too many failed authentications; try again later"))
+        await ws.close(4429)
+        return
     viewer: Viewer | None = None
+    failed = 0
     try:
         viewer, _ = await asyncio.to_thread(service.authenticate, table_id, token)
     except ServiceError as err:
         await ws.send_json(_error(None, err.code, err.message))
+        if token and err.code == "bad_token":
+            failures.hit(address)
         if err.code != "bad_token" or token:
             await ws.close(4404 if err.code == "table_not_found" else 4401)
             return
@@ -86,9 +123,21 @@ async def table_socket(ws: WebSocket, table_id: str, since: int | None = None, g
             viewer, _ = await asyncio.to_thread(service.authenticate, table_id, data["token"])
         except ServiceError as err:
             await ws.send_json(_error(None, err.code, err.message))
+            failures.hit(address)
+            failed += 1
+            if failed >= settings.ws_auth_failures_per_connection or failures.blocked(address):
+                await ws.close(4401)
+                return
 
     conn = Connection(ws, table_id, viewer.seat_id, settings.ws_send_queue, since=since, game_id=game)
     hub.attach(conn)
+
+    def auth_failed() -> bool:
+        """Count a failed re-authentication; true when the socket must close."""
+        nonlocal failed
+        failures.hit(address)
+        failed += 1
+        return failed >= settings.ws_auth_failures_per_connection
     try:
         while not conn.closed:
             try:
@@ -97,17 +146,19 @@ async def table_socket(ws: WebSocket, table_id: str, since: int | None = None, g
                 break
             if text is None:
                 break
+            conn.heard()
             data, problem = _parse(text, limit)
             if data is None:
                 assert problem is not None
                 conn.send(problem)
                 continue
-            await _handle(conn, data, service, hub)
+            await _handle(conn, data, service, hub, auth_failed)
     finally:
         hub.detach(conn)
 
 
-async def _handle(conn: Connection, data: dict[str, Any], service: GameService, hub: Hub) -> None:
+async def _handle(conn: Connection, data: dict[str, Any], service: GameService, hub: Hub,
+                  auth_failed: Callable[[], bool]) -> None:
     kind = data["type"]
     if kind == "ping":
         conn.send({"type": "pong", "ref": data.get("ref")})
@@ -117,22 +168,27 @@ async def _handle(conn: Connection, data: dict[str, Any], service: GameService, 
             conn.send(_error(None, "invalid_message", "visible must be true or false"))
             return
         hub.set_visible(conn, visible)
+    elif kind == "pong":
+        pass  # the answer to the server's heartbeat ping: hearing it was the point
     elif kind == "auth":
         try:
             viewer, _ = await asyncio.to_thread(service.authenticate, conn.table_id, data.get("token"))
         except ServiceError as err:
             conn.send(_error(None, err.code, err.message))
+            if auth_failed():
+                conn.close(4401, "too many failed authentications", flush=True)
             return
         conn.reset(viewer.seat_id)
         hub.wake_local(conn.table_id)
     elif kind == "command":
         ref = data.get("command_id")
         expected = data.get("expected_version")
-        if not isinstance(ref, str) or not 0 < len(ref) <= 64:
-            conn.send(_error(ref, "invalid_command", "command_id must be a string of 1-64 characters"))
+        if not isinstance(ref, str) or not 0 < len(ref) <= 64 or "\x00" in ref:
+            conn.send(_error(ref, "invalid_command", "command_id must be a string of 1-64 characters (no NUL)"))
             return
-        if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool)):
-            conn.send(_error(ref, "invalid_command", "expected_version must be an integer"))
+        if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool)
+                                     or not 0 <= expected <= INT_MAX):
+            conn.send(_error(ref, "invalid_command", "expected_version must be an integer (0 to 2^31-1)"))
             return
         try:
             result = await asyncio.to_thread(service.submit_as, conn.table_id, conn.seat_id, ref, expected,

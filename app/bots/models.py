@@ -7,7 +7,9 @@ Kept apart from ``app/persistence/models.py`` (same ``Base``): a bot seat is an 
 
 from __future__ import annotations
 
-from sqlalchemy import Boolean, ForeignKey, String
+from datetime import datetime
+
+from sqlalchemy import Boolean, DateTime, ForeignKey, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.persistence.models import Base
@@ -23,10 +25,12 @@ class BotSeat(Base):
 
 
 class TableClock(Base):
-    """A table's ``turn_timer`` (``off`` | ``relaxed`` | ``fast``) and ``stand_in`` options."""
+    """A table's ``turn_timer`` (``off``, ``relaxed``, ``fast`` or a correspondence length ``1h`` ... ``3d``) and
+    ``stand_in`` options; ``timer_set_at``: when the mode was last set (migration ``0007_far_correspondence_clock``)."""
 
     __tablename__ = "table_clock"
 
     table_id: Mapped[str] = mapped_column(ForeignKey("game_table.id", ondelete="CASCADE"), primary_key=True)
     turn_timer: Mapped[str] = mapped_column(String(16), default="off")
     stand_in: Mapped[bool] = mapped_column(Boolean, default=False)
+    timer_set_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

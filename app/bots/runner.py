@@ -27,6 +27,7 @@ import contextlib
 import logging
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -34,6 +35,7 @@ from typing import Any
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
+from app import metrics
 from app.persistence.models import Game, Seat
 from app.rules.core.errors import RuleError
 from app.services.errors import ServiceError
@@ -43,7 +45,17 @@ from . import choose
 from .driver import bot_inputs
 from .models import BotSeat, TableClock
 from .settings import BotSettings
-from .timers import Clock, bot_levels, clock, deadline, session_clock, session_levels, since, timer_seconds
+from .timers import (
+    Clock,
+    bot_levels,
+    clock,
+    deadline,
+    is_correspondence,
+    session_clock,
+    session_levels,
+    since,
+    timer_seconds,
+)
 
 log = logging.getLogger("phase10.bots")
 
@@ -102,9 +114,11 @@ class BotRunner:
     """Schedules and makes bot, stand-in and timer decisions for the tables of this process; the game
     service's ``TableExtension`` for bot seats, clocks and timers."""
 
-    def __init__(self, service: GameService, settings: BotSettings) -> None:
+    def __init__(self, service: GameService, settings: BotSettings,
+                 now: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
         self.service = service
         self.settings = settings
+        self.now = now  # the wall clock of deadlines (tests set it forward by hours or days)
         self.loop: asyncio.AbstractEventLoop | None = None
         self.queue: asyncio.Queue[str] | None = None
         self.task: asyncio.Task[None] | None = None
@@ -269,7 +283,7 @@ class BotRunner:
         with service.db.read() as s:
             table_clock = clock(s, table_id)
             levels = bot_levels(s, table_id)
-            if not levels and table_clock == Clock():
+            if not levels and table_clock.ordinary:
                 return _ORDINARY  # an ordinary table: nothing for the runner to do
             game = service._game(s, table_id)
             if game is None or game.status != "playing":
@@ -279,7 +293,7 @@ class BotRunner:
             if ruleset.is_over(state):
                 return None
             end = deadline(s, game, table_clock.turn_timer, self.settings,
-                           self.clock_floor(table_id, table_clock.turn_timer), self.since(s, table_id, game))
+                           self.clock_floor(table_id, table_clock), self.since(s, table_id, game))
         seat_ids = [entry["seat_id"] for entry in game.seats]
         plan = Plan(game.id, game.version, humans=[x for x in seat_ids if x not in levels],
                     stand_in=table_clock.stand_in)
@@ -304,7 +318,7 @@ class BotRunner:
                                                self.settings.stand_in_level, "stand_in",
                                                self.settings.delay_seconds))
             elif end is not None:
-                wait = (end - datetime.now(UTC)).total_seconds()
+                wait = (end - self.now()).total_seconds()
                 plan.decisions.append(Decision(game.id, game.version, seat, seat_id, "easy", "timer", wait))
         return plan
 
@@ -320,9 +334,12 @@ class BotRunner:
 
     async def _act(self, table_id: str, decision: Decision) -> None:
         try:
-            await asyncio.to_thread(self.decide, table_id, decision)
+            result = await asyncio.to_thread(self.decide, table_id, decision)
+            if result is not None and not result["duplicate"]:
+                metrics.BOT_DECISIONS.labels(decision.kind, "accepted").inc()
         except (ServiceError, RuleError) as err:
             # A lost race (someone moved first) or a game that moved on: plan again from the new state.
+            metrics.BOT_DECISIONS.labels(decision.kind, "refused").inc()
             log.info("bot decision not applied: %s", err, extra={"table_id": table_id})
             self.poke(table_id)
         except Exception:
@@ -368,7 +385,7 @@ class BotRunner:
         """Bot levels, the clock options, the seats played by stand-ins, and the running timer."""
         levels = session_levels(s, table_id)
         table_clock = session_clock(s, table_id)
-        if table_id in self.quiet and (levels or table_clock != Clock()):
+        if table_id in self.quiet and (levels or not table_clock.ordinary):
             self.forget_quiet(table_id)  # changed by another process: its revision bump brought us here
             self.poke(table_id)
         stand_ins = self.stand_ins.get(table_id, set())
@@ -402,9 +419,9 @@ class BotRunner:
             return None
         levels = session_levels(s, table_id) if levels is None else levels
         start = self.since(s, table_id, game)
-        floor = self.clock_floor(table_id, table_clock.turn_timer)
+        floor = self.clock_floor(table_id, table_clock)
         end = max(start, floor) + timedelta(seconds=seconds)
-        return TableTimer(table_clock.turn_timer, seconds, game.version, end, datetime.now(UTC),
+        return TableTimer(table_clock.turn_timer, seconds, game.version, end, self.now(),
                           [entry["seat_id"] for entry in game.seats],
                           frozenset(levels) | frozenset(self.stand_ins.get(table_id, ())))
 
@@ -417,11 +434,16 @@ class BotRunner:
         self.reached[table_id] = (game.id, game.version, moment)
         return moment
 
-    def clock_floor(self, table_id: str, mode: str) -> datetime:
-        """When this process first saw ``table_id``'s timer in ``mode`` (a new mode restarts the clock)."""
+    def clock_floor(self, table_id: str, table_clock: Clock) -> datetime:
+        """No decision's clock starts before this: for a correspondence timer the stored moment its mode was
+        set (it survives restarts); for a short one when this process first saw the timer in its mode (a new
+        mode restarts the clock, and so does a server restart)."""
+        mode = table_clock.turn_timer
+        if is_correspondence(mode) and table_clock.set_at is not None:
+            return table_clock.set_at
         seen = self.clock_seen.get(table_id)
         if seen is None or seen[0] != mode:
-            seen = (mode, datetime.now(UTC))
+            seen = (mode, self.now())
             self.clock_seen[table_id] = seen
         return seen[1]
 

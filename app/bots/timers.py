@@ -1,16 +1,19 @@
 """Turn timers and stand-ins as data (issue 7): the table's clock, deadlines and what views show.
 
 A decision's clock starts when the game reaches its current version (the last accepted command, or the
-start of the game) — derived from stored timestamps, so it survives a restart — but never before the timer
-was switched on or the server (re)started: nobody loses a decision to a clock that was not running. When it runs out,
-the ``easy`` bot makes that one decision for the seat.
+start of the game: a game is dealt only once every seat accepted it) — derived from stored timestamps, so it
+survives a restart — but never before the timer was switched on. A short timer (``relaxed``, ``fast``) also
+never starts before the server (re)started: nobody loses a decision to a clock that was not running. A
+correspondence timer (``1h``, ``12h``, ``1d``, ``3d``: friends in other time zones) runs from the stored moment
+its mode was set, so a restart does not hand anyone extra hours or days. When it runs out, the ``easy`` bot
+makes that one decision for the seat.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -21,13 +24,22 @@ from app.services.games import GameRef
 from .models import BotSeat, TableClock
 from .settings import BotSettings
 
-TIMER_MODES = ("off", "relaxed", "fast")
+TimerMode = Literal["off", "relaxed", "fast", "1h", "12h", "1d", "3d"]
+TIMER_MODES: tuple[str, ...] = ("off", "relaxed", "fast", "1h", "12h", "1d", "3d")
+# Correspondence play: hours and days per decision.
+CORRESPONDENCE_SECONDS = {"1h": 3600.0, "12h": 12 * 3600.0, "1d": 24 * 3600.0, "3d": 3 * 24 * 3600.0}
 
 
 @dataclass(frozen=True)
 class Clock:
     turn_timer: str = "off"
     stand_in: bool = False
+    set_at: datetime | None = None  # when ``turn_timer`` was last set (unknown for tables of older versions)
+
+    @property
+    def ordinary(self) -> bool:
+        """No timer and no stand-ins: nothing for the runner to do at this table."""
+        return self.turn_timer == "off" and not self.stand_in
 
 
 def timer_seconds(mode: str, settings: BotSettings) -> float | None:
@@ -36,12 +48,21 @@ def timer_seconds(mode: str, settings: BotSettings) -> float | None:
         return settings.relaxed_seconds
     if mode == "fast":
         return settings.fast_seconds
-    return None
+    return CORRESPONDENCE_SECONDS.get(mode)
+
+
+def is_correspondence(mode: str) -> bool:
+    """A timer of hours or days, which runs from its stored start across restarts."""
+    return mode in CORRESPONDENCE_SECONDS
 
 
 def clock(s: Session, table_id: str) -> Clock:
     row = s.get(TableClock, table_id)
-    return Clock() if row is None else Clock(row.turn_timer, row.stand_in)
+    return Clock() if row is None else Clock(row.turn_timer, row.stand_in, _utc_or_none(row.timer_set_at))
+
+
+def _utc_or_none(moment: datetime | None) -> datetime | None:
+    return None if moment is None else _utc(moment)
 
 
 def _memo(s: Session, table_id: str) -> dict[str, Any]:
@@ -80,6 +101,8 @@ def store_clock(s: Session, table_id: str, turn_timer: str | None = None, stand_
     if turn_timer is not None:
         if turn_timer not in TIMER_MODES:
             raise ValueError(f"unknown turn_timer {turn_timer!r}")
+        if row.turn_timer != turn_timer or row.timer_set_at is None:
+            row.timer_set_at = datetime.now(UTC)
         row.turn_timer = turn_timer
     if stand_in is not None:
         row.stand_in = stand_in

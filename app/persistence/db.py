@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -104,3 +105,19 @@ def upgrade(url: str) -> None:
     from alembic import command
 
     command.upgrade(alembic_config(url), "head")
+
+
+@cache
+def head_revisions() -> frozenset[str]:
+    """The Alembic head revision(s) of ``migrations/`` (what ``upgrade head`` reaches)."""
+    from alembic.script import ScriptDirectory
+
+    return frozenset(ScriptDirectory.from_config(alembic_config("sqlite://")).get_heads())
+
+
+def current_revisions(db: Database) -> set[str]:
+    """The revision(s) stamped in the database (empty before the first ``upgrade``); raises when it is down."""
+    from alembic.migration import MigrationContext
+
+    with db.read_engine.connect() as conn:
+        return set(MigrationContext.configure(conn).get_current_heads())

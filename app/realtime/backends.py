@@ -19,6 +19,8 @@ from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
+from app import metrics
+
 from .hub import Hub
 from .presence import PRESENCE_CHANNEL, PgPresence
 
@@ -65,7 +67,9 @@ class PgNotifier(MemoryNotifier):
 
     def in_transaction(self, session: Session, table_id: str, version: int) -> None:
         cursor = session.connection().connection.dbapi_connection.cursor()  # type: ignore[union-attr]
-        cursor.execute(_PG_NOTIFY, (CHANNEL, f"{table_id}:{version}"))
+        payload = f"{table_id}:{version}"
+        metrics.ROUND_TRIPS.sent(payload)
+        cursor.execute(_PG_NOTIFY, (CHANNEL, payload))
 
     def chat_in_transaction(self, session: Session, table_id: str, message: dict[str, Any]) -> None:
         session.execute(_PG_CHAT_NOTIFY, {"channel": CHAT_CHANNEL, "payload": chat_payload(table_id, message)})
@@ -113,6 +117,7 @@ class PgListener:
                         if note.channel == CHAT_CHANNEL:
                             self.chat(note.payload)
                             continue
+                        metrics.ROUND_TRIPS.received(note.payload)
                         table_id, _, version = note.payload.rpartition(":")
                         self.hub.wake_local(table_id, int(version) if version.isdigit() else None)
             except asyncio.CancelledError:

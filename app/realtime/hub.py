@@ -14,9 +14,11 @@ import contextlib
 import gc
 import json
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
+from app import metrics
 from app.services.games import SPECTATOR, FanoutData
 
 log = logging.getLogger("phase10.hub")
@@ -30,6 +32,8 @@ Fanout = Callable[[str, set[int | None], int], Awaitable[FanoutData]]
 # are collected a little less often. Larger first thresholds (10,000 and up) cost ~60 MB more at 2,000 idle
 # sockets (326 MB against the 300 MB target) for no better latency.
 GC_THRESHOLDS = (2_000, 10, 10)
+# How long a closing socket may take to send its last queued frames.
+FLUSH_SECONDS = 2.0
 _gc_tuned = False
 
 
@@ -73,6 +77,11 @@ class Connection:
         # Whether the page shows the table (it reports ``visibility`` over the socket; until then: yes). A seat
         # with no visible page gets its turn alerts by Web Push (app/services/push.py).
         self.visible = True
+        self.last_heard = time.monotonic()  # the last message from the peer (any message is a sign of life)
+
+    def heard(self) -> None:
+        """The peer sent something: it is alive (the heartbeat's idle clock starts again)."""
+        self.last_heard = time.monotonic()
 
     def reset(self, seat_id: int | None) -> None:
         """Re-authenticated as another seat: the next delivery sends a fresh snapshot."""
@@ -96,16 +105,24 @@ class Connection:
             log.warning("socket lagging, closed", extra={"table_id": self.table_id})
             self.close(1013, "too slow")
 
-    def close(self, code: int = 1000, reason: str = "") -> None:
+    def close(self, code: int = 1000, reason: str = "", flush: bool = False) -> None:
+        """Close the socket. ``flush``: send what is queued first (a last error frame such as
+        ``seat_removed``), for at most ``FLUSH_SECONDS``; otherwise drop it (a lagging client)."""
         if self.closed:
             return
         self.closed = True
-        if self.writer is not None:
+        drain = self.writer if flush else None
+        if self.writer is not None and drain is None:
             self.writer.cancel()
-        task = asyncio.get_running_loop().create_task(self._close(code, reason))
+        task = asyncio.get_running_loop().create_task(self._close(code, reason, drain))
         task.add_done_callback(lambda _t: None)
 
-    async def _close(self, code: int, reason: str) -> None:
+    async def _close(self, code: int, reason: str, drain: asyncio.Task[None] | None) -> None:
+        if drain is not None and not drain.done():
+            with contextlib.suppress(asyncio.QueueFull):
+                self.queue.put_nowait(None)  # the writer returns once it has sent everything before this
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await asyncio.wait_for(drain, FLUSH_SECONDS)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.sink.close(code, reason), 2.0)
 
@@ -158,6 +175,35 @@ class Hub:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.remote: Remote | None = None
         self.on_local_change: Callable[[str], None] | None = None
+        self.heartbeat_task: asyncio.Task[None] | None = None
+
+    # -- heartbeat -----------------------------------------------------------------------------------------
+    def start_heartbeat(self, interval: float, idle_timeout: float) -> None:
+        """On the hub's loop: every ``interval`` seconds send ``{"type": "ping"}`` to every socket here and
+        drop the sockets not heard from for ``idle_timeout`` seconds (a silent drop: a phone that lost its
+        network sends no close frame), so their seats show disconnected and stand-ins start on time."""
+        if interval > 0 and self.heartbeat_task is None:
+            self.heartbeat_task = asyncio.get_running_loop().create_task(self._heartbeat(interval, idle_timeout))
+
+    async def _heartbeat(self, interval: float, idle_timeout: float) -> None:
+        while True:
+            await asyncio.sleep(interval)
+            self.beat(idle_timeout)
+
+    def beat(self, idle_timeout: float, now: float | None = None) -> None:
+        """One heartbeat: ping every open socket, drop the silent ones (``idle_timeout`` 0: never)."""
+        now = time.monotonic() if now is None else now
+        ping = json.dumps({"type": "ping"})
+        for channel in list(self.channels.values()):
+            for conn in list(channel.connections):
+                if conn.closed:
+                    continue
+                if idle_timeout > 0 and now - conn.last_heard > idle_timeout:
+                    log.info("socket silent, dropped", extra={"table_id": conn.table_id})
+                    conn.close(4408, "heartbeat timeout")
+                    self.detach(conn)  # at once: the reader may wait for a close that never comes
+                else:
+                    conn.send_text(ping)
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         """The server's loop (called once when the app starts serving)."""
@@ -314,6 +360,7 @@ class Hub:
                 for c in conns:
                     if not c.closed:
                         self._deliver(c, data, table_key, encoded)
+                metrics.ARRIVALS.settle(channel.table_id, data.version)  # arrival -> last socket here
         finally:
             channel.worker = None
             if channel.dirty and channel.connections:
@@ -344,7 +391,7 @@ class Hub:
         encoded = {} if encoded is None else encoded
         if c.seat_id is not None and c.seat_id not in data.seat_ids:
             c.send({"type": "error", "ref": None, "code": "seat_removed", "message": "your seat was removed"})
-            c.close(4403, "seat removed")
+            c.close(4403, "seat removed", flush=True)
             return
         seat = data.engine_seat.get(c.seat_id) if c.seat_id is not None else None
         key = SPECTATOR if seat is None else str(seat)
@@ -378,6 +425,9 @@ class Hub:
 
     async def close(self) -> None:
         """Graceful shutdown: tell every socket the server is going away."""
+        if self.heartbeat_task is not None:
+            self.heartbeat_task.cancel()
+            self.heartbeat_task = None
         for channel in list(self.channels.values()):
             if channel.worker is not None:
                 channel.worker.cancel()

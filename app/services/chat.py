@@ -24,6 +24,7 @@ from typing import Any, Protocol, cast
 from sqlalchemy import Table, bindparam, delete, func, select, text
 from sqlalchemy.orm import Session
 
+from app import metrics
 from app.persistence.db import Database
 from app.persistence.models import ChatMessage, Game, GameTable, Seat
 
@@ -128,6 +129,7 @@ class ChatStore:
             message = message_json(row)
             if notifier is not None:
                 notifier.chat_in_transaction(s, table_id, message)
+        metrics.CHAT_MESSAGES.labels("text" if text is not None else "emoji").inc()
         return message
 
     def history(self, table_id: str, token: str | None) -> list[JSONDict]:

@@ -13,9 +13,10 @@ import asyncio
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 
 from app.api.deps import Service, Token
+from app.api.schemas import no_nul
 from app.realtime.backends import MemoryNotifier
 from app.services.chat import ChatStore
 from app.services.errors import ServiceError
@@ -24,7 +25,7 @@ REACTIONS = ("👍", "😂", "😮", "😢", "🎉", "🙈")
 
 router = APIRouter(prefix="/api")
 
-Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=300)]
+Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=300), AfterValidator(no_nul)]
 
 
 class ChatIn(BaseModel):

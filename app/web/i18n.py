@@ -24,7 +24,10 @@ def catalogue(lang: str) -> dict[str, str]:
         return base
     path = _DIR / f"{lang}.json"
     own: dict[str, str] = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
-    return base | own
+    # An English plural form ("key#one") must not win over the language's own text of "key": the page picks
+    # the form by the page's language (Intl.PluralRules), and "61 card" is no Russian.
+    english = {key: text for key, text in base.items() if "#" not in key or key.split("#")[0] not in own}
+    return english | own
 
 
 def negotiate(cookie: str | None, accept_language: str | None) -> str:

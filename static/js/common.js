@@ -3,7 +3,13 @@
 
 window.P10 = window.P10 || {};
 (function (P10) {
-  const I18N = window.P10_I18N || {};
+  /** The JSON of a <script type="application/json" id="…"> data block (no inline script: the CSP forbids it). */
+  P10.data = function (id, fallback) {
+    const node = document.getElementById(id);
+    return node ? JSON.parse(node.textContent) : fallback;
+  };
+  window.P10_LANG = document.documentElement.lang || "en";
+  const I18N = P10.data("p10-i18n", {});
 
   /** The interface text of `key` with {name} placeholders filled. */
   // Plural forms: a catalogue may hold "key#one", "key#few", … (the CLDR categories of its language) next to

@@ -3,7 +3,7 @@
 
 (function (P10) {
   const { t, el, clear } = P10;
-  const RULESETS = window.P10_RULESETS || [];
+  const RULESETS = P10.data("p10-rulesets", []);
   /* Options whose values are a closed list (the schema gives only the default). */
   const CHOICES = {
     phase_selection: ["all", "even", "odd"],

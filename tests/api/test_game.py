@@ -134,8 +134,10 @@ def test_finished_game_replay_and_rematch(client: TestClient) -> None:
     r = client.get(f"{url}/games/1/replay/{steps + 1}", headers=host)
     assert r.status_code == 422 and r.json()["error"]["field"] == "step"
     assert client.get(f"{url}/games/9/replay", headers=host).status_code == 404
-    # rematch: the same seats, the next game
+    # rematch: offered by one, accepted by the other: the same seats, the next game (tests/api/test_rematch.py)
     r = client.post(f"{url}/rematch", headers=bearer(t.tokens[1]))
+    assert r.status_code == 200 and r.json()["status"] == "finished" and r.json()["rematch"]["by"] == 1
+    r = client.post(f"{url}/rematch/answer", json={"accept": True}, headers=host)
     assert r.status_code == 200 and r.json()["game"]["number"] == 2 and r.json()["status"] == "playing"
     assert client.post(f"{url}/rematch", headers=host).json()["error"]["code"] == "game_not_finished"
     view = client.get(f"{url}/view", headers=host).json()

@@ -56,17 +56,20 @@ def _failures(service: GameService, **where: str) -> int:
 
 
 def test_per_table_limit_is_shared_by_two_processes(pair: tuple[GameService, GameService]) -> None:
-    """3 wrong codes per table in all: the second process does not grant 3 more (it did with in-memory
-    counters), and after the limit even the right code is refused until the window passes."""
+    """3 wrong codes per table and address in all: the second process does not grant 3 more (it did with
+    in-memory counters); after the limit even the right code from that address is refused until the window
+    passes, while another address still joins with the right code."""
     one, two = pair
     table_id, code = _table(one)
-    codes = [_join(by, table_id, "wrong", _address()) for by in (one, two, one, two, one)]
+    address = _address()
+    codes = [_join(by, table_id, "wrong", address) for by in (one, two, one, two, one)]
     assert codes == [403, 403, 403, 429, 429]
-    assert _join(two, table_id, code, _address()) == 429
-    assert _join(one, table_id, code, _address()) == 429
+    assert _join(two, table_id, code, address) == 429
+    assert _join(one, table_id, code, address) == 429
     assert _failures(one, table_id=table_id) == 3
+    assert _join(two, table_id, code, _address()) == 200  # the invitee on another address is never locked out
     other_id, other_code = _table(two)  # another table is not blocked by this one's count
-    assert _join(one, other_id, other_code, _address()) == 200
+    assert _join(one, other_id, other_code, address) == 200
 
 
 def test_per_address_limit_is_shared_across_tables_and_processes(pair: tuple[GameService, GameService]) -> None:
@@ -97,15 +100,17 @@ def test_the_window_slides_and_expired_rows_are_pruned(pair: tuple[GameService, 
 
 
 def test_racing_wrong_codes_from_two_processes_count_one_by_one(pair: tuple[GameService, GameService]) -> None:
-    """12 wrong codes at once, 6 through each process: exactly 3 are checked (403), the rest are 429."""
+    """12 wrong codes at once from one address, 6 through each process: exactly 3 are checked (403), the rest
+    are 429."""
     one, two = pair
     table_id, _ = _table(one)
+    address = _address()
     barrier = threading.Barrier(12)
     results: list[int] = []
 
     def attempt(by: GameService) -> None:
         barrier.wait()
-        results.append(_join(by, table_id, "wrong", _address()))
+        results.append(_join(by, table_id, "wrong", address))
 
     threads = [threading.Thread(target=attempt, args=(by,)) for by in (one, two) * 6]
     for th in threads:

@@ -28,7 +28,7 @@ def test_create_table_gives_link_token_cookie(client: TestClient) -> None:
                                          "options": {"phases_to_win": 3}, "spectators": True})
     assert r.status_code == 201, r.text
     data = r.json()
-    assert data["invite_link"] == f"/join/{data['table_id']}?code={data['join_code']}"
+    assert data["invite_link"] == f"http://testserver/join/{data['table_id']}?code={data['join_code']}"
     assert len(data["token"]) >= 40 and data["seat"] == 0
     assert r.cookies.get(f"p10_seat_{data['table_id']}") == data["token"]
     table = data["table"]
@@ -97,6 +97,26 @@ def test_wrong_join_codes_are_rate_limited(settings: Settings) -> None:
         assert client.post(f"/api/tables/{a.id}/join", json={"name": "X", "code": "bad"}).status_code == 403
         assert client.post(f"/api/tables/{b.id}/join", json={"name": "X", "code": "bad"}).status_code == 403
         assert client.post(f"/api/tables/{b.id}/join", json={"name": "X", "code": b.code}).status_code == 429
+
+
+def test_wrong_codes_from_one_address_never_lock_out_an_invitee_with_the_right_code(settings: Settings) -> None:
+    """An attacker who knows the table id sends wrong codes until refused; the invitee, on another address,
+    still joins with the right code (and a wrong code of the invitee's own is only a 403, not a 429)."""
+    uid = uuid.uuid4().hex[:8]
+    app = create_app(settings)
+    with TestClient(app, client=(f"127.0.0.2-{uid}", 50000)) as attacker, \
+            TestClient(app, client=(f"127.0.0.3-{uid}", 50000)) as invitee:
+        t = new_table(attacker, players=1, seats=3)
+        codes = [attacker.post(f"/api/tables/{t.id}/join", json={"name": "X", "code": f"guess{i}"}).status_code
+                 for i in range(settings.join_failures_per_table + 2)]
+        assert codes == [403] * settings.join_failures_per_table + [429, 429]
+        r = attacker.post(f"/api/tables/{t.id}/join", json={"name": "X", "code": t.code})
+        assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited"
+        r = invitee.post(f"/api/tables/{t.id}/join", json={"name": "Friend", "code": "typo"})
+        assert r.status_code == 403 and r.json()["error"]["code"] == "wrong_join_code"
+        r = invitee.post(f"/api/tables/{t.id}/join", json={"name": "Friend", "code": t.code})
+        assert r.status_code == 200, r.text
+        assert [s["name"] for s in r.json()["table"]["seats"]] == ["Host", "Friend"]
 
 
 def test_host_reorders_and_removes_seats(client: TestClient) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,7 @@ def _compose() -> dict[str, Any]:
 def test_compose_services_ports_and_environment_agree_with_settings() -> None:
     compose = _compose()
     services = compose["services"]
-    assert set(services) == {"app", "db"}
+    assert set(services) == {"app", "db", "proxy"}
     db, app = services["db"], services["app"]
     assert db["image"] == "postgres:16"
     volume = db["volumes"][0].split(":")
@@ -40,10 +41,10 @@ def test_compose_services_ports_and_environment_agree_with_settings() -> None:
                                                           pg["POSTGRES_DB"])
     assert app["depends_on"]["db"]["condition"] == "service_healthy"
     command = " ".join(app["command"])
-    assert "alembic upgrade head" in command and "app.main:app" in command
+    assert "alembic upgrade head" in command and "python -m app.serve" in command
     port = re.search(r"--port (\d+)", command)
     assert port is not None
-    assert app["ports"] == [f"{port.group(1)}:{port.group(1)}"]
+    assert "ports" not in app and app["expose"] == [port.group(1)]  # reached only through the proxy
 
 
 def test_dockerfile_runs_migrations_and_exposes_the_port() -> None:
@@ -63,3 +64,20 @@ def test_forwarded_addresses_are_believed_only_from_the_proxy() -> None:
     for text in (dockerfile, " ".join(compose["command"])):
         assert "forwarded-allow-ips" not in text  # uvicorn reads FORWARDED_ALLOW_IPS (default 127.0.0.1)
     assert "*" not in compose["environment"]["FORWARDED_ALLOW_IPS"]
+
+
+def test_the_proxy_is_the_only_entry_and_the_only_trusted_forwarder() -> None:
+    """Caddy (deploy/Caddyfile, checked with the real binary in test_caddy.py) publishes the port and passes to
+    the app's port; FORWARDED_ALLOW_IPS is exactly the proxy's fixed address on the compose network."""
+    compose = _compose()
+    proxy, app = compose["services"]["proxy"], compose["services"]["app"]
+    assert proxy["image"].startswith("caddy:")
+    assert proxy["volumes"] == ["./deploy/Caddyfile:/etc/caddy/Caddyfile:ro"]
+    assert (ROOT / "deploy" / "Caddyfile").exists()
+    assert proxy["environment"]["PHASE10_UPSTREAM"] == f"app:{app['expose'][0]}"
+    published = proxy["ports"][0].split(":")
+    assert published == ["8000", proxy["environment"]["PHASE10_SITE"].lstrip(":")]
+    address = proxy["networks"]["default"]["ipv4_address"]
+    assert app["environment"]["FORWARDED_ALLOW_IPS"] == address
+    subnet = compose["networks"]["default"]["ipam"]["config"][0]["subnet"]
+    assert ipaddress.ip_address(address) in ipaddress.ip_network(subnet)

@@ -31,13 +31,17 @@ def _free_port() -> int:
 class Server:
     """One uvicorn process serving ``app.main:app`` on ``self.url`` (host:port)."""
 
-    def __init__(self, database_url: str) -> None:
-        port = _free_port()
-        env = {**os.environ, "DATABASE_URL": database_url, "PHASE10_LOG_LEVEL": "WARNING"}
+    def __init__(self, database_url: str, env: dict[str, str] | None = None, args: tuple[str, ...] = (),
+                 stderr: Path | None = None, port: int | None = None) -> None:
+        port = port or _free_port()
+        env = {**os.environ, "DATABASE_URL": database_url, "PHASE10_LOG_LEVEL": "WARNING", **(env or {})}
         self.url = f"127.0.0.1:{port}"
+        self.port = port
+        # The production command (``python -m app.serve``: uvicorn with the slow-client limits).
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port)],
-            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            [sys.executable, "-m", "app.serve", "--host", "127.0.0.1", "--port", str(port), *args],
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL if stderr is None else stderr.open("wb"))
 
     def wait_ready(self, deadline: float) -> None:
         while True:

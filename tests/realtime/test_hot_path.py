@@ -17,7 +17,7 @@ from sqlalchemy import event, select, update
 from app.bots.runner import BotRunner
 from app.bots.timers import store_clock
 from app.persistence.models import Game, GameTable, Seat
-from app.services import games
+from app.services import base, games
 from app.services.games import GameService
 from tests.server_helpers import bearer, command_body, new_table, pick
 
@@ -53,7 +53,8 @@ def statements(service: GameService) -> Iterator[list[str]]:
         if threading.get_ident() == me and not statement.startswith("BEGIN"):  # SQLite's own BEGIN
             seen.append(statement)
 
-    original = games.pg_cursor
+    original = base.pg_cursor
+    users = (base, games)  # the modules that run hot-path statements on the raw cursor
 
     def recording(s: Any) -> Any:
         cursor = original(s)
@@ -62,11 +63,13 @@ def statements(service: GameService) -> Iterator[list[str]]:
     engines = {service.db.read_engine, service.db.write_engine}
     for engine in engines:
         event.listen(engine, "before_cursor_execute", listen)
-    games.pg_cursor = recording  # type: ignore[assignment]
+    for module in users:
+        module.pg_cursor = recording  # type: ignore[attr-defined]
     try:
         yield seen
     finally:
-        games.pg_cursor = original  # type: ignore[assignment]
+        for module in users:
+            module.pg_cursor = original  # type: ignore[attr-defined]
         for engine in engines:
             event.remove(engine, "before_cursor_execute", listen)
 

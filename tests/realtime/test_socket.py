@@ -15,8 +15,9 @@ from starlette.websockets import WebSocketDisconnect
 from tests.server_helpers import bearer, command_body, new_table, pick, play, server_game
 
 
-def recv(ws: WebSocketTestSession, skip: tuple[str, ...] = ("table",)) -> dict[str, Any]:
-    """The next message that is not a table-info refresh (connected flags change as sockets come and go)."""
+def recv(ws: WebSocketTestSession, skip: tuple[str, ...] = ("table", "ping")) -> dict[str, Any]:
+    """The next message that is not a table-info refresh (connected flags change as sockets come and go) or a
+    heartbeat ping."""
     while True:
         msg: dict[str, Any] = ws.receive_json()
         if msg["type"] not in skip:
@@ -212,3 +213,18 @@ def test_lobby_sockets_follow_joins_and_the_start(client: TestClient) -> None:
         client.post(f"/api/tables/{t.id}/commands", json=command_body(command),
                     headers=bearer([t.tokens[0], token][seat]))
         assert recv(host)["version"] == 1
+
+
+def test_a_removed_seat_receives_seat_removed_before_the_close(client: TestClient) -> None:
+    """The documented error frame arrives before the 4403 close (closing used to cancel the writer first)."""
+    for _ in range(3):
+        t = new_table(client, players=2, seats=3)
+        with socket(client, t.id, t.tokens[1]) as ws:
+            assert recv(ws)["type"] == "snapshot"
+            r = client.delete(f"/api/tables/{t.id}/seats/1", headers=bearer(t.tokens[0]))
+            assert r.status_code == 200, r.text
+            assert recv(ws) == {"type": "error", "ref": None, "code": "seat_removed",
+                                "message": "your seat was removed"}
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 4403

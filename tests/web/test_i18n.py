@@ -50,7 +50,7 @@ def test_plural_forms_belong_to_a_key_with_a_count(lang: str) -> None:
 def test_every_key_the_pages_use_exists() -> None:
     root = Path(__file__).resolve().parents[2]
     used: set[str] = set()
-    for path in [*root.glob("static/js/*.js"), *root.glob("templates/*.html")]:
+    for path in [*root.glob("static/js/**/*.js"), *root.glob("templates/*.html")]:
         used |= set(re.findall(r"""\bt\(\s*["']([a-z0-9_]+(?:\.[a-z0-9_]+)+)["']""", path.read_text()))
     assert used, "no keys found"
     assert sorted(used - set(ENGLISH)) == []
@@ -76,3 +76,12 @@ def test_translate_fills_placeholders_and_falls_back_to_english() -> None:
     assert i18n.translate("de", "table.round", n=3) == "Runde 3"
     assert i18n.translate("en", "no.such.key") == "no.such.key"
     assert i18n.catalogue("xx") == ENGLISH
+
+
+def test_a_language_with_its_own_text_gets_no_english_plural_forms() -> None:
+    """Russian has its own "table.cards" and no plural forms of it: the page must not pick the English
+    "{n} card" for 61 (Intl.PluralRules("ru") calls 61 "one")."""
+    ru = i18n.catalogue("ru")
+    assert ru["table.cards"] == "карт: {n}"
+    assert not [key for key in ru if key.startswith("table.cards#")]
+    assert i18n.catalogue("en")["table.cards#one"] == "{n} card"

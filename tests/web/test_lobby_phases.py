@@ -16,7 +16,7 @@ LOBBY_JS = Path(__file__).resolve().parents[2] / "static" / "js" / "lobby.js"
 def _rulesets(client: Any) -> dict[str, Any]:
     page = client.get("/")
     assert page.status_code == 200
-    found = re.search(r"window\.P10_RULESETS = (.*?);</script>", page.text)
+    found = re.search(r'<script type="application/json" id="p10-rulesets">(.*?)</script>', page.text)
     assert found, "the lobby embeds the rule sets"
     return {r["id"]: r for r in json.loads(found.group(1))}
 

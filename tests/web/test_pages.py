@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -43,9 +44,30 @@ def test_table_page_holds_no_game_state(client: Any) -> None:
 
 
 @pytest.mark.parametrize("path", ["/join/abc?code=x", "/tables/abc", "/tables/abc/games/1/replay",
-                                  "/static/css/app.css", "/static/js/table.js", "/static/favicon.svg"])
+                                  "/static/css/app.css", "/static/js/table/main.js", "/static/favicon.svg"])
 def test_every_page_and_asset_is_served(client: Any, path: str) -> None:
     assert client.get(path).status_code == 200
+
+
+def test_every_module_of_the_table_page_is_served_as_javascript(client: Any) -> None:
+    """The table page is plain ES modules (no build step): every module reachable from the page's entry by
+    relative imports is served, as JavaScript (a browser refuses a module of another type)."""
+    page = client.get("/tables/abc").text
+    entries = re.findall(r'<script type="module" src="([^"]+)"', page)
+    assert entries == ["/static/js/table/main.js"]
+    seen: set[str] = set()
+    todo = list(entries)
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        response = client.get(path)
+        assert response.status_code == 200, path
+        assert "javascript" in response.headers["content-type"], path
+        base = path.rsplit("/", 1)[0]
+        todo += [f"{base}/{name}" for name in re.findall(r'^import [^;]*?"\./([a-z0-9_]+\.js)";', response.text, re.M)]
+    assert {"/static/js/table/state.js", "/static/js/table/socket.js", "/static/js/table/render.js"} <= seen
 
 
 def test_rules_summary_has_a_section_per_rule_set(client: Any) -> None:

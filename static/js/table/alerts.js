@@ -4,12 +4,12 @@
    The page also tells the server over the socket whether it is visible: a seat with no visible page gets its
    turn alerts by Web Push instead (docs/protocol.md, "Turn alerts").
 
-   Plugs into the table page's hooks (P10.table: on/emit/state); knows nothing of the rules: "my turn" is the
-   view's prompt, as the page shows it. */
+   Plugs into the table page's hooks (state.js: on/emit); knows nothing of the rules: "my turn" is the view's
+   prompt, as the page shows it. */
+import { S, emit, on } from "./state.js";
+
 const P10 = window.P10;
 const { t } = P10;
-const table = P10.table;
-const S = table.state;
 
 let mine = false;
 
@@ -42,7 +42,7 @@ export async function notify() {
 
 /** Everything a turn starting does; exported for other modules and tests. */
 export function alertTurn() {
-  table.emit("turn");
+  emit("turn");
   if (navigator.vibrate) {
     try { navigator.vibrate([180, 80, 180]); } catch (err) { /* not allowed without a user gesture */ }
   }
@@ -69,6 +69,6 @@ export function reportVisibility() {
   }
 }
 
-table.on("view", onView);
-table.on("connection", (state) => { if (state === "on") reportVisibility(); });
+on("view", onView);
+on("connection", (state) => { if (state === "on") reportVisibility(); });
 document.addEventListener("visibilitychange", reportVisibility);

@@ -2,10 +2,12 @@
    enables alerts.js's desktop notifications) and, where the browser has Web Push, subscribes it with the
    server's VAPID key and stores the subscription for this seat (PUT /api/tables/{id}/push). Turning it off
    removes this browser's subscription for this seat only (the browser's subscription may serve other tables). */
+import { $ } from "./state.js";
+
 const P10 = window.P10;
 const { t } = P10;
 
-const tableId = document.getElementById("app").dataset.table;
+const tableId = $("app").dataset.table;
 const path = `/api/tables/${tableId}/push`;
 const flag = "push." + tableId;
 const buttons = () => [...document.querySelectorAll(".push-toggle")];
@@ -66,7 +68,7 @@ async function disable() {
   show(false);
 }
 
-async function init() {
+export async function initPush() {
   const on = Boolean(P10.store.get(flag)) && "Notification" in window && Notification.permission === "granted";
   show(on);
   for (const button of buttons()) {
@@ -77,4 +79,3 @@ async function init() {
   }
 }
 
-init();

@@ -1,0 +1,147 @@
+"""Pure ASGI middleware: the request body limit, NUL-free URLs and the security headers of every response.
+
+Both sit outside the routes, so they hold for every path (pages, REST, static files, errors) and cost one
+header look-up a request. Websockets pass through untouched (their frames are limited by uvicorn's
+``ws_max_size`` and ``PHASE10_WS_MAX_MESSAGE_BYTES``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from .errors import error_body
+
+# Pages may load scripts, styles, images and manifests only from this origin, open sockets to it, and may not
+# be framed by anyone; no inline script or style attribute runs.
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
+    "connect-src 'self'; manifest-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
+    (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    # Invite links carry the join code in their query: other sites see at most this origin.
+    (b"referrer-policy", b"same-origin"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+)
+
+
+class _BodyRefused(Exception):
+    """Raised into the app when its request body passes the size or time limit (the middleware answers)."""
+
+
+async def _send_error(send: Send, status: int, code: str, message: str) -> None:
+    body = json.dumps(error_body(code, message)).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                            (b"connection", b"close")]})
+    await send({"type": "http.response.body", "body": body})
+
+
+class BodyLimit:
+    """Refuse every request body over ``limit`` bytes with 413 ``body_too_large``, chunked or not, before it
+    is read into memory: a ``Content-Length`` over the limit is answered at once without reading a byte; a
+    body without one (chunked) is counted as the app reads it, and the first chunk past the limit stops it.
+    A body whose next piece takes longer than ``timeout`` seconds is refused with 408 ``request_timeout``.
+    The connection is closed after either, so the unread rest is never buffered."""
+
+    def __init__(self, app: ASGIApp, limit: int, timeout: float = 30.0) -> None:
+        self.app = app
+        self.limit = limit
+        self.timeout = timeout
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope["headers"]:
+            if name == b"content-length":
+                if not value.isdigit():
+                    await _send_error(send, 400, "invalid_request", "Content-Length is not a number")
+                    return
+                if int(value) > self.limit:
+                    await _send_error(send, 413, "body_too_large",
+                                      f"request bodies are limited to {self.limit} bytes")
+                    return
+        received = 0
+        exceeded: tuple[int, str, str] | None = None
+        complete = False
+        started = False
+
+        async def limited_receive() -> Message:
+            nonlocal received, exceeded, complete
+            if exceeded:
+                return {"type": "http.disconnect"}
+            if complete:  # after the body: waiting for a disconnect is not bounded here
+                return await receive()
+            try:
+                message = await asyncio.wait_for(receive(), self.timeout)
+            except TimeoutError:
+                exceeded = (408, "request_timeout", f"the request body did not arrive within {self.timeout:g} s")
+                raise _BodyRefused from None
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                complete = not message.get("more_body", False)
+                if received > self.limit:
+                    exceeded = (413, "body_too_large", f"request bodies are limited to {self.limit} bytes")
+                    raise _BodyRefused
+            return message
+
+        async def guarded_send(message: Message) -> None:
+            nonlocal started
+            if exceeded:
+                return  # whatever the app makes of the interrupted body, the answer is the 413 below
+            started = True
+            await send(message)
+
+        with contextlib.suppress(_BodyRefused):
+            await self.app(scope, limited_receive, guarded_send)
+        if exceeded and not started:
+            await _send_error(send, *exceeded)
+
+
+class UrlGuard:
+    """Refuse a NUL character in the path or query (raw or ``%00``) with 422 ``invalid_request``, for HTTP
+    and websockets: no route, page or database query ever sees one (Postgres text cannot hold it)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket"):
+            query = scope.get("query_string", b"")
+            if "\x00" in scope["path"] or b"%00" in query or b"\x00" in query:
+                if scope["type"] == "websocket":
+                    await send({"type": "websocket.close", "code": 1008})
+                else:
+                    await _send_error(send, 422, "invalid_request", "NUL characters are not allowed in the URL")
+                return
+        await self.app(scope, receive, send)
+
+
+class SecurityHeaders:
+    """Add ``SECURITY_HEADERS`` to every HTTP response that does not set them itself."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                present = {name.lower() for name, _ in headers}
+                headers.extend(h for h in SECURITY_HEADERS if h[0] not in present)
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, with_headers)

@@ -1,0 +1,171 @@
+"""The lobby: tables, seats, joins, reordering and removing seats, starting a game (the next game at a table is
+dealt by consent: app/services/rematch.py).
+
+Every lobby change bumps the table's ``revision`` and publishes ``(table_id, 0)`` in its transaction, then tells
+the notifier and the extensions after the commit.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from app.persistence.models import Game, GameTable, Seat
+from app.rules.core.errors import InvalidOptions
+
+from .base import JSONDict, ServiceBase
+from .errors import ServiceError
+from .security import digest, matches, new_join_code, new_table_id, new_token
+
+log = logging.getLogger("phase10.games")
+
+
+class Lobby(ServiceBase):
+    """Tables, seats, joins and the start."""
+
+    def invite_link(self, table_id: str, code: str, base: str | None = None) -> str:
+        """The join link; ``base``: where friends reach the server (default ``PHASE10_PUBLIC_BASE_URL``)."""
+        base = self.settings.public_base_url if base is None else base
+        return f"{base.rstrip('/')}/join/{table_id}?code={code}"
+
+    def create_table(self, ruleset_id: str, seats: int, options: JSONDict | None, spectators: bool,
+                     name: str, setup: Callable[[Session, str], Any] | None = None) -> JSONDict:
+        """A new table with the host in seat 0. ``setup(session, table_id)`` stores extra table settings
+        (the bot runner's clock) in the same transaction, before the table info is made."""
+        ruleset = self._ruleset(ruleset_id)
+        if not ruleset.min_players <= seats <= ruleset.max_players or not 2 <= seats <= 6:
+            lo, hi = max(2, ruleset.min_players), min(6, ruleset.max_players)
+            raise InvalidOptions("seats", f"must be between {lo} and {hi} for {ruleset_id}")
+        parsed = ruleset.parse_options(options or {})
+        ruleset.check_players(parsed, seats)
+        token, code = new_token(), new_join_code()
+        with self.db.write() as s:
+            table = GameTable(id=new_table_id(), ruleset=ruleset_id, options=ruleset.options_to_json(parsed),
+                              capacity=seats, spectators=spectators, join_code_hash=digest(code), revision=0)
+            s.add(table)
+            s.flush()
+            seat = Seat(table_id=table.id, position=0, name=name, is_host=True, is_bot=False,
+                        token_hash=digest(token))
+            s.add(seat)
+            s.flush()
+            if setup is not None:
+                setup(s, table.id)
+            info = self._table_info(s, table, [seat], with_game=False)
+        log.info("table created", extra={"table_id": table.id, "ruleset": ruleset_id})
+        return {"table_id": table.id, "seat": 0, "token": token, "join_code": code,
+                "invite_link": self.invite_link(table.id, code), "table": info}
+
+    def join(self, table_id: str, name: str, code: str, client: str) -> JSONDict:
+        token = new_token()
+        with self.db.write() as s:
+            table = self._table(s, table_id, lock=True)
+            # Counted after the table lock, so racing attempts on one table (from any process) count one by one.
+            if self.join_limiter.blocked(s, table_id, client):
+                raise ServiceError(429, "rate_limited", "too many wrong join codes; try again later")
+            right_code = matches(code, table.join_code_hash)
+            if right_code:
+                seat, info = self._take_seat(s, table, name, token)
+            else:
+                self.join_limiter.hit(s, table_id, client)  # committed with this transaction, then the 403
+        if not right_code:
+            raise ServiceError(403, "wrong_join_code", "the join code is wrong")
+        self.after_commit(table_id, 0)
+        log.info("seat joined", extra={"table_id": table_id, "seat": seat.position})
+        return {"table_id": table_id, "seat": seat.position, "token": token, "table": info}
+
+    def _take_seat(self, s: Session, table: GameTable, name: str, token: str) -> tuple[Seat, JSONDict]:
+        """The next seat of a waiting table with room, for a joiner whose code was right."""
+        if self._game(s, table.id) is not None:
+            raise ServiceError(409, "game_started", "the game has already started")
+        seats = self._seats(s, table.id)
+        if len(seats) >= table.capacity:
+            raise ServiceError(409, "table_full", "every seat is taken")
+        seat = Seat(table_id=table.id, position=len(seats), name=name, is_host=False, is_bot=False,
+                    token_hash=digest(token))
+        s.add(seat)
+        self._bump(s, table)
+        s.flush()
+        info = self._table_info(s, table, [*seats, seat], with_game=False)
+        self._publish(s, table.id, 0)
+        return seat, info
+
+    def _host_lobby(self, s: Session, table_id: str, token: str | None) -> tuple[GameTable, list[Seat]]:
+        table = self._table(s, table_id, lock=True)
+        viewer = self._seated(s, table, token)
+        if not viewer.is_host:
+            raise ServiceError(403, "not_host", "only the host may do this")
+        if self._game(s, table_id) is not None:
+            raise ServiceError(409, "game_started", "the game has already started")
+        return table, self._seats(s, table_id)
+
+    def reorder(self, table_id: str, token: str | None, order: list[int]) -> JSONDict:
+        with self.db.write() as s:
+            table, seats = self._host_lobby(s, table_id, token)
+            if sorted(order) != list(range(len(seats))):
+                raise ServiceError(422, "invalid_order", "order must list every current seat exactly once",
+                                   field="order")
+            for new_position, old_position in enumerate(order):
+                seats[old_position].position = new_position
+            self._bump(s, table)
+            s.flush()
+            info = self._table_info(s, table, sorted(seats, key=lambda x: x.position), with_game=False)
+            self._publish(s, table_id, 0)
+        self.after_commit(table_id, 0)
+        return info
+
+    def remove_seat(self, table_id: str, token: str | None, position: int) -> JSONDict:
+        with self.db.write() as s:
+            table, seats = self._host_lobby(s, table_id, token)
+            if not 0 <= position < len(seats):
+                raise ServiceError(404, "seat_not_found", f"no seat {position}")
+            if seats[position].is_host:
+                raise ServiceError(409, "cannot_remove_host", "the host cannot remove their own seat")
+            s.delete(seats.pop(position))
+            for index, seat in enumerate(seats):
+                seat.position = index
+            self._bump(s, table)
+            s.flush()
+            info = self._table_info(s, table, seats, with_game=False)
+            self._publish(s, table_id, 0)
+        self.after_commit(table_id, 0)
+        return info
+
+    def _seed(self) -> int:
+        if self.settings.fixed_seed is not None:
+            return self.settings.fixed_seed
+        return secrets.randbits(63)
+
+    def _new_game(self, s: Session, table: GameTable, seats: list[JSONDict], number: int) -> tuple[Game, Any]:
+        ruleset = self._ruleset(table.ruleset)
+        if not ruleset.min_players <= len(seats) <= ruleset.max_players:
+            raise ServiceError(409, "not_enough_players",
+                               f"{table.ruleset} needs {ruleset.min_players}-{ruleset.max_players} players")
+        options = ruleset.parse_options(table.options)
+        seed = self._seed()
+        state = ruleset.new_game(seed, len(seats), options)
+        game = Game(table_id=table.id, number=number, ruleset=table.ruleset, options=table.options, seed=seed,
+                    players=len(seats), seats=seats, status="playing", version=0,
+                    snapshot=ruleset.state_to_json(state), snapshot_version=0, winners=None)
+        s.add(game)
+        self._bump(s, table)
+        try:
+            s.flush()
+        except IntegrityError:
+            raise ServiceError(409, "game_started", "the game has already started") from None
+        self._publish(s, table.id, 0)
+        return game, state
+
+    def start(self, table_id: str, token: str | None) -> JSONDict:
+        with self.db.write() as s:
+            table, seats = self._host_lobby(s, table_id, token)
+            game, state = self._new_game(s, table, [{"seat_id": x.id, "name": x.name} for x in seats], 1)
+            info = self._table_info(s, table, seats, game)
+        self.states.put(game.id, 0, state)
+        self.after_commit(table_id, 0)
+        log.info("game started", extra={"table_id": table_id, "game_id": game.id})
+        return info

@@ -1,0 +1,38 @@
+"""Rematch offers in the database (migration ``0008_far_rematch_offer``): "Play again" is an offer the players of
+the finished game accept or decline; the next game is dealt only when they did (app/services/rematch.py).
+
+Kept apart from ``app/persistence/models.py`` (same ``Base``), like the bot runner's models.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.persistence.models import Base, utcnow
+
+
+class RematchOffer(Base):
+    """The open offer of a table: the next game after game ``after`` with ``options`` (the host may change them)."""
+
+    __tablename__ = "rematch_offer"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_table.id", ondelete="CASCADE"), primary_key=True)
+    after: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    by_seat_id: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class RematchAnswer(Base):
+    """One human seat's answer to its table's open offer (no row: not answered yet)."""
+
+    __tablename__ = "rematch_answer"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("rematch_offer.table_id", ondelete="CASCADE"), primary_key=True)
+    seat_id: Mapped[int] = mapped_column(ForeignKey("seat.id", ondelete="CASCADE"), primary_key=True)
+    accepted: Mapped[bool] = mapped_column(Boolean)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

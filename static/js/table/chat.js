@@ -1,0 +1,46 @@
+/* Chat and emoji reactions of the seated players. */
+import { S, $ } from "./state.js";
+
+const P10 = window.P10;
+const { t, el } = P10;
+
+export function addChat(msg, fromHistory) {
+  if (S.chatSeen.has(msg.id)) return;
+  S.chatSeen.add(msg.id);
+  const log = $("chat-log");
+  const who = msg.name || t("seat.n", { n: (msg.seat ?? 0) + 1 });
+  log.appendChild(el("li", { class: msg.emoji ? "reaction-line" : "" }, el("strong", null, who + ": "),
+    msg.emoji ? el("span", { class: "big-emoji" }, msg.emoji) : msg.text));
+  log.scrollTop = log.scrollHeight;
+  if (msg.emoji && !fromHistory) floatEmoji(msg.emoji);
+}
+
+function floatEmoji(emoji) {
+  const node = el("span", { class: "float-emoji", "aria-hidden": "true" }, emoji);
+  document.body.appendChild(node);
+  setTimeout(() => node.remove(), 1800);
+}
+
+export async function loadChat() {
+  const result = await P10.api("GET", `/api/tables/${S.tableId}/chat`);
+  if (result.ok) (result.data.messages || []).forEach((m) => addChat(m, true));
+}
+
+async function postChat(body) {
+  const result = await P10.api("POST", `/api/tables/${S.tableId}/chat`, body);
+  if (!result.ok) { P10.toast(P10.errorText(result.data.error)); return; }
+  addChat(result.data);
+}
+
+/** Wires the chat form and the reaction buttons (once, at start). */
+export function initChat() {
+  $("chat-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const input = $("chat-input");
+    const text = input.value.trim();
+    if (!text) return;
+    input.value = "";
+    postChat({ text });
+  });
+  document.querySelectorAll(".reaction").forEach((b) => b.addEventListener("click", () => postChat({ emoji: b.dataset.emoji })));
+}

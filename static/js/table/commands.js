@@ -1,0 +1,40 @@
+/* Sending commands: one at a time, with this view's expected_version (so a move made on an old picture is
+   refused as stale, and nothing changes); the engine's error is shown next to the actions. */
+import { S, $, emit, render, setError, setView } from "./state.js";
+import { refreshView } from "./socket.js";
+
+const P10 = window.P10;
+
+/* Answers that several seats give at the same time (Give-me-five offers R-11, All-mine keep choices R-9,
+   the board game's keep B-8) do not conflict: another seat's answer landing first must not turn this one
+   into a "stale" error, so they go without expected_version and apply to the current state. */
+const AT_ONCE = new Set(["offer_card", "keep_hand", "keep"]);
+
+export async function send(command) {
+  if (S.busy) return false;
+  S.busy = true;
+  setError("");
+  const body = { command_id: P10.uuid(), command };
+  if (!AT_ONCE.has(command.type)) body.expected_version = S.version;
+  const result = await P10.api("POST", `/api/tables/${S.tableId}/commands`, body);
+  S.busy = false;
+  emit("sent", command, result.ok, result);
+  if (!result.ok) {
+    setError(P10.errorText(result.data.error));
+    if (result.data.error && result.data.error.code === "stale_version") refreshView();
+    return false;
+  }
+  if (result.data.version >= S.version) setView(result.data.view, result.data.version);
+  S.selected.clear();
+  render();
+  keepFocus();
+  return true;
+}
+
+/* After a move the button pressed is usually gone: put the focus on the next sensible control. */
+function keepFocus() {
+  const active = document.activeElement;
+  if (active && active !== document.body && document.body.contains(active)) return;
+  const next = document.querySelector("#prompt-controls button:not([disabled]), #actions button:not([disabled]), #hand button");
+  if (next) next.focus(); else $("prompt").focus();
+}

@@ -1,0 +1,33 @@
+/* This seat's hand: sorted by number or colour, tap (or Enter/Space) to select; cards in the phase builder
+   are not shown here. Each card is a button carrying data-card-id: the seam drag and drop uses. */
+import { S, $, hand, inBuilder, render, setError } from "./state.js";
+
+const P10 = window.P10;
+const { clear } = P10;
+
+export function renderHand() {
+  const box = clear($("hand"));
+  const cards = P10.sortCards(hand().filter((c) => !inBuilder(c.id)), S.sort);
+  $("sort-number").setAttribute("aria-pressed", String(S.sort === "number"));
+  $("sort-colour").setAttribute("aria-pressed", String(S.sort === "colour"));
+  $("hand-area").classList.toggle("hidden", S.seat === null);
+  for (const card of cards) {
+    box.appendChild(P10.cardEl(card, { button: true, selected: S.selected.has(card.id), onclick: () => toggle(card.id) }));
+  }
+}
+
+/** Selects or unselects a hand card (the accessible path for every move that takes a card). */
+export function toggle(id) {
+  if (S.selected.has(id)) S.selected.delete(id); else S.selected.add(id);
+  setError("");
+  render();
+}
+
+export function initHand() {
+  const sortBy = (mode) => { S.sort = mode; P10.store.set("sort", S.sort); render(); };
+  $("sort-number").addEventListener("click", () => sortBy("number"));
+  $("sort-colour").addEventListener("click", () => sortBy("colour"));
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && S.selected.size) { S.selected.clear(); render(); }
+  });
+}

@@ -1,0 +1,55 @@
+/* The table page: waiting room, then the game of this browser's seat (or a spectator's view).
+
+   Everything shown comes from this seat's own view (C-9): the websocket sends it on connect and after
+   every accepted command; commands go to the REST API and the engine's error is shown next to the action.
+
+   Modules, one job each:
+     state.js     the page's state, derived lookups, hooks (on/emit) and the render request
+     socket.js    websocket, resume with since=N, view reloads
+     commands.js  sending commands with expected_version
+     render.js    renders every area from the state (waiting.js, players.js, piles.js, prompt.js,
+                  builder.js, hand.js, timer.js, scores.js; board.js draws the board game)
+     log.js, chat.js  the event log and the chat
+   Optional behaviour (drag and drop, motion, sound, notifications...) lives in its own module that imports
+   state.js, subscribes with on("view" | "rendered" | "sent" | ...) and is imported below. */
+import { S, $ } from "./state.js";
+import "./render.js";
+import { connect } from "./socket.js";
+import { initChat, loadChat } from "./chat.js";
+import { initHand } from "./hand.js";
+import { initScores } from "./scores.js";
+import { initTimer } from "./timer.js";
+import { initWaiting } from "./waiting.js";
+import "./alerts.js";  // turn alerts in the page; the page's visibility over the socket
+import { initPush } from "./push.js";
+
+const P10 = window.P10;
+
+function initPanels() {
+  const toggle = (button, panel) => button.addEventListener("click", () => {
+    const hidden = panel.classList.toggle("hidden");
+    button.setAttribute("aria-expanded", String(!hidden));
+  });
+  toggle($("help-button"), $("help"));
+  toggle($("scores-button"), $("scores"));
+}
+
+async function start() {
+  S.tableId = $("app").dataset.table;
+  initHand();
+  initPanels();
+  initScores();
+  initChat();
+  initPush();
+  const info = await P10.api("GET", `/api/tables/${S.tableId}`);
+  if (!info.ok) { $("page-error").textContent = P10.errorText(info.data.error); return; }
+  S.table = info.data;
+  await initWaiting();
+  loadChat();
+  connect();
+  initTimer();
+}
+
+// Module scripts run after the document is parsed (and after the deferred classic scripts before them).
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+else start();

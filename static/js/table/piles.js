@@ -1,0 +1,40 @@
+/* The piles: draw pile, discard pile (both buttons when the prompt lets this seat draw from them), Master's
+   blue pile and the open Give-me-five offers (R-11). */
+import { S, $, nameOf, prompt } from "./state.js";
+import { send } from "./commands.js";
+
+const P10 = window.P10;
+const { t, el, clear } = P10;
+
+function pileButton(kind, label, card, size, enabled, onclick) {
+  const inner = card ? P10.cardEl(card) : el("span", { class: "card back", "aria-hidden": "true" }, el("span", { class: "back-mark" }, "10"));
+  const attrs = { type: "button", class: "pile pile-" + kind, id: "pile-" + kind,
+    "aria-label": label + (card ? ": " + P10.cardLabel(card) : "") + ", " + t("table.cards", { n: size }) };
+  if (!enabled) attrs.disabled = true;
+  return el("div", { class: "pile-wrap" },
+    el("button", Object.assign(attrs, { onclick }), inner),
+    el("div", { class: "pile-caption" }, label, el("br"), el("span", { class: "muted" }, t("table.cards", { n: size }))));
+}
+
+export function renderPiles() {
+  const v = S.view;
+  const box = clear($("piles"));
+  const p = prompt();
+  const piles = p && (p.action === "draw" || p.action === "take") ? p.piles || [] : [];
+  P10.add(box,
+    pileButton("draw", t("table.draw_pile"), null, v.draw_size, piles.includes("draw"),
+      () => send({ type: "draw", pile: "draw" })),
+    pileButton("discard", t("table.discard_pile"), v.discard_top, v.discard_size, piles.includes("discard"),
+      () => send({ type: "draw", pile: "discard" })));
+  if (v.ruleset === "master") {
+    P10.add(box, el("div", { class: "pile-wrap" },
+      el("div", { class: "pile pile-blue", role: "img", "aria-label": t("table.blue_pile") + (v.blue_top ? ": " + P10.cardLabel(v.blue_top) : ": " + t("table.empty")) },
+        v.blue_top ? P10.cardEl(v.blue_top) : el("span", { class: "card empty" })),
+      el("div", { class: "pile-caption" }, t("table.blue_pile"), el("br"), el("span", { class: "muted" }, t("table.cards", { n: v.blue_size })))));
+    if (v.give_me_five) {
+      P10.add(box, el("div", { class: "offers" }, el("strong", null, t("action.give_me_five") + " → " + nameOf(v.give_me_five.taker)),
+        el("div", { class: "group-cards" }, v.give_me_five.offers.map((o) => el("span", { class: "offer" },
+          o.card ? P10.cardEl(o.card, { small: true }) : P10.cardEl(null, { small: true }), el("small", null, nameOf(o.seat)))))));
+    }
+  }
+}

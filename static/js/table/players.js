@@ -1,0 +1,96 @@
+/* The players: each seat's name, presence, hand size, phase, score and laid groups (with the hit buttons
+   when the prompt allows hitting). Groups carry data-group (their index in view.table) and hit buttons
+   data-hit/data-end: the seams drag and drop and highlighting use. */
+import { S, $, nameOf, prompt, seatInfo, selectedIds, standIn } from "./state.js";
+import { presenceDot } from "./connection-status.js";
+import { send } from "./commands.js";
+
+const P10 = window.P10;
+const { t, el, clear } = P10;
+
+function hitOptions() {
+  // Whether to offer hitting: my prompt allows it and exactly one hand card is selected.
+  const p = prompt();
+  return Boolean(p && p.action === "play" && p.can_hit && selectedIds().length === 1);
+}
+
+function groupEl(group, index) {
+  const label = P10.groupLabel(group);
+  const node = el("div", { class: "group", "data-group": index, "data-kind": group.kind, role: "group",
+    "aria-label": t("table.group_n", { n: index + 1 }) + ": " + label },
+  el("div", { class: "group-label" }, el("span", { class: "group-index" }, "#" + (index + 1)), " ", label),
+  el("div", { class: "group-cards" }, group.cards.map((c) => P10.cardEl(c, { small: true }))));
+  if (hitOptions()) {
+    const hitBox = el("div", { class: "hit-buttons" });
+    const isRun = group.kind === "run" || group.kind === "colour_run";
+    const card = selectedIds()[0];
+    if (isRun) {
+      P10.add(hitBox,
+        el("button", { type: "button", class: "small hit", "data-hit": index, "data-end": "low",
+          "aria-label": t("table.hit_on_low", { group: label }),
+          onclick: () => send({ type: "hit", card, group: index, end: "low" }) }, t("table.hit_low")),
+        el("button", { type: "button", class: "small hit", "data-hit": index, "data-end": "high",
+          "aria-label": t("table.hit_on_high", { group: label }),
+          onclick: () => send({ type: "hit", card, group: index, end: "high" }) }, t("table.hit_high")));
+    } else {
+      P10.add(hitBox, el("button", { type: "button", class: "small hit", "data-hit": index,
+        "aria-label": t("table.hit_on", { group: label }),
+        onclick: () => send({ type: "hit", card, group: index, end: null }) }, t("table.hit_here")));
+    }
+    node.appendChild(hitBox);
+  }
+  return node;
+}
+
+export function phaseText(number, v) {
+  const entry = (v.phases || []).find((p) => p.number === number);
+  return entry && entry.groups ? P10.describePhase(entry.groups) : "";
+}
+P10.phaseText = phaseText;
+
+export function renderPlayers() {
+  const v = S.view;
+  const box = clear($("players"));
+  const awaited = new Set(v.awaited || []);
+  v.players.forEach((p) => {
+    const me = p.seat === S.seat;
+    const onTurn = v.turn === p.seat && !v.over;
+    const classes = ["player"];
+    if (me) classes.push("me");
+    if (onTurn) classes.push("on-turn");
+    if (awaited.has(p.seat)) classes.push("awaited");
+    const facts = [
+      el("span", { class: "fact" }, t("table.cards_in_hand", { n: p.hand_size })),
+      el("span", { class: "fact" }, t("table.phase", { n: p.phase }) + (p.phase_description ? " – " + phaseText(p.phase, v) : "")),
+    ];
+    if (p.score !== undefined) {
+      facts.push(el("span", { class: "fact" }, v.ruleset === "master" && v.scoring === "minus" ? t("table.minus", { n: p.score }) : t("table.score", { n: p.score })));
+    }
+    if (p.pawn !== undefined) facts.push(el("span", { class: "fact" }, t("board.pawn_on", { n: p.pawn })));
+    if (p.finished) facts.push(el("span", { class: "fact ok" }, "🏁 " + t("board.finish")));
+    if (p.keep_pending) facts.push(el("span", { class: "fact warn" }, t("table.keep_pending")));
+    if (p.laid) facts.push(el("span", { class: "fact ok" }, "✓ " + t("table.phase_done")));
+    if (p.skip_pending) facts.push(el("span", { class: "fact warn" }, "⊘ " + t("table.skip_pending")));
+    const turned = (p.turned || []).length && p.seat !== S.seat
+      ? el("div", { class: "in-front" }, el("span", { class: "muted" }, t("board.turned") + ": "),
+        p.turned.map((c) => P10.cardEl(c, { small: true })))
+      : null;
+    const front = (p.in_front || []).length
+      ? el("div", { class: "in-front" }, el("span", { class: "muted" }, t("table.in_front") + ": "),
+        p.in_front.map((c) => P10.cardEl(c, { small: true })))
+      : null;
+    const groups = [];
+    (v.table || []).forEach((g, i) => { if (g.owner === p.seat) groups.push(groupEl(g, i)); });
+    box.appendChild(el("article", { class: classes.join(" "), "data-seat": p.seat,
+      "aria-label": nameOf(p.seat) + (onTurn ? ", " + t("table.turn") : "") },
+    el("header", { class: "player-head" },
+      presenceDot(seatInfo(p.seat)),
+      el("strong", { class: "player-name" }, nameOf(p.seat)),
+      me ? el("span", { class: "badge you" }, t("table.you")) : null,
+      onTurn ? el("span", { class: "badge turn" }, "▶ " + t("table.turn")) : null,
+      !onTurn && awaited.has(p.seat) ? el("span", { class: "badge turn" }, "… " + t("table.awaited")) : null,
+      standIn(p.seat) ? el("span", { class: "badge stand-in" }, "🤖 " + t("table.stand_in")) : null),
+    el("div", { class: "facts" }, facts), front, turned,
+    el("div", { class: "groups" }, groups.length ? groups : el("span", { class: "muted small-text" }, t("table.no_groups")))));
+  });
+}

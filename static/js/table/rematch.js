@@ -1,0 +1,47 @@
+/* Rematch by consent (docs/protocol.md, "Rematch"): "Play again" offers the next game; every player accepts or
+   declines here, in their own page; the host may start with those who accepted. The table info's `rematch`
+   (refreshed by the socket's `table` messages) says who answered what; the server deals the game. */
+import { S, $, nameOf } from "./state.js";
+
+const P10 = window.P10;
+const { t, el } = P10;
+
+async function call(path, body) {
+  const result = await P10.api("POST", `/api/tables/${S.tableId}/rematch${path}`, body);
+  if (!result.ok) P10.toast(P10.errorText(result.data.error));
+  return result;
+}
+
+export async function offerRematch() {
+  const result = await call("");
+  if (result.ok && $("summary").open) $("summary").close();
+}
+
+/* The end-of-game controls for the rematch: the offer button, or the open offer with its answers. */
+export function rematchPanel() {
+  const offer = S.table && S.table.status === "finished" ? S.table.rematch : null;
+  if (!offer) {
+    return S.seat !== null
+      ? el("button", { type: "button", id: "over-rematch", class: "primary", onclick: offerRematch }, t("summary.rematch"))
+      : null;
+  }
+  const mine = S.seat !== null ? offer.answers.find((a) => a.seat === S.seat) : null;
+  const buttons = [];
+  if (mine && mine.answer !== "accepted") {
+    buttons.push(el("button", { type: "button", id: "rematch-accept", class: "primary",
+      onclick: () => call("/answer", { accept: true }) }, t("rematch.accept")));
+  }
+  if (mine && mine.answer !== "declined") {
+    buttons.push(el("button", { type: "button", id: "rematch-decline",
+      onclick: () => call("/answer", { accept: false }) }, t("rematch.decline")));
+  }
+  if (mine && mine.is_host && offer.answers.some((a) => a.answer !== "accepted")) {
+    buttons.push(el("button", { type: "button", id: "rematch-start",
+      onclick: () => call("/start") }, t("rematch.start_without")));
+  }
+  return el("div", { id: "rematch", class: "rematch" },
+    el("p", null, t("rematch.offered", { name: nameOf(offer.by) })),
+    el("ul", { class: "rematch-answers" }, offer.answers.map((a) =>
+      el("li", { "data-seat": a.seat, "data-answer": a.answer }, a.name + ": " + t("rematch." + a.answer)))),
+    el("div", { class: "controls" }, buttons));
+}

@@ -1,0 +1,78 @@
+/* Rendering the page from S: the waiting room before the game, then every area of the table. Re-rendering
+   replaces nodes; the keyboard focus is given back to the replacement of the node that had it. */
+import { S, $, emit, hand, myTurnAction, names, prompt, setError, setRenderer } from "./state.js";
+import { send } from "./commands.js";
+import { renderWaiting } from "./waiting.js";
+import { renderTimer } from "./timer.js";
+import { renderPlayers } from "./players.js";
+import { renderPiles } from "./piles.js";
+import { renderPrompt } from "./prompt.js";
+import { renderHand } from "./hand.js";
+import { maybeSummary, renderScores } from "./scores.js";
+
+const P10 = window.P10;
+const { t } = P10;
+
+/* A stable key of the focused node, to find its replacement after a re-render. */
+function focusKey(node) {
+  if (!node || node === document.body || !node.closest("#app")) return null;
+  if (node.id) return "#" + CSS.escape(node.id);
+  const parts = [];
+  for (const attr of ["data-card-id", "data-hit", "data-end", "data-put", "data-steps", "data-action", "data-search", "data-give", "aria-label"]) {
+    const value = node.getAttribute(attr);
+    if (value !== null) parts.push(`[${attr}="${CSS.escape(value)}"]`);
+  }
+  if (!parts.length) return null;
+  const area = node.closest("[id]");
+  return (area ? "#" + CSS.escape(area.id) + " " : "") + node.tagName.toLowerCase() + parts.join("");
+}
+
+export function render() {
+  const key = focusKey(document.activeElement);
+  renderAll();
+  if (key && (!document.activeElement || document.activeElement === document.body)) {
+    const again = document.querySelector(key);
+    if (again) again.focus();
+  }
+  emit("rendered");
+}
+setRenderer(render);
+
+function renderAll() {
+  if (!S.table) return;
+  // A player in another tab sees at a glance that the game waits for them.
+  S.baseTitle = S.baseTitle || document.title;
+  document.title = (S.view && myTurnAction() ? "▶ " + t("title.your_turn") + " · " : "") + S.baseTitle;
+  if (S.gameId === null || !S.view) {
+    if (S.table.status === "waiting") renderWaiting();
+    return;
+  }
+  $("waiting").classList.add("hidden");
+  $("game").classList.remove("hidden");
+  const v = S.view;
+  document.body.dataset.ruleset = v.ruleset;
+  $("game-title").textContent = t("ruleset." + v.ruleset + ".title") + " · " + t("table.round", { n: v.round });
+  document.querySelectorAll(".rules-section").forEach((n) => n.classList.toggle("hidden", n.dataset.ruleset !== v.ruleset));
+  // Drop selections of cards that left the hand; reset the builder when the phase changes.
+  const ids = new Set(hand().map((c) => c.id));
+  for (const id of [...S.selected]) if (!ids.has(id)) S.selected.delete(id);
+  const key = v.round + ":" + JSON.stringify(v.my_phase || null);
+  if (S.builderFor !== key || !(prompt() && prompt().can_lay)) {
+    S.builder = null;
+    S.builderFor = key;
+  }
+  if (S.builder) S.builder = S.builder.map((g) => g.filter((id) => ids.has(id)));
+  if (v.ruleset === "board" && P10.renderBoard) {
+    $("board").classList.remove("hidden");
+    P10.renderBoard($("board"), v, { names: names(), seat: S.seat, send, setError });
+  } else {
+    $("board").classList.add("hidden");
+  }
+  renderTimer();
+  renderPlayers();
+  renderPiles();
+  renderPrompt();
+  renderHand();
+  renderScores();
+  maybeSummary();
+}

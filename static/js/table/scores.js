@@ -1,0 +1,126 @@
+/* The score sheet, its charts, the round/game summary dialog, the end-of-game prompt and the rematch. */
+import { offerRematch, rematchPanel } from "./rematch.js";
+import { S, $, nameOf } from "./state.js";
+
+const P10 = window.P10;
+const { t, el, clear } = P10;
+
+function scoreTable(v) {
+  const hist = v.history || [];
+  if (!hist.length) return el("p", { class: "muted" }, t("scores.none"));
+  const head = el("tr", null, el("th", { scope: "col" }, t("scores.round")), v.players.map((p) => el("th", { scope: "col" }, nameOf(p.seat))));
+  const rows = hist.map((r) => el("tr", null, el("th", { scope: "row" }, String(r.round)),
+    v.players.map((p) => el("td", null, String(r.points[p.seat]), el("small", { class: "muted" },
+      " · " + (r.made[p.seat] ? t("summary.made", { n: r.made[p.seat] }) : t("summary.not_made")))))));
+  const total = el("tr", { class: "total" }, el("th", { scope: "row" }, t("summary.total")), v.players.map((p) => el("td", null, String(p.score))));
+  return el("table", { class: "scores" }, el("thead", null, head), el("tbody", null, rows, total));
+}
+
+export function renderScores() {
+  const v = S.view;
+  const box = clear($("scores"));
+  P10.add(box, el("h2", null, t("table.scores")), scoreTable(v));
+  if ((v.history || []).length) P10.add(box, chart(v, nameOf));
+  P10.add(box, pastGames());
+}
+
+/* Two small SVG line charts: each player's total score and phase by round. */
+export function chart(v, nameOfSeat) {
+  const hist = v.history || [];
+  const palette = ["#d33", "#26a", "#2a2", "#c80", "#838", "#0aa"];
+  const wrap = el("div", { class: "charts" });
+  const series = (kind) => v.players.map((p) => {
+    let total = 0, phase = 0;
+    return [0].concat(hist.map((r) => {
+      total += r.points[p.seat];
+      if (r.made[p.seat]) phase = Math.max(phase, r.made[p.seat]);
+      return kind === "score" ? total : phase;
+    }));
+  });
+  for (const kind of ["score", "phase"]) {
+    const data = series(kind);
+    const max = Math.max(1, ...data.flat());
+    const W = 260, H = 120, L = 28, B = 18;
+    const x = (i) => L + (i * (W - L - 6)) / Math.max(1, hist.length);
+    const y = (val) => H - B - (val * (H - B - 6)) / max;
+    const svgNode = P10.svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img",
+      "aria-label": t(kind === "score" ? "summary.chart_score" : "summary.chart_phase") + ": " +
+        v.players.map((p, i) => nameOfSeat(p.seat) + " " + data[i][data[i].length - 1]).join(", ") },
+    P10.svg("line", { x1: L, y1: H - B, x2: W, y2: H - B, stroke: "#888" }),
+    P10.svg("line", { x1: L, y1: 0, x2: L, y2: H - B, stroke: "#888" }),
+    P10.svg("text", { x: 2, y: 10, "font-size": 9, text: String(max) }),
+    P10.svg("text", { x: 2, y: H - B, "font-size": 9, text: "0" }),
+    hist.map((r, i) => P10.svg("text", { x: x(i + 1) - 3, y: H - 4, "font-size": 9, text: String(r.round) })),
+    data.map((points, i) => P10.svg("polyline", { fill: "none", stroke: palette[i % palette.length], "stroke-width": 2,
+      "stroke-dasharray": i % 2 ? "4 2" : null, points: points.map((val, k) => `${x(k)},${y(val)}`).join(" ") })));
+    P10.add(wrap, el("figure", null, el("figcaption", null, t(kind === "score" ? "summary.chart_score" : "summary.chart_phase")), svgNode));
+  }
+  P10.add(wrap, el("ul", { class: "legend" }, v.players.map((p, i) => el("li", null,
+    el("span", { class: "swatch", style: `background:${palette[i % palette.length]}` }), nameOfSeat(p.seat)))));
+  return wrap;
+}
+P10.chart = chart;
+
+export function maybeSummary() {
+  if (!S.pendingSummary) return;
+  S.pendingSummary = false;
+  openSummary();
+}
+
+function replayHref(number) { return `/tables/${S.tableId}/games/${number}/replay`; }
+function gameNumber() { return S.table && S.table.game ? S.table.game.number : 1; }
+
+/* The end of a game stays usable after a refresh or a late arrival: the prompt offers the result, the
+   replay and (to the seated players) the rematch; the score sheet links the replays of every finished game
+   at this table. */
+export function renderOver(promptNode, controls) {
+  promptNode.textContent = t("prompt.over");
+  P10.add(controls,
+    el("button", { type: "button", id: "over-summary", onclick: openSummary }, t("summary.show")),
+    el("a", { class: "button", id: "over-replay", href: replayHref(gameNumber()) }, t("summary.replay")),
+    rematchPanel());
+}
+
+function pastGames() {
+  // every game at this table: a finished one in full, the running one as far as a spectator may see it
+  const current = gameNumber();
+  const links = [];
+  for (let n = 1; n <= current; n++) {
+    const live = n === current && !S.view.over;
+    links.push(el("a", { href: replayHref(n), class: live ? "live" : null }, t(live ? "table.game_so_far" : "table.game_n", { n })));
+  }
+  return el("p", { id: "past-games" }, t("table.replays") + " ", ...links.flatMap((a, i) => (i ? [" · ", a] : [a])));
+}
+
+export function openSummary() {
+  const v = S.view;
+  const hist = v.history || [];
+  const dialog = $("summary");
+  const body = clear($("summary-body"));
+  if (v.over) {
+    $("summary-title").textContent = t("summary.game");
+    P10.add(body, el("p", { class: "winners" }, "🏆 " + t("summary.winners", { names: (v.winners || []).map(nameOf).join(", ") })));
+    const link = $("summary-replay");
+    link.href = replayHref(gameNumber());
+    link.classList.remove("hidden");
+    $("summary-rematch").classList.toggle("hidden", S.seat === null);
+  } else {
+    const last = hist[hist.length - 1];
+    $("summary-title").textContent = t("summary.round", { n: last ? last.round : v.round - 1 });
+    $("summary-replay").classList.add("hidden");
+    $("summary-rematch").classList.add("hidden");
+  }
+  if (v.ruleset === "board") {
+    P10.add(body, el("ul", null, v.players.map((p) => el("li", null, nameOf(p.seat) + ": " +
+      (p.finished ? t("board.finish") : t("table.phase", { n: p.phase }))))));
+  }
+  // every rule set keeps a score sheet (the board game's "points" are the marker fields gained, B-8)
+  if (hist.length) P10.add(body, scoreTable(v), chart(v, nameOf));
+  if (typeof dialog.showModal === "function" && !dialog.open) dialog.showModal();
+  else dialog.setAttribute("open", "");
+}
+
+export function initScores() {
+  $("summary-close").addEventListener("click", () => $("summary").close());
+  $("summary-rematch").addEventListener("click", offerRematch);
+}

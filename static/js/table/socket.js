@@ -1,0 +1,132 @@
+/* The connection: the websocket (resuming with since=N after a drop), its messages, and the REST reloads of
+   this seat's view. Commands go out through commands.js; everything shown comes from the views received. */
+import { S, $, emit, render, setError, setView } from "./state.js";
+import { appendEvents, loadLog } from "./log.js";
+import { addChat, loadChat } from "./chat.js";
+import { heartbeat, onNetworkBack } from "./connection-status.js";
+
+const P10 = window.P10;
+const { t, el } = P10;
+
+function setConn(stateName) {
+  const node = $("conn");
+  node.className = "conn conn-" + stateName;
+  node.querySelector(".conn-text").textContent = node.dataset[stateName === "on" ? "on" : stateName === "off" ? "off" : "wait"];
+  node.dataset.state = stateName;
+  emit("connection", stateName);
+}
+
+export function connect() {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  let url = `${proto}//${location.host}/ws/tables/${S.tableId}`;
+  if (S.gameId !== null) url += `?since=${S.version}&game=${S.gameId}`;
+  setConn("wait");
+  const ws = new WebSocket(url);
+  S.ws = ws;
+  // A silent drop never fires "close": the heartbeat notices, and the page reconnects with since=N.
+  const beat = heartbeat(ws, { onDead: () => { if (S.ws === ws) dropAndRetry(ws); } });
+  ws.addEventListener("open", () => {
+    S.retry = 0;
+    setConn("on");
+    // a reconnection: the chat said while this socket was away (ids already shown are skipped)
+    if (S.connectedOnce) loadChat();
+    S.connectedOnce = true;
+  });
+  ws.addEventListener("message", (event) => {
+    let msg;
+    try { msg = JSON.parse(event.data); } catch (err) { return; }
+    onMessage(msg);
+  });
+  ws.addEventListener("close", (event) => {
+    beat.stop();
+    if (S.ws !== ws) return;
+    S.ws = null;
+    setConn("off");
+    if (event.code === 4404) { $("page-error").textContent = t("error.table_not_found"); return; }
+    if (event.code === 4401) { showSeatless(); return; }
+    if (S.seatGone) return;
+    retryLater();
+  });
+}
+
+function retryLater() {
+  clearTimeout(S.retryTimer);
+  const delay = Math.min(8000, 500 * Math.pow(2, S.retry++));
+  S.retryTimer = setTimeout(connect, delay);
+}
+
+function dropAndRetry(ws) {
+  S.ws = null;
+  setConn("off");
+  try { ws.close(); } catch (err) { /* already closing */ }
+  retryLater();
+}
+
+onNetworkBack(() => {
+  if (S.ws || S.seatGone || !S.tableId) return;
+  S.retry = 0;
+  clearTimeout(S.retryTimer);
+  connect();
+});
+P10.dropConnection = function () { if (S.ws) S.ws.close(); };  // used by tests and by the "offline" simulation
+
+function showSeatless() {
+  $("page-error").textContent = t("error.bad_token");
+  const link = el("a", { href: `/join/${S.tableId}` }, t("join.title"));
+  $("page-error").append(" ", link);
+}
+
+function onMessage(msg) {
+  emit("message", msg);
+  switch (msg.type) {
+    case "snapshot":
+      S.table = msg.table || S.table;
+      if (msg.game_id !== S.gameId) {
+        S.selected.clear(); S.builder = null; S.pendingSummary = false; S.view = null; S.version = 0;
+        if ($("summary").open) $("summary").close();
+      }
+      S.gameId = msg.game_id;
+      S.seat = msg.seat;
+      if (msg.view) setView(msg.view, msg.version);
+      else { S.view = null; S.version = 0; }
+      if (S.gameId !== null && S.logGame !== S.gameId) loadLog();
+      render();
+      break;
+    case "update":
+      if (msg.table) S.table = msg.table;
+      if (msg.game_id !== S.gameId) { S.gameId = msg.game_id; S.view = null; }
+      appendEvents(msg.since, msg.version, msg.events || []);
+      if (msg.view && msg.version >= S.version) setView(msg.view, msg.version);
+      render();
+      break;
+    case "table":
+      S.table = msg.table;
+      if (S.table.status === "waiting") refreshSeat(); else render();
+      break;
+    case "chat":
+      addChat(msg);
+      break;
+    case "error":
+      if (msg.code === "seat_removed" || msg.code === "seat_moved") { S.seatGone = true; showSeatless(); }
+      else if (msg.ref === null && msg.code === "bad_token") { showSeatless(); }
+      else setError(P10.errorText(msg));
+      break;
+    default:
+      break;
+  }
+}
+
+export async function refreshView() {
+  const result = await P10.api("GET", `/api/tables/${S.tableId}/view`);
+  if (result.ok && result.data.view && result.data.version >= S.version) {
+    setView(result.data.view, result.data.version);
+    render();
+  }
+}
+
+/* Before the start a reorder or a removal moves seats: ask which one this browser holds now. */
+export async function refreshSeat() {
+  const result = await P10.api("GET", `/api/tables/${S.tableId}/view`);
+  if (result.ok && result.data.game_id === null) S.seat = result.data.seat;
+  render();
+}

@@ -1,0 +1,122 @@
+"""Bad input of every shape gets a JSON 4xx with a stable code and changes nothing: oversized bodies (with or
+without Content-Length), NUL characters, integers past the database's range, deeply nested JSON. Every
+response carries the security headers, and pages run no inline script (the Content-Security-Policy)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from app.main import create_app
+from app.settings import Settings
+from tests.server_helpers import bearer, new_table
+
+
+def _json_error(r: httpx.Response, status: int, code: str) -> dict[str, Any]:
+    assert r.status_code == status, (r.status_code, r.text)
+    assert r.headers["content-type"].startswith("application/json"), r.headers
+    error: dict[str, Any] = r.json()["error"]
+    assert error["code"] == code, error
+    return error
+
+
+def test_a_body_over_the_limit_is_413_with_or_without_content_length(settings: Settings) -> None:
+    small = settings.model_copy(update={"max_body_bytes": 1000})
+    with TestClient(create_app(small)) as client:
+        body = b'{"ruleset": "mattel", "seats": 2, "name": "' + b"x" * 2000 + b'"}'
+        r = client.post("/api/tables", content=body, headers={"content-type": "application/json"})
+        _json_error(r, 413, "body_too_large")
+
+        def chunks() -> Iterator[bytes]:  # no Content-Length: the body arrives in pieces
+            yield b'{"ruleset": "mattel", "seats": 2, "name": "'
+            for _ in range(10):
+                yield b"x" * 500
+            yield b'"}'
+
+        r = client.post("/api/tables", content=chunks(), headers={"content-type": "application/json"})
+        assert "content-length" not in r.request.headers
+        _json_error(r, 413, "body_too_large")
+        r = client.post("/api/tables", json={"ruleset": "mattel", "seats": 2, "name": "Host"})
+        assert r.status_code == 201, r.text  # under the limit nothing changes
+
+
+def test_nul_characters_are_invalid_requests(client: TestClient) -> None:
+    """Postgres text cannot hold NUL: it was a plain-text 500 there (and stored as is on SQLite)."""
+    r = client.post("/api/tables", json={"ruleset": "mattel", "seats": 2, "name": "Ho\u0000st"})
+    assert _json_error(r, 422, "invalid_request")["field"] == "name"
+    t = new_table(client, players=1, seats=3)
+    r = client.post(f"/api/tables/{t.id}/join", json={"name": "a\u0000b", "code": t.code})
+    assert _json_error(r, 422, "invalid_request")["field"] == "name"
+    r = client.post(f"/api/tables/{t.id}/chat", json={"text": "hi\u0000"}, headers=bearer(t.tokens[0]))
+    assert _json_error(r, 422, "invalid_request")["field"] == "text"
+    for path in (f"/api/tables/{t.id}%00", f"/api/tables/{t.id}/view?x=%00", "/join/a%00b?code=c"):
+        _json_error(client.get(path, headers=bearer(t.tokens[0])), 422, "invalid_request")
+    info = client.get(f"/api/tables/{t.id}").json()
+    assert [s["name"] for s in info["seats"]] == ["Host"]
+
+
+def test_nul_in_a_command_id_is_refused(client: TestClient) -> None:
+    t = new_table(client, players=2, start=True)
+    for seat in (0, 1):
+        r = client.post(f"/api/tables/{t.id}/commands", headers=bearer(t.tokens[seat]),
+                        json={"command_id": "a\u0000", "command": {"type": "draw", "pile": "draw"}})
+        _json_error(r, 422, "invalid_request")
+
+
+@pytest.mark.parametrize("big", [2**31, 2**63, 10**30])
+def test_integers_past_the_database_range_are_invalid_requests(client: TestClient, big: int) -> None:
+    t = new_table(client, players=2, start=True)
+    host = bearer(t.tokens[0])
+    for method, path in [("GET", f"/api/tables/{t.id}/games/{big}/replay"),
+                         ("GET", f"/api/tables/{t.id}/games/1/replay/{big}"),
+                         ("GET", f"/api/tables/{t.id}/events?since={big}"),
+                         ("DELETE", f"/api/tables/{t.id}/bots/{big}"),
+                         ("DELETE", f"/api/tables/{t.id}/seats/{big}")]:
+        _json_error(client.request(method, path, headers=host), 422, "invalid_request")
+    r = client.post(f"/api/tables/{t.id}/commands", headers=host,
+                    json={"command_id": "big", "expected_version": big, "command": {"type": "draw", "pile": "draw"}})
+    _json_error(r, 422, "invalid_request")
+
+
+def test_deeply_nested_json_is_an_invalid_request(client: TestClient) -> None:
+    deep = "[" * 20_000 + "]" * 20_000  # 40 kB, under the body limit; Python's parser gives up at ~1,000
+    body = '{"ruleset": "mattel", "seats": 2, "name": "Host", "options": {"x": ' + deep + "}}"
+    r = client.post("/api/tables", content=body, headers={"content-type": "application/json"})
+    _json_error(r, 422, "invalid_request")
+
+
+SECURITY = {"x-content-type-options": "nosniff", "x-frame-options": "DENY", "referrer-policy": "same-origin"}
+
+
+def test_every_response_has_the_security_headers(client: TestClient) -> None:
+    t = new_table(client, players=1, seats=2)
+    for path in ("/", f"/join/{t.id}?code={t.code}", f"/tables/{t.id}", "/api/rulesets", "/static/js/common.js",
+                 "/api/tables/missing", "/healthz", "/nowhere"):
+        r = client.get(path, headers=bearer(t.tokens[0]))
+        for name, value in SECURITY.items():
+            assert r.headers.get(name) == value, (path, name, r.headers)
+        csp = r.headers["content-security-policy"]
+        assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp and "unsafe-inline" not in csp
+
+
+INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)(?![^>]*type=\"application/json\")[^>]*>", re.I)
+INLINE_HANDLER = re.compile(r"<[^>]+\son[a-z]+\s*=", re.I)
+
+
+def test_pages_run_no_inline_script(client: TestClient) -> None:
+    """What the CSP would block must not be there: no inline <script> (JSON data blocks do not run), no on*=
+    handler attributes, no javascript: URLs, no style attributes."""
+    t = new_table(client, players=2, start=True)
+    client.cookies.set(f"p10_seat_{t.id}", t.tokens[0])
+    for path in ("/", f"/join/{t.id}?code={t.code}", f"/tables/{t.id}", f"/tables/{t.id}/games/1/replay"):
+        r = client.get(path)
+        assert r.status_code == 200, (path, r.status_code)
+        html = r.text
+        assert not INLINE_SCRIPT.search(html), (path, INLINE_SCRIPT.search(html))
+        assert not INLINE_HANDLER.search(html), path
+        assert "javascript:" not in html and " style=" not in html, path

@@ -1,0 +1,57 @@
+"""Reachable tables: the invite link is built from the address the host opened the page with (or
+``PHASE10_PUBLIC_BASE_URL``), behind a trusted reverse proxy from its ``X-Forwarded-Proto``; seat cookies are
+``Secure`` whenever the request came over HTTPS."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+from fastapi.testclient import TestClient
+
+from app.main import create_app
+from tests.realtime.processes import running
+
+BODY = {"ruleset": "mattel", "seats": 2, "name": "Anna"}
+
+
+def _created(client: TestClient, **headers: str) -> tuple[dict[str, Any], str]:
+    r = client.post("/api/tables", json=BODY, headers=headers)
+    assert r.status_code == 201, r.text
+    return r.json(), r.headers["set-cookie"]
+
+
+def test_invite_link_uses_the_host_the_page_was_opened_with(client: TestClient) -> None:
+    data, cookie = _created(client, host="friends.example.org:8443")
+    assert data["invite_link"] == f"http://friends.example.org:8443/join/{data['table_id']}?code={data['join_code']}"
+    assert "secure" not in cookie.lower()  # plain HTTP: a Secure cookie would never come back
+
+
+def test_public_base_url_wins(settings: Any) -> None:
+    configured = settings.model_copy(update={"public_base_url": "https://phase10.example.org/"})
+    with TestClient(create_app(configured)) as client:
+        data, _ = _created(client, host="10.0.0.5:8000")
+    assert data["invite_link"] == f"https://phase10.example.org/join/{data['table_id']}?code={data['join_code']}"
+
+
+def test_https_gives_an_https_link_and_secure_cookies(settings: Any) -> None:
+    with TestClient(create_app(settings), base_url="https://phase10.example.org") as client:
+        data, cookie = _created(client)
+        assert data["invite_link"].startswith("https://phase10.example.org/join/")
+        assert "secure" in cookie.lower() and "httponly" in cookie.lower()
+        client.cookies.clear()
+        r = client.post(f"/api/tables/{data['table_id']}/join", json={"name": "Ben", "code": data["join_code"]})
+        assert r.status_code == 200 and "secure" in r.headers["set-cookie"].lower()
+
+
+def test_behind_a_trusted_proxy_the_forwarded_scheme_counts(database_url: str) -> None:
+    """A real uvicorn process (``--proxy-headers`` by default, loopback trusted by ``FORWARDED_ALLOW_IPS``):
+    the proxy terminates TLS and says so in ``X-Forwarded-Proto``; the Host header passes through."""
+    with running(database_url, count=1) as (server,):
+        r = httpx.post(f"http://{server.url}/api/tables", json=BODY,
+                       headers={"Host": "phase10.example.org", "X-Forwarded-Proto": "https"}, timeout=10)
+        assert r.status_code == 201, r.text
+        assert r.json()["invite_link"].startswith("https://phase10.example.org/join/")
+        assert "secure" in r.headers["set-cookie"].lower()
+        plain = httpx.post(f"http://{server.url}/api/tables", json=BODY, timeout=10)
+        assert plain.json()["invite_link"].startswith(f"http://{server.url}/join/")

@@ -1,0 +1,108 @@
+"""Friends who are far apart, in headless Chromium: a page that loses its network says so and catches up, the
+host sees that seat offline (the application heartbeat, docs/protocol.md), and "Play again" is an offer that
+each of three pages accepts or declines (the next game is dealt only when everyone accepted)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from . import helpers as h
+from .test_three_players import mattel_policy, start_three
+
+SEED = 306  # tests/e2e/test_mattel.py: a two-player Mattel deal
+SHORT_THREE = 1724  # tests/e2e/test_three_players.py: three players, Cara goes out after 12 commands
+
+
+def presence(page: Any, seat: int) -> str:
+    return str(page.locator(f"#players article[data-seat='{seat}'] .dot").get_attribute("data-presence"))
+
+
+@pytest.mark.e2e
+def test_a_page_taken_offline_shows_it_catches_up_and_the_host_sees_it(start_server: Any, new_page: Any) -> None:
+    server = start_server(SEED)
+    anna, ben, _ = h.start_two(server, new_page, "mattel", {"phases_to_win": 1})
+    while h.awaited_page([anna, ben]) is not anna:  # Anna is to move while Ben is away
+        h.act(ben, {})
+        h.wait_version(anna, h.version(ben))
+    anna.wait_for_function("P10.state.table.seats.every((s) => s.connected)")
+    assert presence(anna, 1) == "online"
+
+    started = time.monotonic()
+    ben.context.set_offline(True)
+    ben.wait_for_selector("#conn[data-state='off']", timeout=15_000)
+    assert ben.locator("#conn .conn-text").text_content() == "Offline – reconnecting…"
+    anna.wait_for_function("document.querySelector(\"#players article[data-seat='1'] .dot\")"
+                           ".dataset.presence === 'offline'", timeout=15_000)
+    offline_after = time.monotonic() - started
+    print(f"offline shown on both pages after {offline_after:.1f} s")
+    assert offline_after < 15
+
+    before = h.version(ben)
+    h.act(anna, {})  # a move Ben misses while offline
+    time.sleep(1.0)
+    assert h.version(ben) == before and ben.locator("#conn").get_attribute("data-state") != "on"
+
+    ben.context.set_offline(False)  # back online: reconnects at once and catches up with since=N
+    back = time.monotonic()
+    ben.wait_for_selector("#conn[data-state='on']", timeout=15_000)
+    h.wait_version(ben, before + 1)
+    print(f"back online and caught up after {time.monotonic() - back:.1f} s")
+    assert h.version(ben) == h.version(anna)
+    anna.wait_for_function("document.querySelector(\"#players article[data-seat='1'] .dot\")"
+                           ".dataset.presence === 'online'", timeout=15_000)
+    assert not anna.p10_errors and not ben.p10_errors
+
+
+def play_short_three(pages: list[Any]) -> None:
+    for _ in range(40):
+        latest = max(h.version(p) for p in pages)
+        for page in pages:
+            h.wait_version(page, latest)
+        if h.view(pages[0])["over"]:
+            return
+        page = h.awaited_page(pages)
+        assert page is not None
+        h.close_summary(page)
+        view = h.view(page)
+        hint = h.suggestion(page) if view["prompt"]["action"] == "play" and view["prompt"].get("can_lay") else None
+        h.perform(page, mattel_policy(view, hint))
+        h.wait_version(page, latest + 1)
+    raise AssertionError("the game did not finish")
+
+
+def answers(page: Any) -> list[str]:
+    return [str(x) for x in page.eval_on_selector_all("#rematch li", "els => els.map((e) => e.dataset.answer)")]
+
+
+@pytest.mark.e2e
+def test_a_rematch_offer_is_dealt_only_when_all_three_pages_accepted(start_server: Any, new_page: Any) -> None:
+    server = start_server(SHORT_THREE)
+    pages = start_three(server, new_page, "mattel", {"phases_to_win": 1})
+    anna, ben, cara = pages
+    play_short_three(pages)
+    finished = anna.evaluate("P10.state.gameId")
+    for page in pages:
+        h.close_summary(page)
+    ben.click("#over-rematch")  # Ben offers; every page shows the offer with the answers so far
+    for page in pages:
+        page.wait_for_selector("#rematch")
+        page.wait_for_function("() => document.querySelectorAll('#rematch li').length === 3")
+    assert answers(anna) == ["pending", "accepted", "pending"]
+    cara.click("#rematch-decline")
+    anna.click("#rematch-accept")
+    for page in pages:
+        page.wait_for_function("() => [...document.querySelectorAll('#rematch li')].map((e) => e.dataset.answer)"
+                               ".join() === 'accepted,accepted,declined'")
+    time.sleep(1.0)
+    for page in pages:  # a decline leaves it undealt: still the finished game everywhere
+        assert page.evaluate("P10.state.gameId") == finished and h.view(page)["over"]
+    assert anna.locator("#rematch-start").count() == 1 and ben.locator("#rematch-start").count() == 0
+    cara.click("#rematch-accept")  # Cara changes her mind: all three accepted, game 2 is dealt
+    for page in pages:
+        page.wait_for_function("g => P10.state.gameId !== g && P10.state.view && !P10.state.view.over",
+                               arg=finished)
+        assert page.evaluate("P10.state.table.game.number") == 2
+    assert not any(page.p10_errors for page in pages), [page.p10_errors for page in pages]

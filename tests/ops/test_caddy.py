@@ -1,0 +1,123 @@
+"""deploy/Caddyfile with the real proxy (Debian's ``caddy``, installed by ``.ci/run``) in front of a real app
+process started like docker-compose.yml's (``--proxy-headers``, FORWARDED_ALLOW_IPS = the proxy): pages,
+REST, the table websocket, and the client address the join limit counts (players on 127.0.0.2 and
+127.0.0.3 reach the app through the proxy on 127.0.0.1)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from sqlalchemy import create_engine, select
+from websockets.sync.client import connect
+
+from app.persistence.models import JoinFailure
+from tests.realtime.processes import ROOT, Server, _free_port
+
+CADDY = shutil.which("caddy")
+pytestmark = pytest.mark.skipif(CADDY is None and not os.environ.get("CI"), reason="caddy is not installed")
+
+
+@pytest.fixture(scope="module")
+def proxied(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The proxy's base URL (host:port), the app behind it."""
+    assert CADDY is not None, "CI installs caddy (.ci/run)"
+    app = Server(database_url, env={"FORWARDED_ALLOW_IPS": "127.0.0.1"}, args=("--proxy-headers",))
+    port = _free_port()
+    home = tmp_path_factory.mktemp("caddy")
+    env = {**os.environ, "PHASE10_SITE": f":{port}", "PHASE10_UPSTREAM": app.url, "HOME": str(home),
+           "XDG_DATA_HOME": str(home), "XDG_CONFIG_HOME": str(home)}
+    proxy = subprocess.Popen([CADDY, "run", "--config", str(ROOT / "deploy" / "Caddyfile"), "--adapter", "caddyfile"],
+                             env=env, cwd=home, stdout=subprocess.DEVNULL, stderr=(home / "caddy.log").open("wb"))
+    try:
+        deadline = time.monotonic() + 30
+        app.wait_ready(deadline)
+        while True:
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert proxy.poll() is None, (home / "caddy.log").read_text()
+            assert time.monotonic() < deadline, "the proxy did not start"
+            time.sleep(0.1)
+        yield f"127.0.0.1:{port}"
+    finally:
+        proxy.terminate()
+        try:
+            proxy.wait(10)
+        except subprocess.TimeoutExpired:
+            proxy.kill()
+        app.stop()
+
+
+def _client(base: str, address: str) -> httpx.Client:
+    return httpx.Client(base_url=f"http://{base}", transport=httpx.HTTPTransport(local_address=address), timeout=10)
+
+
+def test_pages_rest_and_the_websocket_through_the_proxy(proxied: str) -> None:
+    with _client(proxied, "127.0.0.1") as http:
+        page = http.get("/")
+        assert page.status_code == 200 and "text/html" in page.headers["content-type"]
+        assert "frame-ancestors 'none'" in page.headers["content-security-policy"]
+        assert http.get("/static/js/common.js").status_code == 200
+        created = http.post("/api/tables", json={"ruleset": "mattel", "seats": 2, "name": "Host"})
+        assert created.status_code == 201, created.text
+        table_id, token, code = (created.json()[k] for k in ("table_id", "token", "join_code"))
+        joined = http.post(f"/api/tables/{table_id}/join", json={"name": "Guest", "code": code})
+        assert joined.status_code == 200
+        big = http.post("/api/tables", content=b"x" * 200_000, headers={"content-type": "application/json"})
+        assert big.status_code == 413 and big.json()["error"]["code"] == "body_too_large"  # the app's JSON 413
+    # The browser's socket: same origin as the page it came from (the proxy's address).
+    with connect(f"ws://{proxied}/ws/tables/{table_id}?token={token}", origin=f"http://{proxied}") as ws:
+        first = json.loads(ws.recv(10))
+        assert first["type"] == "snapshot" and first["seat"] == 0
+        ws.send(json.dumps({"type": "ping", "ref": "through"}))
+        while (msg := json.loads(ws.recv(10)))["type"] == "table":
+            pass
+        assert msg == {"type": "pong", "ref": "through"}
+        with _client(proxied, "127.0.0.1") as http:
+            assert http.post(f"/api/tables/{table_id}/start", headers={"Authorization": f"Bearer {token}"}
+                             ).status_code == 200
+        while (msg := json.loads(ws.recv(10)))["type"] != "snapshot":
+            pass
+        assert msg["view"]["hand"]  # the game started: pushed through the proxy
+
+
+def test_the_join_limit_sees_each_players_address_through_the_proxy(proxied: str, database_url: str) -> None:
+    with _client(proxied, "127.0.0.2") as attacker, _client(proxied, "127.0.0.3") as invitee:
+        created = attacker.post("/api/tables", json={"ruleset": "mattel", "seats": 3, "name": "Host"}).json()
+        table_id, code = created["table_id"], created["join_code"]
+        # A forged X-Forwarded-For from the player is not believed: the proxy names the real address.
+        statuses = [attacker.post(f"/api/tables/{table_id}/join", json={"name": "X", "code": f"guess{i}"},
+                                  headers={"X-Forwarded-For": f"203.0.113.{i}"}).status_code for i in range(11)]
+        assert statuses == [403] * 10 + [429]
+        r = invitee.post(f"/api/tables/{table_id}/join", json={"name": "Friend", "code": code})
+        assert r.status_code == 200, r.text
+    engine = create_engine(database_url)
+    try:
+        with engine.connect() as conn:
+            addresses = set(conn.scalars(select(JoinFailure.address).where(JoinFailure.table_id == table_id)))
+    finally:
+        engine.dispose()
+    assert addresses == {"127.0.0.2"}
+
+
+def test_the_caddyfile_keeps_its_timeouts(tmp_path: Path) -> None:
+    """The adapted JSON config holds the header timeout, the body bound and no admin endpoint."""
+    assert CADDY is not None
+    env = {**os.environ, "PHASE10_SITE": ":8000", "PHASE10_UPSTREAM": "app:8000", "HOME": str(tmp_path)}
+    out = subprocess.run([CADDY, "adapt", "--config", str(ROOT / "deploy" / "Caddyfile"), "--adapter", "caddyfile"],
+                         env=env, capture_output=True, text=True, timeout=30, check=True).stdout
+    config = json.loads(out)
+    assert config["admin"]["disabled"] is True
+    server = next(iter(config["apps"]["http"]["servers"].values()))
+    assert server["read_header_timeout"] == 10_000_000_000 and server["idle_timeout"] == 120_000_000_000
+    assert "max_size" in out and "app:8000" in out
