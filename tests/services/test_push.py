@@ -15,30 +15,16 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import delete, select
+from sqlalchemy import select
 
 from app.bots.settings import BotSettings
 from app.main import create_app
-from app.persistence.db import Database
 from app.persistence.push import PushSubscription
 from app.services.push import PushService
 from app.settings import Settings
 from app.web.i18n import translate
 from tests.server_helpers import Table, bearer, command_body, new_table, pick, server_game
 from tests.services.push_receiver import PushReceiver
-
-
-@pytest.fixture()
-def receiver(database_url: str) -> Iterator[PushReceiver]:
-    """A push service on loopback; its subscriptions are deleted afterwards (a Postgres test database outlives
-    the session: a later server would push to this receiver's closed port)."""
-    rec = PushReceiver().start()
-    yield rec
-    rec.stop()
-    db = Database(database_url)
-    with db.write() as s:
-        s.execute(delete(PushSubscription).where(PushSubscription.endpoint.like(f"{rec.origin}/%")))
-    db.dispose()
 
 
 def _client(settings: Settings, receiver: PushReceiver, bots: BotSettings | None = None) -> TestClient:
