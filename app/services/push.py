@@ -144,6 +144,11 @@ def check_subscription(endpoint: Any, p256dh: Any, auth: Any, allow_http: bool) 
                                field=f"keys.{name}")
 
 
+def reminder_lead(seconds: float, settings: Settings) -> float:
+    """How long before a timer of ``seconds`` runs out its reminder goes: a fraction of it, at most a cap."""
+    return min(seconds * settings.push_reminder_fraction, settings.push_reminder_max_seconds)
+
+
 class PushService:
     """Push subscriptions per seat and the worker that sends turn alerts and reminders."""
 
@@ -323,7 +328,7 @@ class PushService:
                     alerts.append((target, self._payload("turn", table_id, game.ruleset, target.lang)))
             timer = self.timer(s, table_id, ref) if self.timer is not None else None
             if timer is not None:
-                due = timer.end - timedelta(seconds=self.reminder_lead(timer.seconds))
+                due = timer.end - timedelta(seconds=reminder_lead(timer.seconds, self.settings))
                 for seat in awaited:
                     seat_id = seat_ids[seat]
                     scheduled = (game.id, game.version, seat_id)
@@ -334,10 +339,6 @@ class PushService:
         for target, payload in alerts:
             if self._claim(target.id, "turn_key", key):
                 self._submit(target, payload)
-
-    def reminder_lead(self, seconds: float) -> float:
-        """How long before a timer runs out its reminder goes: a fraction of the timer, at most a cap."""
-        return min(seconds * self.settings.push_reminder_fraction, self.settings.push_reminder_max_seconds)
 
     def _became_awaited(self, s: Session, ruleset: Any, game: Game, awaited: frozenset[int]) -> frozenset[int]:
         """The seats of ``awaited`` (awaited at ``game``'s version) that were not awaited all along since this

@@ -20,7 +20,7 @@ from sqlalchemy import select
 from app.bots.settings import BotSettings
 from app.main import create_app
 from app.persistence.push import PushSubscription
-from app.services.push import PushService
+from app.services.push import PushService, reminder_lead
 from app.settings import Settings
 from app.web.i18n import translate
 from tests.server_helpers import Table, bearer, command_body, new_table, pick, server_game
@@ -262,3 +262,9 @@ def test_the_vapid_key_is_made_once_and_kept(settings: Settings, receiver: PushR
         with _client(settings, receiver) as c:
             keys.append(c.get("/api/push/key").json()["public_key"])
     assert keys[0] == keys[1] and len(keys[0]) == 87  # 65 bytes, base64url without padding
+
+
+def test_reminder_lead_is_a_quarter_of_the_timer_at_most_an_hour(settings: Settings) -> None:
+    """The reminder goes a quarter of the decision's time before it runs out, never more than an hour before:
+    30 s -> 7.5 s, 120 s -> 30 s, 1 h -> 15 min, 1 day -> 1 h, 3 days -> 1 h."""
+    assert [reminder_lead(s, settings) for s in (30, 120, 3600, 86400, 3 * 86400)] == [7.5, 30, 900, 3600, 3600]

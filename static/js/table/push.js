@@ -69,6 +69,7 @@ async function disable() {
 }
 
 export async function initPush() {
+  if (!("Notification" in window)) return;  // no notifications at all here: the buttons stay hidden
   const on = Boolean(P10.store.get(flag)) && "Notification" in window && Notification.permission === "granted";
   show(on);
   for (const button of buttons()) {
