@@ -66,6 +66,8 @@ class Settings(BaseSettings):
     public_base_url: str = ""
     # Seat cookies are Secure whenever the request came over HTTPS; this forces it for every request.
     cookie_secure: bool = False
+    # How long a one-time link that moves a seat to another device stays valid.
+    seat_transfer_minutes: float = 15.0
     # Web Push (app/services/push.py). The VAPID private key (PEM or raw base64url); empty: made on first start
     # and kept in the database. The subject is the contact a push service may use (mailto: or https:).
     vapid_private_key: str = ""

@@ -37,6 +37,7 @@ import psycopg  # noqa: E402
 import websockets  # noqa: E402
 
 from app.rules import registry  # noqa: E402
+from bench import server_metrics  # noqa: E402
 from tests.rules.playout import choose  # noqa: E402
 
 SEED = 20261125
@@ -207,6 +208,8 @@ async def bench(base: str, pid: int, args: argparse.Namespace) -> None:
 
         rnd = random.Random(1)
         interval = args.tables / args.rate
+        # One process's own figures (with --workers N a scrape reaches any one of them: skipped).
+        metrics_before = server_metrics.scrape(base) if args.workers == 1 else None
         start = time.perf_counter()
         cpu_start = cpu_seconds(pid)
         client_start = time.process_time()
@@ -227,6 +230,8 @@ async def bench(base: str, pid: int, args: argparse.Namespace) -> None:
         if latencies:
             print(f"latency send -> last of 4 sockets: p50 {1000 * statistics.median(latencies):.1f} ms, "
                   f"p99 {1000 * percentile(latencies, 0.99):.1f} ms, max {1000 * max(latencies):.1f} ms")
+        if metrics_before is not None:
+            server_metrics.report(metrics_before, server_metrics.scrape(base))
         print(f"server RSS after play: {rss_mb(pid):.0f} MB")
         for run in runs:
             for ws in run.sockets:
@@ -278,7 +283,8 @@ def main() -> None:
         upgrade(url)
         port = free_port()
         env = {**os.environ, "DATABASE_URL": url, "PHASE10_FIXED_SEED": str(SEED),
-               "PHASE10_LOG_LEVEL": "WARNING", "PHASE10_JOIN_FAILURES_PER_ADDRESS": "1000000"}
+               "PHASE10_LOG_LEVEL": "WARNING", "PHASE10_JOIN_FAILURES_PER_ADDRESS": "1000000",
+               "PHASE10_METRICS_ALLOW": "127.0.0.1"}
         server = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port),
              "--workers", str(args.workers), "--log-level", "warning", "--no-access-log",

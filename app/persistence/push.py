@@ -1,6 +1,6 @@
 """Web Push in the database: the server's VAPID key pair and the seats' push subscriptions.
 
-The schema comes from migration ``0009_push_subscriptions``. Kept apart from ``models.py`` (same ``Base``), like
+The schema comes from migration ``0010_push_subscriptions``. Kept apart from ``models.py`` (same ``Base``), like
 the bot models: a subscription belongs to one seat (deleted with it); one browser may subscribe several seats.
 """
 

@@ -1,7 +1,7 @@
 """push_key, push_subscription: Web Push (the server's VAPID keys, the seats' push subscriptions)
 
-Revision ID: 0009_push_subscriptions
-Revises: 0008_far_rematch_offer
+Revision ID: 0010_push_subscriptions
+Revises: 0009_far_seat_transfer
 Create Date: 2026-11-26 06:00:00
 """
 
@@ -10,8 +10,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0009_push_subscriptions"
-down_revision: str | None = "0008_far_rematch_offer"
+revision: str = "0010_push_subscriptions"
+down_revision: str | None = "0009_far_seat_transfer"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
