@@ -74,6 +74,9 @@ class Connection:
         self.closed = False
         self.writer: asyncio.Task[None] | None = None
         self.seat_changed: Callable[[], None] | None = None  # set by the hub (presence announcements)
+        # Whether the page shows the table (it reports ``visibility`` over the socket; until then: yes). A seat
+        # with no visible page gets its turn alerts by Web Push (app/services/push.py).
+        self.visible = True
         self.last_heard = time.monotonic()  # the last message from the peer (any message is a sign of life)
         self.token_tag: str | None = None  # of the seat token it signed in with (a moved seat's old sockets close)
 
@@ -156,6 +159,7 @@ class Remote(Protocol):
     """The seats connected to other server processes (``app.realtime.presence``)."""
 
     def seats(self, table_id: str) -> set[int]: ...
+    def visible(self, table_id: str) -> set[int]: ...
 
 
 class Hub:
@@ -211,6 +215,31 @@ class Hub:
         """Seat ids with an open socket at ``table_id``, on this process or (Postgres hub) any other."""
         local = self.local_presence(table_id)
         return local if self.remote is None else local | self.remote.seats(table_id)
+
+    def visible(self, table_id: str) -> set[int]:
+        """Seat ids with a visible page at ``table_id`` (a socket whose page did not report itself hidden), on
+        this process or (Postgres hub) any other."""
+        local = self.local_visible(table_id)
+        return local if self.remote is None else local | self.remote.visible(table_id)
+
+    def local_visible(self, table_id: str) -> set[int]:
+        channel = self.channels.get(table_id)
+        if channel is None:
+            return set()
+        for _ in range(3):  # may be read from a worker thread while the loop changes the set
+            try:
+                return {c.seat_id for c in list(channel.connections)
+                        if c.seat_id is not None and not c.closed and c.visible}
+            except RuntimeError:
+                continue
+        return set()
+
+    def set_visible(self, conn: Connection, visible: bool) -> None:
+        """The page of ``conn`` was shown or hidden (other processes learn it with the presence)."""
+        if conn.visible != visible:
+            conn.visible = visible
+            if conn.seat_id is not None:
+                self._local_changed(conn.table_id)
 
     def local_tables(self) -> list[str]:
         return list(self.channels)
