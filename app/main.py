@@ -20,7 +20,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 
-from app.api import errors, ops, rematch, routes, ws
+from app.api import errors, far, ops, rematch, routes, ws
 from app.api.bots import router as bots_router
 from app.api.middleware import BodyLimit, SecurityHeaders, UrlGuard
 from app.api.schemas import Health
@@ -32,6 +32,7 @@ from app.realtime.hub import Hub
 from app.services.games import FanoutData, GameService, RulesetCatalog
 from app.services.rematch import Rematches
 from app.services.retention import PruneTask
+from app.services.seat_transfer import SeatTransfers
 from app.services.security import AttemptCounter
 from app.settings import Settings, get_settings
 from app.web import mount_web
@@ -151,12 +152,14 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
     app.state.bots = bots
     app.state.ws_auth_failures = AttemptCounter(settings.ws_auth_failures_per_address, settings.join_window_seconds)
     app.state.rematches = rematches
+    app.state.seat_transfers = SeatTransfers(service, settings.seat_transfer_minutes)
     errors.install(app)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes, timeout=settings.http_body_timeout_seconds)
     app.add_middleware(UrlGuard)
     app.add_middleware(SecurityHeaders)  # outermost: the 413 and every error carry the headers too
     app.include_router(routes.router)
     app.include_router(rematch.router)
+    app.include_router(far.router)
     app.include_router(ws.router)
     app.include_router(bots_router)
     mount_web(app)  # pages + /static (issue 6)

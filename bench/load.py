@@ -208,7 +208,8 @@ async def bench(base: str, pid: int, args: argparse.Namespace) -> None:
 
         rnd = random.Random(1)
         interval = args.tables / args.rate
-        metrics_before = server_metrics.scrape(base)
+        # One process's own figures (with --workers N a scrape reaches any one of them: skipped).
+        metrics_before = server_metrics.scrape(base) if args.workers == 1 else None
         start = time.perf_counter()
         cpu_start = cpu_seconds(pid)
         client_start = time.process_time()
@@ -229,7 +230,8 @@ async def bench(base: str, pid: int, args: argparse.Namespace) -> None:
         if latencies:
             print(f"latency send -> last of 4 sockets: p50 {1000 * statistics.median(latencies):.1f} ms, "
                   f"p99 {1000 * percentile(latencies, 0.99):.1f} ms, max {1000 * max(latencies):.1f} ms")
-        server_metrics.report(metrics_before, server_metrics.scrape(base))  # one process's own figures
+        if metrics_before is not None:
+            server_metrics.report(metrics_before, server_metrics.scrape(base))
         print(f"server RSS after play: {rss_mb(pid):.0f} MB")
         for run in runs:
             for ws in run.sockets:

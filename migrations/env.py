@@ -8,6 +8,7 @@ from alembic import context
 from sqlalchemy import create_engine, pool
 
 import app.bots.models  # noqa: F401  (bot_seat and table_clock: the same Base, kept beside the bots)
+import app.services.models  # noqa: F401  (rematch offers and seat transfers: the same Base)
 from app.persistence.models import Base
 from app.settings import Settings
 

@@ -16,7 +16,7 @@
      cues.js      which moments sound (../sound.js plays them) and the sound switch
    Optional behaviour (drag and drop, motion, sound, notifications...) lives in its own module that imports
    state.js, subscribes with on("view" | "rendered" | "sent" | ...) and is imported below. */
-import { S, $ } from "./state.js";
+import { S, $, on } from "./state.js";
 import "./render.js";
 import { connect } from "./socket.js";
 import { initChat, loadChat } from "./chat.js";
@@ -27,6 +27,7 @@ import { initWaiting } from "./waiting.js";
 import { initDnd } from "./dnd.js";
 import "./motion.js";
 import { initCues } from "./cues.js";
+import { initSeatTransfer, renderSeatTransfer } from "./seat-transfer.js";
 
 const P10 = window.P10;
 
@@ -59,6 +60,8 @@ async function start() {
   initPanels();
   initScores();
   initChat();
+  initSeatTransfer();
+  on("rendered", renderSeatTransfer);
   const info = await P10.api("GET", `/api/tables/${S.tableId}`);
   if (!info.ok) { $("page-error").textContent = P10.errorText(info.data.error); return; }
   S.table = info.data;
