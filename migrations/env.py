@@ -7,7 +7,9 @@ from logging.config import fileConfig
 from alembic import context
 from sqlalchemy import create_engine, pool
 
-import app.bots.models  # noqa: F401  (bot_seat and table_clock: the same Base, kept beside the bots)
+# Every model module (the same Base): ``alembic check`` compares the whole schema with them.
+import app.bots.models  # noqa: F401  (bot_seat, table_clock)
+import app.services.rematch_models  # noqa: F401  (rematch_offer, rematch_answer)
 from app.persistence.models import Base
 from app.settings import Settings
 
