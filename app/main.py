@@ -20,7 +20,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 
-from app.api import errors, ops, rematch, routes, ws
+from app.api import errors, far, ops, rematch, routes, ws
 from app.api.bots import router as bots_router
 from app.api.middleware import BodyLimit, SecurityHeaders, UrlGuard
 from app.api.schemas import Health
@@ -32,6 +32,7 @@ from app.realtime.hub import Hub
 from app.services.games import FanoutData, GameService, RulesetCatalog
 from app.services.rematch import Rematches
 from app.services.retention import PruneTask
+from app.services.seat_transfer import SeatTransfers
 from app.services.security import AttemptCounter
 from app.settings import Settings, get_settings
 from app.web import mount_web
@@ -120,7 +121,8 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
         loop.set_default_executor(ThreadPoolExecutor(settings.db_threads, thread_name_prefix="phase10-db"))
         hub.bind(loop)
         hub.start_heartbeat(settings.ws_heartbeat_seconds, settings.ws_idle_timeout_seconds)
-        listener = PgListener(settings.database_url, hub) if settings.use_pg_hub else None
+        listener = (PgListener(settings.database_url, hub, on_step=service.apply_step) if settings.use_pg_hub
+                    else None)
         if listener is not None:
             listener.on_handoff = take_over
             listener.start()
@@ -150,12 +152,14 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
     app.state.bots = bots
     app.state.ws_auth_failures = AttemptCounter(settings.ws_auth_failures_per_address, settings.join_window_seconds)
     app.state.rematches = rematches
+    app.state.seat_transfers = SeatTransfers(service, settings.seat_transfer_minutes)
     errors.install(app)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes, timeout=settings.http_body_timeout_seconds)
     app.add_middleware(UrlGuard)
     app.add_middleware(SecurityHeaders)  # outermost: the 413 and every error carry the headers too
     app.include_router(routes.router)
     app.include_router(rematch.router)
+    app.include_router(far.router)
     app.include_router(ws.router)
     app.include_router(bots_router)
     mount_web(app)  # pages + /static (issue 6)

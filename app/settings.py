@@ -66,6 +66,8 @@ class Settings(BaseSettings):
     public_base_url: str = ""
     # Seat cookies are Secure whenever the request came over HTTPS; this forces it for every request.
     cookie_secure: bool = False
+    # How long a one-time link that moves a seat to another device stays valid.
+    seat_transfer_minutes: float = 15.0
     log_level: str = "INFO"
     log_json: bool = True
     # /metrics (Prometheus text format) is served only to these client addresses or networks (comma-separated,

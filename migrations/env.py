@@ -8,8 +8,8 @@ from alembic import context
 from sqlalchemy import create_engine, pool
 
 # Every model module (the same Base): ``alembic check`` compares the whole schema with them.
-import app.bots.models  # noqa: F401  (bot_seat, table_clock)
-import app.services.rematch_models  # noqa: F401  (rematch_offer, rematch_answer)
+import app.bots.models  # noqa: F401  (bot_seat and table_clock: the same Base, kept beside the bots)
+import app.services.models  # noqa: F401  (rematch offers and seat transfers: the same Base)
 from app.persistence.models import Base
 from app.settings import Settings
 

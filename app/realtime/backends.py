@@ -1,6 +1,10 @@
 """Hub backends: in-memory (one process, SQLite) and Postgres LISTEN/NOTIFY (many processes).
 
-Notifications carry only ``table_id:version``; every process reads the rest from the database. The Postgres
+A table notification carries ``table_id:version``, and for an accepted command also the command itself
+(``table_id:version:game_id:seat:command``): each process brings its cached copy of the running game one step
+forward with the deterministic engine (C-10) instead of reading it back; anything else it reads from the database.
+The command is server-internal (the hub never forwards a notification to a client): hidden information stays in
+the server and its database, as with the stored command rows. The Postgres
 listener also carries the processes' socket presence (``app.realtime.presence``) on a second channel, and
 table chat (``app.services.chat``) on a third: a chat message is public to its table and small, so its
 NOTIFY carries the whole message and no process reads it back.
@@ -21,6 +25,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
 from app import metrics
+from app.services.base import Step
 
 from .hub import Hub
 from .presence import PRESENCE_CHANNEL, PgPresence
@@ -33,6 +38,7 @@ CHAT_CHANNEL = "phase10_chat"
 HANDOFF_CHANNEL = "phase10_handoff"
 _PG_NOTIFY = "SELECT pg_notify(%s, %s)"  # on the session's psycopg connection, in its transaction
 _PG_CHAT_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
+MAX_PAYLOAD = 7999  # Postgres refuses a NOTIFY payload of 8000 bytes or more
 
 
 class MemoryNotifier:
@@ -41,7 +47,7 @@ class MemoryNotifier:
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
 
-    def in_transaction(self, session: Session, table_id: str, version: int) -> None:
+    def in_transaction(self, session: Session, table_id: str, version: int, step: Step | None = None) -> None:
         pass
 
     def after_commit(self, table_id: str, version: int) -> None:
@@ -68,9 +74,9 @@ class PgNotifier(MemoryNotifier):
     every other process, so each socket receives a message once and every process delivers a table's messages
     in the same (commit) order."""
 
-    def in_transaction(self, session: Session, table_id: str, version: int) -> None:
+    def in_transaction(self, session: Session, table_id: str, version: int, step: Step | None = None) -> None:
         cursor = session.connection().connection.dbapi_connection.cursor()  # type: ignore[union-attr]
-        payload = f"{table_id}:{version}"
+        payload = table_payload(table_id, version, step)
         metrics.ROUND_TRIPS.sent(payload)
         cursor.execute(_PG_NOTIFY, (CHANNEL, payload))
 
@@ -79,6 +85,31 @@ class PgNotifier(MemoryNotifier):
 
     def chat_after_commit(self, table_id: str, message: dict[str, Any]) -> None:
         pass
+
+
+def table_payload(table_id: str, version: int, step: Step | None) -> str:
+    """``table_id:version``, with the accepted command when it fits Postgres's 8000-byte payload limit (a larger
+    one, never seen in practice, leaves the other processes to read the game)."""
+    head = f"{table_id}:{version}"
+    if step is None:
+        return head
+    payload = f"{head}:{step.game_id}:{step.seat}:{json.dumps(step.command, separators=(',', ':'))}"
+    return payload if len(payload.encode()) <= MAX_PAYLOAD else head
+
+
+def parse_table_payload(payload: str) -> tuple[str, int | None, Step | None]:
+    """(table id, version or None, the accepted command or None) of a table notification."""
+    parts = payload.split(":", 4)
+    table_id = parts[0]
+    version = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else None
+    if len(parts) == 5 and version and parts[2].isdigit() and parts[3].isdigit():
+        try:
+            command = json.loads(parts[4])
+        except ValueError:
+            return table_id, version, None
+        if isinstance(command, dict):
+            return table_id, version, Step(int(parts[2]), int(parts[3]), command)
+    return table_id, version, None
 
 
 def psycopg_dsn(url: str) -> str:
@@ -90,9 +121,11 @@ class PgListener:
     message to the table's sockets here; runs this process's presence announcer (``presence``: the
     ``connected`` flags across processes) on the same LISTEN."""
 
-    def __init__(self, url: str, hub: Hub, presence: PgPresence | None = None) -> None:
+    def __init__(self, url: str, hub: Hub, presence: PgPresence | None = None,
+                 on_step: Callable[[str, int, Step], None] | None = None) -> None:
         self.dsn = psycopg_dsn(url)
         self.hub = hub
+        self.on_step = on_step  # the service's ``apply_step``: run before the table's wake, in order
         self.task: asyncio.Task[None] | None = None
         self.ready = asyncio.Event()
         self.presence = presence or PgPresence(self.dsn, hub)
@@ -126,14 +159,24 @@ class PgListener:
                             self.on_handoff([t for t in note.payload.split(",") if t])
                             continue
                         metrics.ROUND_TRIPS.received(note.payload)
-                        table_id, _, version = note.payload.rpartition(":")
-                        self.hub.wake_local(table_id, int(version) if version.isdigit() else None)
+                        self.table(note.payload)
             except asyncio.CancelledError:
                 raise
             except Exception as err:
                 log.warning("LISTEN connection lost: %s", err)
                 self.ready.clear()
                 await asyncio.sleep(1.0)
+
+    def table(self, payload: str) -> None:
+        """One notification from ``phase10_tables``: apply its command to this process's copy of the game (if
+        it has one), then wake the table's sockets here."""
+        table_id, version, step = parse_table_payload(payload)
+        if step is not None and version is not None and self.on_step is not None:
+            try:
+                self.on_step(table_id, version, step)
+            except Exception:  # the wake below reads the table from the database instead
+                log.exception("could not apply a notified step", extra={"table_id": table_id})
+        self.hub.wake_local(table_id, version)
 
     def chat(self, payload: str) -> None:
         """One notification from ``phase10_chat``: the message to the table's sockets in this process."""

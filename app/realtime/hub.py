@@ -75,6 +75,7 @@ class Connection:
         self.writer: asyncio.Task[None] | None = None
         self.seat_changed: Callable[[], None] | None = None  # set by the hub (presence announcements)
         self.last_heard = time.monotonic()  # the last message from the peer (any message is a sign of life)
+        self.token_tag: str | None = None  # of the seat token it signed in with (a moved seat's old sockets close)
 
     def heard(self) -> None:
         """The peer sent something: it is alive (the heartbeat's idle clock starts again)."""
@@ -277,14 +278,26 @@ class Hub:
             self.loop.call_soon_threadsafe(call, *args)
 
     def broadcast_local(self, table_id: str, message: JSONDict) -> None:
-        """On the hub's loop: ``message``, encoded once, to every open socket of ``table_id`` here."""
+        """On the hub's loop: ``message``, encoded once, to every open socket of ``table_id`` here. A
+        ``seat_moved`` message is for the hub itself: it closes the moved seat's sockets of its old token."""
         channel = self.channels.get(table_id)
         if channel is None:
+            return
+        if message.get("type") == "seat_moved":
+            self.seat_moved_local(channel, message.get("seat_id"), message.get("tag"))
             return
         text = json.dumps(message, separators=(",", ":"))
         for conn in list(channel.connections):
             if not conn.closed:
                 conn.send_text(text)
+
+    def seat_moved_local(self, channel: Channel, seat_id: Any, tag: Any) -> None:
+        """The seat moved to another device (``tag``: its new token's): its other sockets here are refused."""
+        for conn in list(channel.connections):
+            if conn.seat_id == seat_id and conn.token_tag != tag and not conn.closed:
+                conn.send({"type": "error", "ref": None, "code": "seat_moved",
+                           "message": "your seat was moved to another device"})
+                conn.close(4403, "seat moved", flush=True)  # the reader detaches it once the close is sent
 
     def wake_all(self) -> None:
         for table_id in list(self.channels):

@@ -31,12 +31,14 @@ from .base import (
     NullNotifier,
     RulesetCatalog,
     StateCache,
+    Step,
     TableExtension,
     Viewer,
     count_tables,
     first_row,
     key,
     pg_cursor,
+    redact_all,
 )
 from .errors import ServiceError, bad_token
 from .fanout import Fanout, FanoutData
@@ -44,7 +46,7 @@ from .lobby import Lobby
 from .replays import Replays
 
 __all__ = ["SPECTATOR", "FanoutData", "GameRef", "GameService", "JSONDict", "Notifier", "NullNotifier",
-           "RulesetCatalog", "StateCache", "TableExtension", "Viewer", "count_tables", "pg_cursor"]
+           "RulesetCatalog", "StateCache", "Step", "TableExtension", "Viewer", "count_tables", "pg_cursor"]
 
 log = logging.getLogger("phase10.games")
 
@@ -242,8 +244,7 @@ class GameService(Lobby, Replays, Fanout):
                         moved = conn.execute(_BUMP_VERSION, bump)
                 if moved.rowcount != 1:
                     raise _Conflict()
-                redacted = {key(i): [ruleset.redact_event(e, i) for e in events] for i in range(game.players)}
-                redacted[SPECTATOR] = [ruleset.redact_event(e, None) for e in events]
+                redacted = redact_all(ruleset, game.players, events)
                 row: JSONDict = {
                     "game_id": game.id, "seq": version, "seat": seat, "command_id": command_id,
                     "command": ruleset.command_to_json(command), "events": [ruleset.event_to_json(e) for e in events],
@@ -252,7 +253,7 @@ class GameService(Lobby, Replays, Fanout):
                     pg_cursor(s).execute(_PG_INSERT_COMMAND, row | {k: Json(row[k]) for k in _PG_JSON})
                 else:
                     conn.execute(_INSERT_COMMAND, row)
-                self._publish(s, table_id, version)
+                self._publish(s, table_id, version, Step(game.id, seat, row["command"]))
                 new_state_to_cache = new_state
                 view = ruleset.player_view(new_state, seat) if with_view else None
                 # The command's row is in this transaction, so the extensions see the game at ``version``.

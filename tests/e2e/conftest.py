@@ -36,6 +36,18 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
                 item.add_marker(pytest.mark.skip(reason=f"{CHROMIUM} is not installed"))
 
 
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Say at the end of the run that the browser tests were skipped, and how to run them."""
+    if CHROMIUM.exists():
+        return
+    skipped = [r for r in terminalreporter.stats.get("skipped", []) if "tests/e2e/" in r.nodeid]
+    if skipped:
+        terminalreporter.write_sep("=", f"{len(skipped)} browser tests were skipped: {CHROMIUM} is not installed",
+                                   yellow=True, bold=True)
+        terminalreporter.write_line("To run them: sudo apt-get install -y chromium (or set E2E_CHROMIUM to a "
+                                    "Chromium binary), then run make test again.")
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -107,7 +107,8 @@ function onMessage(msg) {
       addChat(msg);
       break;
     case "error":
-      if (msg.code === "seat_removed" || msg.code === "seat_moved") { S.seatGone = true; showSeatless(); }
+      if (msg.code === "seat_removed") { S.seatGone = true; showSeatless(); }
+      else if (msg.code === "seat_moved") { S.seatGone = true; $("page-error").textContent = P10.errorText(msg); }
       else if (msg.ref === null && msg.code === "bad_token") { showSeatless(); }
       else setError(P10.errorText(msg));
       break;
