@@ -137,10 +137,22 @@ async def reader(run: TableRun, seat: int, ws: Any) -> None:
                 if not pending.waiting:
                     run.latencies.append(time.perf_counter() - pending.sent)
                     pending.done.set()
+        elif kind == "ping":  # the server's heartbeat (docs/protocol.md, Heartbeat)
+            await ws.send(PONG)
         elif kind == "error":
             run.errors += 1
             if run.pending is not None:
                 run.pending.done.set()
+
+
+PONG = json.dumps({"type": "pong"})
+
+
+async def answer_pings(ws: Any) -> None:
+    """An idle socket: answers the server's heartbeat, so the server keeps it open."""
+    async for raw in ws:
+        if version_of(raw)[0] == "ping":
+            await ws.send(PONG)
 
 
 async def connect_all(base: str, run: TableRun) -> list[asyncio.Task[None]]:
@@ -239,16 +251,20 @@ async def bench(base: str, pid: int, args: argparse.Namespace) -> None:
             idle_runs = await asyncio.gather(*(one() for _ in range(args.idle // PLAYERS)))
             before = rss_mb(pid)
             sockets = []
+            idle_readers: list[asyncio.Task[None]] = []
             for run in idle_runs:
                 for token in run.tokens:
                     ws = await websockets.connect(f"ws://{base}/ws/tables/{run.table_id}?token={token}")
                     await ws.recv()
                     sockets.append(ws)
+                    idle_readers.append(asyncio.create_task(answer_pings(ws)))
             await asyncio.sleep(1)
             print(f"idle: {len(sockets)} sockets open in {time.perf_counter() - t0:.1f} s; server RSS "
                   f"{rss_mb(pid):.0f} MB (before the idle sockets: {before:.0f} MB)")
             for ws in sockets:
                 await ws.close()
+            for task in idle_readers:
+                task.cancel()
 
 
 def main() -> None:

@@ -18,7 +18,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
-from app import metrics
+from app import fastjson, metrics
 from app.services.games import SPECTATOR, FanoutData
 
 log = logging.getLogger("phase10.hub")
@@ -90,7 +90,7 @@ class Connection:
 
     def send(self, message: JSONDict) -> None:
         if not self.closed:
-            self.send_text(json.dumps(message, separators=(",", ":")))
+            self.send_text(fastjson.dumps(message))
 
     def send_text(self, text: str) -> None:
         """Queue an encoded message (one fan-out encodes a message shared by several sockets once)."""
@@ -281,7 +281,7 @@ class Hub:
         channel = self.channels.get(table_id)
         if channel is None:
             return
-        text = json.dumps(message, separators=(",", ":"))
+        text = fastjson.dumps(message)
         for conn in list(channel.connections):
             if not conn.closed:
                 conn.send_text(text)
@@ -326,7 +326,7 @@ class Hub:
                     for seat, seat_id in zip(data.table.get("seats", []), data.seat_ids, strict=False)])
                 # table.game.version is only as fresh as the last table read; updates carry the version.
                 volatile = dict(data.table, game={**(data.table.get("game") or {}), "version": None})
-                table_key = json.dumps(volatile, sort_keys=True)
+                table_key = fastjson.dumps_sorted(volatile)
                 encoded: dict[tuple[Any, ...], str] = {}
                 for c in conns:
                     if not c.closed:
@@ -351,7 +351,7 @@ class Hub:
     def _encoded(encoded: dict[tuple[Any, ...], str], key: tuple[Any, ...], message: Callable[[], JSONDict]) -> str:
         text = encoded.get(key)
         if text is None:
-            text = encoded[key] = json.dumps(message(), separators=(",", ":"))
+            text = encoded[key] = fastjson.dumps(message())
         return text
 
     @classmethod
