@@ -42,6 +42,7 @@ import psycopg  # noqa: E402
 import websockets  # noqa: E402
 
 from app.rules import registry  # noqa: E402
+from bench import server_metrics  # noqa: E402
 from tests.rules.playout import choose  # noqa: E402
 
 SEED = 20261125
@@ -304,7 +305,11 @@ async def bench(base: str, pid: int, args: argparse.Namespace) -> None:
         if args.find_ceiling:
             await find_ceiling(runs, pid, args)
         else:
+            # One process's own figures (with --workers N a scrape reaches any one of them: skipped).
+            metrics_before = server_metrics.scrape(base) if args.workers == 1 else None
             await play(runs, pid, args.rate, args.duration, random.Random(1), report=True)
+            if metrics_before is not None:
+                server_metrics.report(metrics_before, server_metrics.scrape(base))
         print(f"server RSS after play: {rss_mb(pid):.0f} MB")
         for run in runs:
             for ws in run.sockets:
@@ -371,7 +376,8 @@ def run(args: argparse.Namespace) -> None:
         upgrade(url)
         port = free_port()
         env = {**os.environ, "DATABASE_URL": url, "PHASE10_FIXED_SEED": str(SEED),
-               "PHASE10_LOG_LEVEL": "WARNING", "PHASE10_JOIN_FAILURES_PER_ADDRESS": "1000000"}
+               "PHASE10_LOG_LEVEL": "WARNING", "PHASE10_JOIN_FAILURES_PER_ADDRESS": "1000000",
+               "PHASE10_METRICS_ALLOW": "127.0.0.1"}
         server = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port),
              "--workers", str(args.workers), "--log-level", "warning", "--no-access-log",

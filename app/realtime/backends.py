@@ -34,6 +34,8 @@ log = logging.getLogger("phase10.hub")
 
 CHANNEL = "phase10_tables"
 CHAT_CHANNEL = "phase10_chat"
+# A stopping process names the tables whose bots, stand-ins and timers it was running; the others plan them.
+HANDOFF_CHANNEL = "phase10_handoff"
 _PG_NOTIFY = "SELECT pg_notify(%s, %s)"  # on the session's psycopg connection, in its transaction
 _PG_CHAT_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 MAX_PAYLOAD = 7999  # Postgres refuses a NOTIFY payload of 8000 bytes or more
@@ -129,6 +131,7 @@ class PgListener:
         self.presence = presence or PgPresence(self.dsn, hub)
         hub.remote = self.presence.remote
         hub.on_local_change = self.presence.local_changed
+        self.on_handoff: Callable[[list[str]], None] = lambda _tables: None
 
     def start(self) -> None:
         self.task = asyncio.get_running_loop().create_task(self._run())
@@ -141,6 +144,7 @@ class PgListener:
                     await conn.execute(f"LISTEN {CHANNEL}")
                     await conn.execute(f"LISTEN {PRESENCE_CHANNEL}")
                     await conn.execute(f"LISTEN {CHAT_CHANNEL}")
+                    await conn.execute(f"LISTEN {HANDOFF_CHANNEL}")
                     self.ready.set()
                     self.hub.wake_all()  # we may have missed notifications while (re)connecting
                     self.presence.listening()
@@ -150,6 +154,9 @@ class PgListener:
                             continue
                         if note.channel == CHAT_CHANNEL:
                             self.chat(note.payload)
+                            continue
+                        if note.channel == HANDOFF_CHANNEL:
+                            self.on_handoff([t for t in note.payload.split(",") if t])
                             continue
                         metrics.ROUND_TRIPS.received(note.payload)
                         self.table(note.payload)
@@ -180,6 +187,22 @@ class PgListener:
             log.warning("bad chat notification: %r", payload[:200])
             return
         self.hub.broadcast_local(table_id, message)
+
+    async def handoff(self, table_ids: list[str]) -> None:
+        """Ask the other processes to plan these tables' bots, stand-ins and timers (this one is stopping)."""
+        chunks: list[list[str]] = [[]]
+        for table_id in table_ids:
+            if sum(len(t) + 1 for t in chunks[-1]) + len(table_id) > 7000:  # NOTIFY payloads stay under 8000 B
+                chunks.append([])
+            chunks[-1].append(table_id)
+        if not table_ids:
+            return
+        try:
+            async with await psycopg.AsyncConnection.connect(self.dsn, autocommit=True) as conn:
+                for chunk in chunks:
+                    await conn.execute("SELECT pg_notify(%s, %s)", (HANDOFF_CHANNEL, ",".join(chunk)))
+        except Exception as err:  # the others resume these tables when a process starts
+            log.warning("bot hand-off failed: %s", err)
 
     async def stop(self) -> None:
         await self.presence.stop()

@@ -106,3 +106,68 @@ def test_a_rematch_offer_is_dealt_only_when_all_three_pages_accepted(start_serve
                                arg=finished)
         assert page.evaluate("P10.state.table.game.number") == 2
     assert not any(page.p10_errors for page in pages), [page.p10_errors for page in pages]
+
+
+def badges(page: Any) -> list[tuple[str, str]]:
+    page.wait_for_selector("#my-tables[data-loaded='true']", state="attached")
+    return [(str(x[0]), str(x[1])) for x in page.eval_on_selector_all(
+        "#my-tables-list > li", "els => els.map((e) => [e.dataset.table, e.dataset.badge])")]
+
+
+@pytest.mark.e2e
+def test_the_lobby_of_a_returning_browser_lists_its_tables_with_badges(start_server: Any, new_page: Any) -> None:
+    server = start_server(SEED)
+    anna, ben, _ = h.start_two(server, new_page, "mattel", {"phases_to_win": 1})
+    game_table = anna.evaluate("P10.state.tableId")
+    turn = h.awaited_page([anna, ben])
+    waiting_one = anna.context.new_page()  # a second table, still waiting for players, made later by Anna
+    h.create_table(waiting_one, server.url, "master", "Anna")
+    newer = waiting_one.evaluate("P10.state.tableId")
+    for page, mine in ((anna, turn is anna), (ben, turn is ben)):
+        lobby = page.context.new_page()  # the same browser comes back to the lobby
+        lobby.goto(server.url + "/")
+        expected = [(newer, "waiting"), (game_table, "your_turn" if mine else "waiting")]
+        assert badges(lobby) == (expected if page is anna else expected[1:])
+        assert lobby.locator("#my-tables").is_visible()
+        lobby.click(f"#my-tables-list li[data-table='{game_table}'] a.my-table-link")
+        lobby.wait_for_url(f"**/tables/{game_table}")
+        lobby.wait_for_selector("#game:not(.hidden)")
+        lobby.close()
+    stranger = new_page()
+    stranger.goto(server.url + "/")
+    assert badges(stranger) == [] and stranger.locator("#my-tables").is_hidden()
+    assert not anna.p10_errors and not ben.p10_errors
+
+
+@pytest.mark.e2e
+def test_a_seat_moved_to_a_second_browser_plays_on_there_and_the_first_is_refused(start_server: Any,
+                                                                                   new_page: Any) -> None:
+    server = start_server(SEED)
+    anna, ben, _ = h.start_two(server, new_page, "mattel", {"phases_to_win": 1})
+    ben.click("#transfer-button")
+    ben.wait_for_selector("#transfer:not(.hidden) #transfer-qr svg")
+    link = ben.input_value("#transfer-link")
+    assert "/move?code=" in link
+    phone = new_page(width=390, height=800)  # another browser context: another device
+    phone.goto(link)
+    phone.click("#move-button")
+    phone.wait_for_url(f"**/tables/{anna.evaluate('P10.state.tableId')}")
+    phone.wait_for_selector("#game:not(.hidden)")
+    phone.wait_for_function("P10.state.seat === 1 && P10.state.view !== null")
+    # the old device is told and refused; it does not reconnect
+    ben.wait_for_function("P10.state.seatGone === true")
+    assert "moved to another device" in (ben.locator("#page-error").text_content() or "")
+    r = ben.evaluate("fetch(`/api/tables/${P10.state.tableId}/view`).then((r) => r.status)")
+    assert r == 401
+    # the phone plays on: whoever is awaited moves until the phone has made a move
+    played = 0
+    for _ in range(12):
+        page = h.awaited_page([anna, phone])
+        assert page is not None
+        h.act(page, {})
+        h.wait_version(anna, h.version(page))
+        played += page is phone
+        if played:
+            break
+    assert played == 1 and h.version(phone) == h.version(anna)
+    assert not anna.p10_errors and not phone.p10_errors
