@@ -18,7 +18,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
-from app import metrics
+from app import fastjson, metrics
 from app.services.games import SPECTATOR, FanoutData
 
 log = logging.getLogger("phase10.hub")
@@ -94,7 +94,7 @@ class Connection:
 
     def send(self, message: JSONDict) -> None:
         if not self.closed:
-            self.send_text(json.dumps(message, separators=(",", ":")))
+            self.send_text(fastjson.dumps(message))
 
     def send_text(self, text: str) -> None:
         """Queue an encoded message (one fan-out encodes a message shared by several sockets once)."""
@@ -315,7 +315,7 @@ class Hub:
         if message.get("type") == "seat_moved":
             self.seat_moved_local(channel, message.get("seat_id"), message.get("tag"))
             return
-        text = json.dumps(message, separators=(",", ":"))
+        text = fastjson.dumps(message)
         for conn in list(channel.connections):
             if not conn.closed:
                 conn.send_text(text)
@@ -368,7 +368,7 @@ class Hub:
                     for seat, seat_id in zip(data.table.get("seats", []), data.seat_ids, strict=False)])
                 # table.game.version is only as fresh as the last table read; updates carry the version.
                 volatile = dict(data.table, game={**(data.table.get("game") or {}), "version": None})
-                table_key = json.dumps(volatile, sort_keys=True)
+                table_key = fastjson.dumps_sorted(volatile)
                 encoded: dict[tuple[Any, ...], str] = {}
                 for c in conns:
                     if not c.closed:
@@ -393,7 +393,7 @@ class Hub:
     def _encoded(encoded: dict[tuple[Any, ...], str], key: tuple[Any, ...], message: Callable[[], JSONDict]) -> str:
         text = encoded.get(key)
         if text is None:
-            text = encoded[key] = json.dumps(message(), separators=(",", ":"))
+            text = encoded[key] = fastjson.dumps(message())
         return text
 
     @classmethod
