@@ -35,10 +35,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
-import requests
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from py_vapid import Vapid
-from pywebpush import WebPushException, webpush
 from sqlalchemy import delete, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -172,7 +170,7 @@ class PushService:
         self._reminders: list[tuple[datetime, str, int, int, int]] = []
         self._scheduled: set[tuple[int, int, int]] = set()
         self._unsubscribed: dict[str, float] = {}  # table id -> monotonic time until which it is skipped
-        self._session = requests.Session()
+        self._session: Any = None  # a requests.Session, made with the first send
 
     # -- lifecycle -------------------------------------------------------------------------------------
     def start(self) -> None:
@@ -441,6 +439,13 @@ class PushService:
 
     def _webpush(self, target: Target, payload: JSONDict) -> int:
         """Encrypt (aes128gcm, RFC 8291) and POST one message with a VAPID signature; the push service's status."""
+        # Imported on the first send, in a sender thread: pywebpush pulls in aiohttp and requests (over a second
+        # of a server's start on a loaded machine), which most servers never need.
+        import requests
+        from pywebpush import WebPushException, webpush
+
+        if self._session is None:
+            self._session = requests.Session()
         try:
             response = webpush(
                 {"endpoint": target.endpoint, "keys": {"p256dh": target.p256dh, "auth": target.auth}},
