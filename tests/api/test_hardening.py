@@ -104,6 +104,13 @@ def test_every_response_has_the_security_headers(client: TestClient) -> None:
         assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp and "unsafe-inline" not in csp
 
 
+def test_the_interactive_api_docs_still_load_their_scripts(client: TestClient) -> None:
+    """/docs (Swagger UI from a CDN, an inline bootstrap) is exempt from the page CSP, not from the rest."""
+    r = client.get("/docs")
+    assert r.status_code == 200 and "content-security-policy" not in r.headers
+    assert r.headers["x-content-type-options"] == "nosniff" and r.headers["x-frame-options"] == "DENY"
+
+
 INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)(?![^>]*type=\"application/json\")[^>]*>", re.I)
 INLINE_HANDLER = re.compile(r"<[^>]+\son[a-z]+\s*=", re.I)
 
@@ -120,3 +127,27 @@ def test_pages_run_no_inline_script(client: TestClient) -> None:
         assert not INLINE_SCRIPT.search(html), (path, INLINE_SCRIPT.search(html))
         assert not INLINE_HANDLER.search(html), path
         assert "javascript:" not in html and " style=" not in html, path
+
+
+def test_secrets_are_stored_only_as_hashes_and_cookies_are_httponly(client: TestClient) -> None:
+    """The database holds SHA-256 digests of seat tokens and join codes, never the secrets; the seat cookie
+    is HttpOnly and SameSite=Lax (scripts and other sites' requests cannot read or send it)."""
+    from sqlalchemy import select
+
+    from app.persistence.models import GameTable, Seat
+    from app.services.security import digest
+
+    r = client.post("/api/tables", json={"ruleset": "mattel", "seats": 2, "name": "Host"})
+    created = r.json()
+    cookie = r.headers["set-cookie"].lower()
+    assert f"p10_seat_{created['table_id']}=".lower() in cookie
+    assert "httponly" in cookie and "samesite=lax" in cookie
+    service = client.app.state.service  # type: ignore[attr-defined]
+    with service.db.read() as s:
+        table = s.get(GameTable, created["table_id"])
+        seat = s.scalar(select(Seat).where(Seat.table_id == created["table_id"]))
+        assert table is not None and seat is not None
+        assert table.join_code_hash == digest(created["join_code"]) != created["join_code"]
+        assert seat.token_hash == digest(created["token"]) != created["token"]
+        stored = " ".join(str(v) for row in (table, seat) for v in vars(row).values())
+    assert created["token"] not in stored and created["join_code"] not in stored

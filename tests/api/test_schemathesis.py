@@ -5,7 +5,9 @@ seat token so they get past the 404 and the 401. Zero 5xx answers; every 4xx is 
 
 from __future__ import annotations
 
+import copy
 import zlib
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,10 +17,11 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, settings
 
 from app.main import create_app
+from app.rules import registry
 from app.settings import Settings
 from tests.server_helpers import new_table
 
-EXAMPLES = 25  # per operation and test run: ~22 operations, a little over a minute on the 2-core machine
+EXAMPLES = 20  # per operation: ~22 operations; with the stateful run about 1.5 min on the shared 2-core machine
 _RUN: dict[str, Any] = {"cases": 0, "statuses": {}}
 
 
@@ -35,7 +38,18 @@ def real(database_url: str) -> Iterator[tuple[TestClient, dict[str, str]]]:
 
 
 # The schema as the app publishes it at /openapi.json (building the app opens no database connection).
-schema = schemathesis.openapi.from_dict(create_app(Settings(database_url="sqlite://", log_level="CRITICAL")).openapi())
+OPENAPI = create_app(Settings(database_url="sqlite://", log_level="CRITICAL")).openapi()
+schema = schemathesis.openapi.from_dict(OPENAPI)
+
+
+def _stateful_schema() -> Any:
+    """For sequences, tables must get created: the rule set ids the registry holds and no options (random
+    option names are refused; the stateless run above fuzzes them)."""
+    raw = copy.deepcopy(OPENAPI)
+    create = raw["components"]["schemas"]["CreateTable"]["properties"]
+    create["ruleset"] = {"type": "string", "enum": sorted(registry.ruleset_ids())}
+    create["options"] = {"type": "object", "maxProperties": 0}
+    return schemathesis.openapi.from_dict(raw)
 
 
 @schema.parametrize()
@@ -72,3 +86,42 @@ def test_schemathesis_ran_many_cases(real: tuple[TestClient, dict[str, str]]) ->
     if _RUN["cases"] == 0:
         pytest.skip("the generated tests were deselected")
     assert _RUN["cases"] >= 100, _RUN
+
+
+def test_stateful_sequences_follow_the_links_between_operations(real: tuple[TestClient, dict[str, str]]) -> None:
+    """Stateful: schemathesis links operations by their data (a created table's id and token feed the table
+    operations: join, start, view, commands, bots, chat ...) and runs random sequences of them. The same
+    two promises hold at every step."""
+    client, _ = real
+    base = _stateful_schema().as_state_machine()
+    steps: list[int] = []
+    tokens: dict[str, str] = {}  # table id -> a seat token, from the create and join answers
+
+    class Workflow(base):  # type: ignore[misc, valid-type]
+        def call(self, case: Any, **kwargs: Any) -> Any:
+            table_id = (case.path_parameters or {}).get("table_id")
+            if table_id in tokens and zlib.crc32(case.id.encode()) % 4:  # mostly with the seat's token
+                case.headers = {**(case.headers or {}), "Authorization": f"Bearer {tokens[table_id]}"}
+            kwargs = case.as_transport_kwargs(base_url="http://testserver")
+            body = {k: kwargs[k] for k in ("json", "data", "content") if kwargs.get(k) is not None}
+            if isinstance(body.get("data"), bytes | str):
+                body["content"] = body.pop("data")
+            client.cookies.clear()
+            response = client.request(kwargs["method"], kwargs["url"], params=kwargs.get("params"),
+                                      headers=kwargs.get("headers"), **body)
+            steps.append(response.status_code)
+            if response.status_code in (200, 201) and case.method == "POST" and \
+                    case.path in ("/api/tables", "/api/tables/{table_id}/join"):
+                tokens[response.json()["table_id"]] = response.json()["token"]
+            return schemathesis.Response.from_any(response)
+
+        def validate_response(self, response: Any, case: Any, *args: Any, **kwargs: Any) -> None:
+            assert response.status_code < 500, (case.method, case.formatted_path, response.status_code)
+            if 400 <= response.status_code < 500:
+                error = response.json()["error"]
+                assert isinstance(error["code"], str) and error["code"], error
+
+    Workflow.run(settings=settings(max_examples=30, stateful_step_count=8, deadline=None, derandomize=True,
+                                   suppress_health_check=list(HealthCheck)))
+    print(f"\nschemathesis stateful: {len(steps)} calls, statuses {dict(sorted(Counter(steps).items()))}")
+    assert len(steps) >= 30 and 201 in steps
