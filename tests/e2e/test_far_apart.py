@@ -101,11 +101,20 @@ def test_a_rematch_offer_is_dealt_only_when_all_three_pages_accepted(start_serve
     for page in pages:  # a decline leaves it undealt: still the finished game everywhere
         assert page.evaluate("P10.state.gameId") == finished and h.view(page)["over"]
     assert anna.locator("#rematch-start").count() == 1 and ben.locator("#rematch-start").count() == 0
+    assert ben.locator("#rematch-options-save").count() == 0  # only the host changes the options
+    anna.click(".rematch-options summary")  # the host changes the options: everyone is asked again
+    anna.fill("#rematch-opt-phases_to_win", "2")
+    anna.click("#rematch-options-save")
+    for page in pages:
+        page.wait_for_function("() => [...document.querySelectorAll('#rematch li')].map((e) => e.dataset.answer)"
+                               ".join() === 'accepted,pending,pending'")
+    ben.click("#rematch-accept")
     cara.click("#rematch-accept")  # Cara changes her mind: all three accepted, game 2 is dealt
     for page in pages:
         page.wait_for_function("g => P10.state.gameId !== g && P10.state.view && !P10.state.view.over",
                                arg=finished)
         assert page.evaluate("P10.state.table.game.number") == 2
+        assert page.evaluate("P10.state.table.options.phases_to_win") == 2
     assert not any(page.p10_errors for page in pages), [page.p10_errors for page in pages]
 
 
