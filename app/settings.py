@@ -68,6 +68,17 @@ class Settings(BaseSettings):
     cookie_secure: bool = False
     # How long a one-time link that moves a seat to another device stays valid.
     seat_transfer_minutes: float = 15.0
+    # Web Push (app/services/push.py). The VAPID private key (PEM or raw base64url); empty: made on first start
+    # and kept in the database. The subject is the contact a push service may use (mailto: or https:).
+    vapid_private_key: str = ""
+    vapid_subject: str = "mailto:admin@phase10.invalid"
+    push_timeout_seconds: float = 10.0
+    push_ttl_seconds: int = 12 * 60 * 60
+    # A turn timer's reminder goes this fraction of the timer before it runs out, at most the cap before.
+    push_reminder_fraction: float = 0.25
+    push_reminder_max_seconds: float = 3600.0
+    # Test-only: accept http:// push endpoints (a receiver on loopback). Browsers' push services are https.
+    push_allow_http: bool = False
     log_level: str = "INFO"
     log_json: bool = True
     # /metrics (Prometheus text format) is served only to these client addresses or networks (comma-separated,

@@ -3,6 +3,7 @@ inside the viewport, not clipped by a scrolling box, and the page itself does no
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 # Portrait and landscape of a small phone, a large phone, a tablet and a laptop.
@@ -47,6 +48,15 @@ OUTSIDE = """() => {
 }"""
 
 
+def until(page: Any, expression: str, timeout: float = 20.0) -> None:
+    """Poll ``expression`` with evaluate. After ``emulate_media`` Playwright's ``wait_for_function`` evaluated
+    its predicate with eval in the page, which the pages' CSP (script-src 'self') refuses; evaluate does not."""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(expression):
+        assert time.monotonic() < deadline, f"timed out waiting for {expression}"
+        time.sleep(0.05)
+
+
 def outside(page: Any) -> list[str]:
     """The hand cards and prompt controls (or the open dialog's actions) not fully visible, if any."""
     result: list[str] = page.evaluate(OUTSIDE)
@@ -58,8 +68,7 @@ def check_viewports(page: Any, where: str, home: tuple[int, int]) -> None:
     try:
         for width, height in VIEWPORTS:
             page.set_viewport_size({"width": width, "height": height})
-            page.wait_for_function("([w, h]) => window.innerWidth === w && window.innerHeight === h",
-                                   arg=[width, height])
+            until(page, f"window.innerWidth === {width} && window.innerHeight === {height}")
             if outside(page):
                 from .conftest import shot
 

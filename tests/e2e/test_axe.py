@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from . import helpers as h
+from .layout import until
 
 SEEDS = {"mattel": 306, "master": 1053, "board": 1120}
 RULES = {"rules": {"label-content-name-mismatch": {"enabled": True}}, "resultTypes": ["violations"]}
@@ -32,9 +33,26 @@ def both_themes(page: Any, where: str) -> list[str]:
     found = []
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
-        page.wait_for_function("s => P10.darkTheme() === (s === 'dark')", arg=scheme)
+        until(page, f"P10.darkTheme() === {str(scheme == 'dark').lower()}")
         found += serious(page, f"{where} [{scheme}]")
     return found
+
+
+def theme_toggle_is_remembered(page: Any) -> None:
+    """The toggle overrides the system's scheme, for this browser, across pages and reloads."""
+    page.emulate_media(color_scheme="light")
+    page.click("#theme-toggle")
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+    assert page.get_attribute("#theme-toggle", "aria-pressed") == "true"
+    page.reload()
+    until(page, "document.getElementById('theme-toggle').getAttribute('aria-pressed') === 'true'")
+    assert page.evaluate("getComputedStyle(document.documentElement).backgroundColor") == "rgb(21, 25, 29)"  # --bg dark
+    page.click("#theme-toggle")
+    assert page.evaluate("document.documentElement.dataset.theme") == "light"
+    page.emulate_media(color_scheme="dark")  # the choice wins over the system
+    assert page.evaluate("getComputedStyle(document.documentElement).backgroundColor") == "rgb(243, 241, 234)"
+    page.evaluate("localStorage.removeItem('p10.theme'); delete document.documentElement.dataset.theme")
+    page.emulate_media(color_scheme="light")
 
 
 @pytest.mark.e2e
@@ -46,9 +64,10 @@ def test_no_serious_axe_violations_on_any_page(start_server: Any, new_page: Any,
     if ruleset == "mattel":
         anna.goto(server.url + "/")
         found += both_themes(anna, "lobby")
+        theme_toggle_is_remembered(anna)
     invite = h.create_table(anna, server.url, ruleset, "Anna", options={"phases_to_win": 1}, spectators=True)
     ben.goto(invite)
-    ben.wait_for_function("document.getElementById('join-info').textContent.includes('Anna')")
+    until(ben, "document.getElementById('join-info').textContent.includes('Anna')")
     if ruleset == "mattel":
         found += both_themes(ben, "join")
     h.join_table(ben, invite, "Ben")
@@ -88,7 +107,7 @@ def test_no_serious_axe_violations_on_any_page(start_server: Any, new_page: Any,
     carl.goto(anna.url.rstrip("/") + "/games/1/replay")
     carl.wait_for_selector("#rp-players article")
     carl.click("#rp-last")
-    carl.wait_for_function("P10.replay.step === P10.replay.record.version")
+    until(carl, "P10.replay.step === P10.replay.record.version")
     found += both_themes(carl, f"{ruleset} replay")
     assert found == [], "\n".join(found)
     for page in (anna, ben, carl):

@@ -14,9 +14,25 @@ import pytest
 
 from . import helpers as h
 from .conftest import shot
-from .layout import check_viewports, outside
+from .layout import check_viewports, outside, until
 
 PHONE = (360, 740)
+DESKTOP = (1366, 800)
+
+
+def readme_shots(page: Any, ruleset: str) -> None:
+    """The README's pictures of a table while the phase is being laid: phone and desktop, light and dark
+    (written to docs/screenshots/ with UPDATE_SCREENSHOTS=1, else to test-artifacts/ only)."""
+    try:
+        for size, (width, height) in (("phone", PHONE), ("desktop", DESKTOP)):
+            page.set_viewport_size({"width": width, "height": height})
+            for scheme in ("light", "dark"):
+                page.emulate_media(color_scheme=scheme)
+                until(page, f"P10.darkTheme() === {str(scheme == 'dark').lower()}")
+                shot(page, f"table-{ruleset}-{size}-{scheme}", docs=True)
+    finally:
+        page.emulate_media(color_scheme="light")
+        page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
 
 
 @pytest.mark.e2e
@@ -57,6 +73,8 @@ def test_hand_and_actions_stay_on_one_phone_screen_at_every_stage(start_server: 
         if stage not in seen:
             shot(page, f"layout-{ruleset}-{stage}")
             check_viewports(page, stage, PHONE)
+            if stage == "play+builder":
+                readme_shots(page, ruleset)
         seen[stage] = seen.get(stage, 0) + 1
         return False
 
@@ -71,3 +89,26 @@ def test_hand_and_actions_stay_on_one_phone_screen_at_every_stage(start_server: 
                 "board": {"roll", "move", "play+builder"}}[ruleset]
     assert expected <= set(seen), seen
     assert not anna.p10_errors and not ben.p10_errors, anna.p10_errors + ben.p10_errors
+    if ruleset == "mattel":
+        replay_follows_the_current_step(anna)
+
+
+CURRENT_STEP = """() => {
+  const list = document.getElementById('rp-log'), li = list.querySelector('li.current');
+  const a = list.getBoundingClientRect(), b = li.getBoundingClientRect();
+  return {scrolled: list.scrollTop, inside: b.top >= a.top - 1 && b.bottom <= a.bottom + 1};
+}"""
+
+
+def replay_follows_the_current_step(page: Any) -> None:
+    """The replay's step list (longer than its box after a whole game) keeps the current step in sight."""
+    page.goto(page.url.rstrip("/") + "/games/1/replay")
+    page.wait_for_selector("#rp-players article")
+    assert page.evaluate("(l => l.scrollHeight > l.clientHeight)(document.getElementById('rp-log'))")
+    page.click("#rp-last")
+    until(page, "P10.replay.step === P10.replay.record.version")
+    where = page.evaluate(CURRENT_STEP)
+    assert where["inside"] and where["scrolled"] > 0, where
+    page.click("#rp-first")
+    until(page, "P10.replay.step === 0")
+    assert page.evaluate(CURRENT_STEP) == {"scrolled": 0, "inside": True}
