@@ -13,4 +13,4 @@ HEALTHCHECK --interval=10s --timeout=3s CMD python -c "import urllib.request; ur
 # 127.0.0.1): set it to your reverse proxy's address. Trusting every address would let any client pick the
 # address the join rate limit counts.
 # python -m app.serve: uvicorn with the slow-client limits (header timeout, concurrency, keep-alive, frame size).
-CMD ["sh", "-c", "alembic upgrade head && exec python -m app.serve --host 0.0.0.0 --port 8000 --proxy-headers"]
+CMD ["sh", "-c", "alembic upgrade head && exec python -m app.serve --host 0.0.0.0 --port 8000 --proxy-headers --timeout-graceful-shutdown 10"]

@@ -20,9 +20,10 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 
-from app.api import errors, ops, rematch, routes, ws
+from app.api import errors, far, ops, rematch, routes, ws
 from app.api.bots import router as bots_router
 from app.api.middleware import BodyLimit, SecurityHeaders, UrlGuard
+from app.api.push import router as push_router
 from app.api.schemas import Health
 from app.bots.runner import BotRunner
 from app.bots.settings import BotSettings
@@ -30,8 +31,10 @@ from app.persistence.db import Database
 from app.realtime.backends import MemoryNotifier, PgListener, PgNotifier
 from app.realtime.hub import Hub
 from app.services.games import FanoutData, GameService, RulesetCatalog
+from app.services.push import PushService
 from app.services.rematch import Rematches
 from app.services.retention import PruneTask
+from app.services.seat_transfer import SeatTransfers
 from app.services.security import AttemptCounter
 from app.settings import Settings, get_settings
 from app.web import mount_web
@@ -106,6 +109,14 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
     service.presence = hub.presence
     service.notifier = PgNotifier(hub) if settings.use_pg_hub else MemoryNotifier(hub)
     pruner = PruneTask(db, settings)
+    # Turn alerts by Web Push to seats with no visible page, timer reminders (app/services/push.py).
+    push = PushService(service, settings, visible=hub.visible, timer=bots.table_timer)
+    service.add_extension(push)
+
+    def take_over(table_ids: list[str]) -> None:
+        """Another process stopped: plan the bots, stand-ins and timers of the tables it was running."""
+        for table_id in table_ids:
+            bots.poke(table_id)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -115,18 +126,24 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
         loop.set_default_executor(ThreadPoolExecutor(settings.db_threads, thread_name_prefix="phase10-db"))
         hub.bind(loop)
         hub.start_heartbeat(settings.ws_heartbeat_seconds, settings.ws_idle_timeout_seconds)
-        listener = PgListener(settings.database_url, hub) if settings.use_pg_hub else None
+        listener = (PgListener(settings.database_url, hub, on_step=service.apply_step) if settings.use_pg_hub
+                    else None)
         if listener is not None:
+            listener.on_handoff = take_over
             listener.start()
             await asyncio.wait_for(listener.ready.wait(), 10)
         logging.getLogger("phase10").info("server started")
         await bots.start()
         pruner.start()
+        await asyncio.to_thread(push.start)
         try:
             yield
         finally:
+            await asyncio.to_thread(push.stop)
             await pruner.stop()
-            await bots.stop()
+            handed_off = await bots.stop()
+            if listener is not None:
+                await listener.handoff(handed_off)  # another process goes on with their bots and timers
             await hub.close()
             if listener is not None:
                 await listener.stop()
@@ -142,14 +159,18 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
     app.state.bots = bots
     app.state.ws_auth_failures = AttemptCounter(settings.ws_auth_failures_per_address, settings.join_window_seconds)
     app.state.rematches = rematches
+    app.state.seat_transfers = SeatTransfers(service, settings.seat_transfer_minutes)
+    app.state.push = push
     errors.install(app)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes, timeout=settings.http_body_timeout_seconds)
     app.add_middleware(UrlGuard)
     app.add_middleware(SecurityHeaders)  # outermost: the 413 and every error carry the headers too
     app.include_router(routes.router)
     app.include_router(rematch.router)
+    app.include_router(far.router)
     app.include_router(ws.router)
     app.include_router(bots_router)
+    app.include_router(push_router)
     mount_web(app)  # pages + /static (issue 6)
     ops.install(app)  # /readyz, /metrics
 

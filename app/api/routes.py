@@ -19,7 +19,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 router = APIRouter(prefix="/api", responses=ERRORS)
 
 
-def _set_cookie(request: Request, response: Response, table_id: str, token: str) -> None:
+def set_seat_cookie(request: Request, response: Response, table_id: str, token: str) -> None:
     secure = request.app.state.settings.cookie_secure or is_https(request)  # Secure whenever served over HTTPS
     response.set_cookie(cookie_name(table_id), token, httponly=True, samesite="lax", path="/",
                         secure=secure, max_age=60 * 60 * 24 * 365)
@@ -40,7 +40,7 @@ def create_table(body: schemas.CreateTable, request: Request, response: Response
         setup = partial(store_clock, turn_timer=body.turn_timer, stand_in=body.stand_in)
     created = service.create_table(body.ruleset, body.seats, body.options, body.spectators, body.name, setup)
     created["invite_link"] = service.invite_link(created["table_id"], created["join_code"], public_base_url(request))
-    _set_cookie(request, response, created["table_id"], created["token"])
+    set_seat_cookie(request, response, created["table_id"], created["token"])
     return created
 
 
@@ -56,7 +56,7 @@ def join_table(table_id: str, body: schemas.JoinTable, request: Request, respons
     """Take a seat with the join code; sets the seat cookie. Wrong codes are rate-limited."""
     client = request.client.host if request.client else "unknown"
     joined = service.join(table_id, body.name, body.code, client)
-    _set_cookie(request, response, table_id, joined["token"])
+    set_seat_cookie(request, response, table_id, joined["token"])
     return joined
 
 

@@ -14,6 +14,7 @@ from app.realtime.hub import Connection, Hub
 from app.rules.core.errors import RuleError
 from app.services.errors import ServiceError
 from app.services.games import GameService, Viewer
+from app.services.seat_transfer import token_tag
 from app.services.security import AttemptCounter
 from app.settings import Settings
 
@@ -97,6 +98,7 @@ async def table_socket(ws: WebSocket, table_id: str, since: int | None = None, g
         await ws.close(4429)
         return
     viewer: Viewer | None = None
+    signed_with = token  # the token the socket's seat signed in with
     failed = 0
     try:
         viewer, _ = await asyncio.to_thread(service.authenticate, table_id, token)
@@ -121,6 +123,7 @@ async def table_socket(ws: WebSocket, table_id: str, since: int | None = None, g
             continue
         try:
             viewer, _ = await asyncio.to_thread(service.authenticate, table_id, data["token"])
+            signed_with = data["token"]
         except ServiceError as err:
             await ws.send_json(_error(None, err.code, err.message))
             failures.hit(address)
@@ -130,6 +133,7 @@ async def table_socket(ws: WebSocket, table_id: str, since: int | None = None, g
                 return
 
     conn = Connection(ws, table_id, viewer.seat_id, settings.ws_send_queue, since=since, game_id=game)
+    conn.token_tag = token_tag(signed_with) if signed_with else None
     hub.attach(conn)
 
     def auth_failed() -> bool:
@@ -162,6 +166,12 @@ async def _handle(conn: Connection, data: dict[str, Any], service: GameService, 
     kind = data["type"]
     if kind == "ping":
         conn.send({"type": "pong", "ref": data.get("ref")})
+    elif kind == "visibility":
+        visible = data.get("visible")
+        if not isinstance(visible, bool):
+            conn.send(_error(None, "invalid_message", "visible must be true or false"))
+            return
+        hub.set_visible(conn, visible)
     elif kind == "pong":
         pass  # the answer to the server's heartbeat ping: hearing it was the point
     elif kind == "auth":
@@ -173,6 +183,7 @@ async def _handle(conn: Connection, data: dict[str, Any], service: GameService, 
                 conn.close(4401, "too many failed authentications", flush=True)
             return
         conn.reset(viewer.seat_id)
+        conn.token_tag = token_tag(data["token"]) if data.get("token") else None
         hub.wake_local(conn.table_id)
     elif kind == "command":
         ref = data.get("command_id")

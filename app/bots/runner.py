@@ -147,19 +147,26 @@ class BotRunner:
             self.poke(table_id)
         log.info("bot runner started")
 
-    async def stop(self) -> None:
+    async def stop(self) -> list[str]:
+        """Stop planning; decisions already being made finish (bounded). Returns the tables this runner had
+        decisions scheduled for or watched: another process takes them over (``app.main``'s hand-off)."""
         self.stopping = True
+        tables = sorted(set(self.scheduled) | self.watched)
         for _, handles in self.scheduled.values():
             for handle in handles:
                 handle.cancel()
         self.scheduled.clear()
-        tasks = [t for t in (self.task, *self.acting) if t is not None]
-        for task in tasks:
-            task.cancel()
-        if tasks:
-            # Bounded: a decision running in a worker thread finishes on its own; never hang the shutdown.
-            await asyncio.wait(tasks, timeout=5)
+        if self.task is not None:
+            self.task.cancel()
+        acting = [t for t in self.acting if not t.done()]
+        if acting:  # a decision in flight is a command in flight: let it commit, bounded (never hang)
+            await asyncio.wait(acting, timeout=5)
+            for task in acting:
+                task.cancel()
+        if self.task is not None:
+            await asyncio.wait([self.task], timeout=1)
         self.task = None
+        return tables
 
     def _running_tables(self) -> list[str]:
         """Running games at tables with a bot seat, a turn timer or stand-ins (the only ones to resume)."""

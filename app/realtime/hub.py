@@ -18,7 +18,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
-from app import metrics
+from app import fastjson, metrics
 from app.services.games import SPECTATOR, FanoutData
 
 log = logging.getLogger("phase10.hub")
@@ -74,7 +74,11 @@ class Connection:
         self.closed = False
         self.writer: asyncio.Task[None] | None = None
         self.seat_changed: Callable[[], None] | None = None  # set by the hub (presence announcements)
+        # Whether the page shows the table (it reports ``visibility`` over the socket; until then: yes). A seat
+        # with no visible page gets its turn alerts by Web Push (app/services/push.py).
+        self.visible = True
         self.last_heard = time.monotonic()  # the last message from the peer (any message is a sign of life)
+        self.token_tag: str | None = None  # of the seat token it signed in with (a moved seat's old sockets close)
 
     def heard(self) -> None:
         """The peer sent something: it is alive (the heartbeat's idle clock starts again)."""
@@ -90,7 +94,7 @@ class Connection:
 
     def send(self, message: JSONDict) -> None:
         if not self.closed:
-            self.send_text(json.dumps(message, separators=(",", ":")))
+            self.send_text(fastjson.dumps(message))
 
     def send_text(self, text: str) -> None:
         """Queue an encoded message (one fan-out encodes a message shared by several sockets once)."""
@@ -155,6 +159,7 @@ class Remote(Protocol):
     """The seats connected to other server processes (``app.realtime.presence``)."""
 
     def seats(self, table_id: str) -> set[int]: ...
+    def visible(self, table_id: str) -> set[int]: ...
 
 
 class Hub:
@@ -210,6 +215,31 @@ class Hub:
         """Seat ids with an open socket at ``table_id``, on this process or (Postgres hub) any other."""
         local = self.local_presence(table_id)
         return local if self.remote is None else local | self.remote.seats(table_id)
+
+    def visible(self, table_id: str) -> set[int]:
+        """Seat ids with a visible page at ``table_id`` (a socket whose page did not report itself hidden), on
+        this process or (Postgres hub) any other."""
+        local = self.local_visible(table_id)
+        return local if self.remote is None else local | self.remote.visible(table_id)
+
+    def local_visible(self, table_id: str) -> set[int]:
+        channel = self.channels.get(table_id)
+        if channel is None:
+            return set()
+        for _ in range(3):  # may be read from a worker thread while the loop changes the set
+            try:
+                return {c.seat_id for c in list(channel.connections)
+                        if c.seat_id is not None and not c.closed and c.visible}
+            except RuntimeError:
+                continue
+        return set()
+
+    def set_visible(self, conn: Connection, visible: bool) -> None:
+        """The page of ``conn`` was shown or hidden (other processes learn it with the presence)."""
+        if conn.visible != visible:
+            conn.visible = visible
+            if conn.seat_id is not None:
+                self._local_changed(conn.table_id)
 
     def local_tables(self) -> list[str]:
         return list(self.channels)
@@ -277,14 +307,26 @@ class Hub:
             self.loop.call_soon_threadsafe(call, *args)
 
     def broadcast_local(self, table_id: str, message: JSONDict) -> None:
-        """On the hub's loop: ``message``, encoded once, to every open socket of ``table_id`` here."""
+        """On the hub's loop: ``message``, encoded once, to every open socket of ``table_id`` here. A
+        ``seat_moved`` message is for the hub itself: it closes the moved seat's sockets of its old token."""
         channel = self.channels.get(table_id)
         if channel is None:
             return
-        text = json.dumps(message, separators=(",", ":"))
+        if message.get("type") == "seat_moved":
+            self.seat_moved_local(channel, message.get("seat_id"), message.get("tag"))
+            return
+        text = fastjson.dumps(message)
         for conn in list(channel.connections):
             if not conn.closed:
                 conn.send_text(text)
+
+    def seat_moved_local(self, channel: Channel, seat_id: Any, tag: Any) -> None:
+        """The seat moved to another device (``tag``: its new token's): its other sockets here are refused."""
+        for conn in list(channel.connections):
+            if conn.seat_id == seat_id and conn.token_tag != tag and not conn.closed:
+                conn.send({"type": "error", "ref": None, "code": "seat_moved",
+                           "message": "your seat was moved to another device"})
+                conn.close(4403, "seat moved", flush=True)  # the reader detaches it once the close is sent
 
     def wake_all(self) -> None:
         for table_id in list(self.channels):
@@ -326,7 +368,7 @@ class Hub:
                     for seat, seat_id in zip(data.table.get("seats", []), data.seat_ids, strict=False)])
                 # table.game.version is only as fresh as the last table read; updates carry the version.
                 volatile = dict(data.table, game={**(data.table.get("game") or {}), "version": None})
-                table_key = json.dumps(volatile, sort_keys=True)
+                table_key = fastjson.dumps_sorted(volatile)
                 encoded: dict[tuple[Any, ...], str] = {}
                 for c in conns:
                     if not c.closed:
@@ -351,7 +393,7 @@ class Hub:
     def _encoded(encoded: dict[tuple[Any, ...], str], key: tuple[Any, ...], message: Callable[[], JSONDict]) -> str:
         text = encoded.get(key)
         if text is None:
-            text = encoded[key] = json.dumps(message(), separators=(",", ":"))
+            text = encoded[key] = fastjson.dumps(message())
         return text
 
     @classmethod
@@ -403,6 +445,6 @@ class Hub:
             if channel.worker is not None:
                 channel.worker.cancel()
             for c in list(channel.connections):
-                c.close(1001, "server shutting down")
+                c.close(1012, "service restart")
         await asyncio.sleep(0)
         self.channels.clear()

@@ -55,15 +55,26 @@ class RulesetCatalog:
     ids: Callable[[], tuple[str, ...]] = registry.ruleset_ids
 
 
-class Notifier(Protocol):
-    """Publishes "table X changed, its game is at version N" to the realtime hub."""
+@dataclass(frozen=True)
+class Step:
+    """An accepted command, as another server process needs it to bring its copy of the game from ``version - 1``
+    to ``version`` with the deterministic engine (C-10) instead of reading the game back."""
 
-    def in_transaction(self, session: Session, table_id: str, version: int) -> None: ...
+    game_id: int
+    seat: int
+    command: JSONDict
+
+
+class Notifier(Protocol):
+    """Publishes "table X changed, its game is at version N" (with the command that got it there, if any) to
+    the realtime hub."""
+
+    def in_transaction(self, session: Session, table_id: str, version: int, step: Step | None = None) -> None: ...
     def after_commit(self, table_id: str, version: int) -> None: ...
 
 
 class NullNotifier:
-    def in_transaction(self, session: Session, table_id: str, version: int) -> None:
+    def in_transaction(self, session: Session, table_id: str, version: int, step: Step | None = None) -> None:
         pass
 
     def after_commit(self, table_id: str, version: int) -> None:
@@ -153,6 +164,14 @@ class StateCache:
                 self._items.popitem(last=False)
 
 
+
+
+def redact_all(ruleset: AnyRuleset, players: int, events: Iterable[Any]) -> JSONDict:
+    """A command's events as each seat and a spectator may see them (C-9), keyed by ``key``."""
+    events = list(events)
+    redacted: JSONDict = {key(i): [ruleset.redact_event(e, i) for e in events] for i in range(players)}
+    redacted[SPECTATOR] = [ruleset.redact_event(e, None) for e in events]
+    return redacted
 
 
 class ServiceBase:
@@ -260,8 +279,8 @@ class ServiceBase:
                 return index
         return None
 
-    def _publish(self, s: Session, table_id: str, version: int) -> None:
-        self.notifier.in_transaction(s, table_id, version)
+    def _publish(self, s: Session, table_id: str, version: int, step: Step | None = None) -> None:
+        self.notifier.in_transaction(s, table_id, version, step)
 
     # ----------------------------------------------------------------- extensions
     def add_extension(self, extension: TableExtension) -> None:

@@ -19,7 +19,17 @@ from app.persistence.db import Database
 from app.persistence.models import Game, GameCommand, GameTable
 from app.settings import Settings
 
-from .base import GameRef, JSONDict, Notifier, RulesetCatalog, ServiceBase, TableExtension, first_row
+from .base import (
+    GameRef,
+    JSONDict,
+    Notifier,
+    RulesetCatalog,
+    ServiceBase,
+    Step,
+    TableExtension,
+    first_row,
+    redact_all,
+)
 
 _G = cast(Table, Game.__table__)
 _T = cast(Table, GameTable.__table__)
@@ -69,13 +79,33 @@ class Fanout(ServiceBase):
     def _hot_step(self, table_id: str, game_id: int, version: int, redacted: JSONDict, over: bool) -> None:
         with self._hot_lock:
             hot = self._hot.get(table_id)
-            if hot is None:
-                return
+            if hot is None or (hot.game_id == game_id and hot.version == version):
+                return  # nothing cached, or this step is in already (the notification came first)
             if over or hot.game_id != game_id or hot.version != version - 1:
                 del self._hot[table_id]  # the next fan-out reads everything
                 return
             hot.steps.append((version, redacted))
             hot.version = version
+
+    def apply_step(self, table_id: str, version: int, step: Step) -> None:
+        """Another process accepted ``step`` at ``version``: bring this process's copy of the running table (hot
+        cache and state) from ``version - 1`` to ``version`` with the deterministic engine (C-10), so its fan-out
+        and its next command need no read of the game. A copy that is not exactly one behind is left to the
+        next fan-out's full read (it drops the table from the hot cache)."""
+        with self._hot_lock:
+            hot = self._hot.get(table_id)
+            if hot is None or hot.game_id != step.game_id or hot.version >= version:
+                return
+            ruleset_id, players = hot.ruleset, len(hot.seats)
+        state = self.states.get(step.game_id, version - 1)
+        if state is None:
+            self._hot_step(table_id, step.game_id, version, {}, True)  # forget: behind, the next read catches up
+            return
+        ruleset = self._ruleset(ruleset_id)
+        new_state, events = ruleset.apply(state, step.seat, ruleset.parse_command(step.command))
+        self.states.put(step.game_id, version, new_state)
+        self._hot_step(table_id, step.game_id, version, redact_all(ruleset, players, events),
+                       ruleset.is_over(new_state))
 
     def _hot_fanout(self, s: Session, table_id: str, seat_ids: set[int | None], since: int) -> FanoutData | None:
         with self._hot_lock:

@@ -19,7 +19,7 @@ from sqlalchemy import Table, and_, bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from app import metrics
+from app import fastjson, metrics
 from app.persistence.models import Game, GameCommand, GameTable, Seat, utcnow
 from app.rules.core.errors import GameOver, RuleError, StaleVersion
 
@@ -31,12 +31,14 @@ from .base import (
     NullNotifier,
     RulesetCatalog,
     StateCache,
+    Step,
     TableExtension,
     Viewer,
     count_tables,
     first_row,
     key,
     pg_cursor,
+    redact_all,
 )
 from .errors import ServiceError, bad_token
 from .fanout import Fanout, FanoutData
@@ -44,7 +46,7 @@ from .lobby import Lobby
 from .replays import Replays
 
 __all__ = ["SPECTATOR", "FanoutData", "GameRef", "GameService", "JSONDict", "Notifier", "NullNotifier",
-           "RulesetCatalog", "StateCache", "TableExtension", "Viewer", "count_tables", "pg_cursor"]
+           "RulesetCatalog", "StateCache", "Step", "TableExtension", "Viewer", "count_tables", "pg_cursor"]
 
 log = logging.getLogger("phase10.games")
 
@@ -67,7 +69,7 @@ _INSERT_COMMAND = insert(_C)
 
 # The same statements for Postgres, run on the session's own psycopg connection (same transaction): SQLAlchemy's
 # per-statement overhead was the largest part of a command's CPU. Rows come back as named tuples with the same
-# names; JSON parameters are dumped as SQLAlchemy dumps them (``json.dumps``).
+# names; JSON parameters are dumped as SQLAlchemy dumps them (``fastjson.dumps``).
 _PG_GAME = "SELECT g.id, g.version, g.snapshot_version, g.seats, g.ruleset, g.players, g.status"
 _PG_LATEST_GAME = f"{_PG_GAME} FROM game g WHERE g.table_id = %(table_id)s ORDER BY g.number DESC LIMIT 1"
 _PG_LATEST_GAME_AND_COMMAND = (
@@ -242,17 +244,17 @@ class GameService(Lobby, Replays, Fanout):
                         moved = conn.execute(_BUMP_VERSION, bump)
                 if moved.rowcount != 1:
                     raise _Conflict()
-                redacted = {key(i): [ruleset.redact_event(e, i) for e in events] for i in range(game.players)}
-                redacted[SPECTATOR] = [ruleset.redact_event(e, None) for e in events]
+                redacted = redact_all(ruleset, game.players, events)
                 row: JSONDict = {
                     "game_id": game.id, "seq": version, "seat": seat, "command_id": command_id,
                     "command": ruleset.command_to_json(command), "events": [ruleset.event_to_json(e) for e in events],
                     "redacted": redacted, "created_at": utcnow()}
                 if pg:
-                    pg_cursor(s).execute(_PG_INSERT_COMMAND, row | {k: Json(row[k]) for k in _PG_JSON})
+                    json_row = {k: Json(row[k], dumps=fastjson.dumps) for k in _PG_JSON}
+                    pg_cursor(s).execute(_PG_INSERT_COMMAND, row | json_row)
                 else:
                     conn.execute(_INSERT_COMMAND, row)
-                self._publish(s, table_id, version)
+                self._publish(s, table_id, version, Step(game.id, seat, row["command"]))
                 new_state_to_cache = new_state
                 view = ruleset.player_view(new_state, seat) if with_view else None
                 # The command's row is in this transaction, so the extensions see the game at ``version``.

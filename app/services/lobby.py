@@ -25,6 +25,11 @@ from .security import digest, matches, new_join_code, new_table_id, new_token
 log = logging.getLogger("phase10.games")
 
 
+def same_name(a: str, b: str) -> bool:
+    """Two seat names a player could not tell apart: equal ignoring case and spaces around or between words."""
+    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
+
+
 class Lobby(ServiceBase):
     """Tables, seats, joins and the start."""
 
@@ -85,6 +90,9 @@ class Lobby(ServiceBase):
         seats = self._seats(s, table.id)
         if len(seats) >= table.capacity:
             raise ServiceError(409, "table_full", "every seat is taken")
+        if any(same_name(other.name, name) for other in seats):
+            raise ServiceError(409, "name_taken", f"someone at this table is already called {name.strip()}; "
+                               "choose another name", field="name")
         seat = Seat(table_id=table.id, position=len(seats), name=name, is_host=False, is_bot=False,
                     token_hash=digest(token))
         s.add(seat)

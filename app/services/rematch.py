@@ -22,7 +22,7 @@ from app.persistence.models import Game, GameTable, Seat
 from app.services.errors import ServiceError
 
 from .games import GameService
-from .rematch_models import RematchAnswer, RematchOffer
+from .models import RematchAnswer, RematchOffer
 
 log = logging.getLogger("phase10.games")
 

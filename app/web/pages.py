@@ -141,6 +141,12 @@ def join(request: Request, table_id: str, code: str = "") -> HTMLResponse:
     return TEMPLATES.TemplateResponse(request, "join.html", _context(request, "join", table_id=table_id, code=code))
 
 
+@router.get("/tables/{table_id}/move", response_class=HTMLResponse)
+def move_seat(request: Request, table_id: str, code: str = "") -> HTMLResponse:
+    """A one-time link that moves a seat to this device: confirm, then the table."""
+    return TEMPLATES.TemplateResponse(request, "move.html", _context(request, "move", table_id=table_id, code=code))
+
+
 @router.get("/tables/{table_id}", response_class=HTMLResponse)
 def table(request: Request, table_id: str) -> HTMLResponse:
     """The waiting room and, once started, the table of the seat this browser holds (or a spectator's)."""

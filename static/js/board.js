@@ -24,32 +24,58 @@
     const W = 340, C = W / 2, Rr = 140, fr = 15;
     const nodes = [];
     nodes.push(svg("circle", { cx: C, cy: C, r: Rr, fill: "none", stroke: "#b0bec5", "stroke-width": 2 }));
+    // Fields the pawn may move to now (the prompt's legal moves) are buttons; any other field explains
+    // itself on hover (its title) and on a tap or a long press (the caption under the ring).
+    const p = ctx.prompt;
+    const targets = new Map(p && p.action === "move" ? (p.moves || []).map((m) => [m.field, m.steps]) : []);
+    const info = el("p", { class: "field-info muted small-text", "aria-live": "polite" });
     ring.forEach((f, i) => {
       const a = (2 * Math.PI * i) / n - Math.PI / 2;
       const x = C + Rr * Math.cos(a), y = C + Rr * Math.sin(a);
       const label = t("board.field", { n: i, action: P10.fieldName(f.field) });
-      nodes.push(svg("g", { class: "field", "data-field": i, role: "img", "aria-label": label },
-        svg("title", { text: label }),
+      const steps = targets.get(i);
+      const attrs = { class: "field" + (steps !== undefined ? " target" : ""), "data-field": i };
+      if (steps !== undefined) {
+        Object.assign(attrs, { role: "button", tabindex: 0, "data-move": steps,
+          "aria-label": t("board.move_to", { n: steps, field: i, action: P10.fieldName(f.field) }) });
+      } else {
+        Object.assign(attrs, { role: "img", "aria-label": label });
+      }
+      const node = svg("g", attrs,
+        svg("title", { text: steps !== undefined ? attrs["aria-label"] : label }),
         svg("circle", { cx: x, cy: y, r: i === 0 ? fr + 3 : fr, fill: FIELD_FILL[f.action] || "#eee", stroke: i === 0 ? "#1f5fbf" : "#607d8b", "stroke-width": i === 0 ? 3 : 1 }),
         svg("text", { x, y: y + 3, "text-anchor": "middle", "font-size": 10, "font-weight": 700, text: fieldShort(f) }),
-        svg("text", { x: C + (Rr - 27) * Math.cos(a), y: C + (Rr - 27) * Math.sin(a) + 3, "text-anchor": "middle", "font-size": 7, fill: "#78909c", text: String(i) })));
+        svg("text", { x: C + (Rr - 27) * Math.cos(a), y: C + (Rr - 27) * Math.sin(a) + 3, "text-anchor": "middle", "font-size": 7, fill: "#78909c", text: String(i) }));
+      if (steps !== undefined) {
+        const go = () => ctx.send({ type: "move", steps });
+        node.addEventListener("click", go);
+        node.addEventListener("keydown", (event) => {
+          if (event.key === "Enter" || event.key === " ") { event.preventDefault(); go(); }
+        });
+      } else {
+        node.addEventListener("click", () => { info.textContent = label; });
+      }
+      nodes.push(node);
     });
-    // Pawns: a coloured disc with the seat number, offset so two pawns never hide each other.
+    // Pawns: a disc in the player's colour with the name's initial, offset so two pawns never hide each other.
     (v.pawns || []).forEach((field, seat) => {
       const a = (2 * Math.PI * field) / n - Math.PI / 2;
       const r = Rr + 22 + (seat % 2) * 8;
       const x = C + r * Math.cos(a), y = C + r * Math.sin(a);
       const name = (ctx.names && ctx.names[seat]) || t("seat.n", { n: seat + 1 });
-      nodes.push(svg("g", { class: "pawn", "data-pawn": seat, role: "img", "aria-label": name + ": " + t("board.field", { n: field, action: P10.fieldName(ring[field] ? ring[field].field : "") }) },
-        svg("circle", { cx: x, cy: y, r: 8, fill: PAWN[seat % PAWN.length], stroke: seat === ctx.seat ? "#000" : "#fff", "stroke-width": 2 }),
-        svg("text", { x, y: y + 3, "text-anchor": "middle", "font-size": 9, fill: "#fff", "font-weight": 700, text: String(seat + 1) })));
+      const pawnLabel = name + ": " + t("board.field", { n: field, action: P10.fieldName(ring[field] ? ring[field].field : "") });
+      nodes.push(svg("g", { class: "pawn", "data-pawn": seat, role: "img", "aria-label": pawnLabel },
+        svg("title", { text: pawnLabel }),
+        svg("circle", { cx: x, cy: y, r: 9, fill: PAWN[seat % PAWN.length], stroke: seat === ctx.seat ? "#000" : "#fff", "stroke-width": 2 }),
+        svg("text", { x, y: y + 3.5, "text-anchor": "middle", "font-size": 10, fill: "#fff", "font-weight": 800, text: Array.from(name)[0].toUpperCase() })));
     });
     // Dice in the middle.
     const dice = v.dice || [];
     dice.forEach((d, i) => {
       const x = C - dice.length * 22 + i * 44 + 4;
-      nodes.push(svg("rect", { x, y: C - 20, width: 36, height: 36, rx: 6, fill: "#fff", stroke: "#333", "stroke-width": 2 }),
-        svg("text", { x: x + 18, y: C + 5, "text-anchor": "middle", "font-size": 20, "font-weight": 800, text: String(d) }));
+      nodes.push(svg("g", { class: "die-face" },
+        svg("rect", { x, y: C - 20, width: 36, height: 36, rx: 6, fill: "#fff", stroke: "#333", "stroke-width": 2 }),
+        svg("text", { x: x + 18, y: C + 5, "text-anchor": "middle", "font-size": 20, "font-weight": 800, text: String(d) })));
     });
     const picture = svg("svg", { viewBox: `-20 -20 ${W + 40} ${W + 40}`, role: "group", "aria-label": t("board.title") }, nodes);
     const legend = el("ul", { class: "legend" }, Object.entries(FIELD_SYMBOL).map(([action, sym]) =>
@@ -65,7 +91,7 @@
       step === finish ? "⚑" : String(step + 1),
       el("div", null, here.map((p) => el("span", { class: "marker", style: `background:${PAWN[p.seat % PAWN.length]}` })))));
     }
-    P10.add(box, picture, el("h3", null, t("board.phase_track")), track, el("details", null, el("summary", null, t("board.legend")), legend));
+    P10.add(box, picture, info, el("h3", null, t("board.phase_track")), track, el("details", null, el("summary", null, t("board.legend")), legend));
   };
 
   /** Board-only prompts; returns true when it rendered the whole prompt (``play`` is left to the table). */

@@ -65,9 +65,11 @@
       classes.push("joker");
       const turned = card.number !== undefined && card.colour;
       if (turned) {
-        classes.push("turned", "c-" + card.colour);
-        face = [el("span", { class: "num" }, String(card.number)), el("span", { class: "sym" }, SYMBOL[card.colour]),
-          el("span", { class: "badge" }, "J")];
+        // A turned card is a joker (B-6): it reads as one, its face (still visible to all) is the small chip.
+        classes.push("turned");
+        face = [el("span", { class: "num" }, "J"),
+          el("span", { class: "face c-" + card.colour }, String(card.number) + SYMBOL[card.colour]),
+          el("span", { class: "cap" }, t("card.joker"))];
       } else {
         const ranged = card.low !== undefined && (card.low !== 1 || card.high !== 12);
         const colours = card.colours || ["red", "yellow", "green", "blue"];
@@ -76,15 +78,19 @@
           el("span", { class: "cap" }, ranged ? t("card.joker") : t("card.wild"))];
       }
     }
-    const attrs = { class: classes.join(" "), "data-card-id": card.id, "aria-label": label, title: label };
+    const attrs = { class: classes.join(" "), "data-card-id": card.id, title: label };
     let node;
     if (opts.button) {
+      // A button is named by its content: the words (for screen readers) and the face (for the eye, hidden
+      // from them), so the accessible name never contradicts the visible text.
       attrs.type = "button";
       attrs["aria-pressed"] = opts.selected ? "true" : "false";
-      node = el("button", attrs, face);
+      face.forEach((part) => part.setAttribute("aria-hidden", "true"));
+      node = el("button", attrs, face, el("span", { class: "sr-only" }, label));
       if (opts.onclick) node.addEventListener("click", opts.onclick);
     } else {
       attrs.role = "img";
+      attrs["aria-label"] = label;
       node = el("span", attrs, face);
     }
     if (opts.selected) node.classList.add("selected");

@@ -131,7 +131,29 @@ window.P10 = window.P10 || {};
     set(key, value) { try { localStorage.setItem("p10." + key, JSON.stringify(value)); } catch (err) { /* private mode */ } },
   };
 
+  /* Dark mode follows the system (prefers-color-scheme) until the toggle chooses; the choice is remembered
+     per browser (base.html applies it before the first paint). */
+  P10.darkTheme = function () {
+    const chosen = document.documentElement.dataset.theme;
+    if (chosen) return chosen === "dark";
+    return Boolean(window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches);
+  };
+  function initTheme() {
+    const toggle = document.getElementById("theme-toggle");
+    if (!toggle) return;
+    const show = () => toggle.setAttribute("aria-pressed", String(P10.darkTheme()));
+    toggle.addEventListener("click", () => {
+      const next = P10.darkTheme() ? "light" : "dark";
+      document.documentElement.dataset.theme = next;
+      P10.store.set("theme", next);
+      show();
+    });
+    if (window.matchMedia) window.matchMedia("(prefers-color-scheme: dark)").addEventListener("change", show);
+    show();
+  }
+
   document.addEventListener("DOMContentLoaded", () => {
+    initTheme();
     const select = document.getElementById("lang-select");
     if (select) {
       select.addEventListener("change", () => {

@@ -47,8 +47,11 @@
     });
     if (data.spectators) document.getElementById("watch-row").classList.remove("hidden");
     if (data.status !== "waiting" || data.seats.length >= data.capacity) {
-      error.textContent = data.status !== "waiting" ? t("error.game_started") : t("error.table_full");
+      // No seat to take: no "Take a seat" form under the reason, only the reason (and watching, if allowed).
+      document.getElementById("join-form").classList.add("hidden");
+      const closed = document.getElementById("join-closed");
+      closed.textContent = data.status !== "waiting" ? t("error.game_started") : t("error.table_full");
+      closed.classList.remove("hidden");
     }
-
   });
 })(window.P10);

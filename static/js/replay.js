@@ -43,6 +43,14 @@
       const current = Number(li.dataset.step) === step;
       li.classList.toggle("current", current);
       if (current) li.setAttribute("aria-current", "step"); else li.removeAttribute("aria-current");
+      // the step list follows the replay: the current step is scrolled into the list's view (not the page's)
+      if (current) {
+        const list = li.parentElement;
+        const top = li.getBoundingClientRect().top - list.getBoundingClientRect().top + list.scrollTop;
+        if (top < list.scrollTop || top + li.offsetHeight > list.scrollTop + list.clientHeight) {
+          list.scrollTop = top - (list.clientHeight - li.offsetHeight) / 2;
+        }
+      }
     });
   }
 

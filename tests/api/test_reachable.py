@@ -7,10 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
+import yaml
 from fastapi.testclient import TestClient
 
 from app.main import create_app
-from tests.realtime.processes import running
+from tests.ops.test_caddy import proxied  # noqa: F401  (the fixture: the real proxy before a real app)
+from tests.ops.test_caddy import pytestmark as needs_caddy
+from tests.realtime.processes import ROOT, running
 
 BODY = {"ruleset": "mattel", "seats": 2, "name": "Anna"}
 
@@ -55,3 +58,25 @@ def test_behind_a_trusted_proxy_the_forwarded_scheme_counts(database_url: str) -
         assert "secure" in r.headers["set-cookie"].lower()
         plain = httpx.post(f"http://{server.url}/api/tables", json=BODY, timeout=10)
         assert plain.json()["invite_link"].startswith(f"http://{server.url}/join/")
+
+
+def test_the_domain_override_serves_https_on_the_domain() -> None:
+    """deploy/domain.yml (README "Play with friends elsewhere"): the proxy serves the domain given in PHASE10_SITE
+    (Caddy's automatic HTTPS) on ports 80 and 443 and keeps its certificates in a volume."""
+    override = yaml.safe_load((ROOT / "deploy" / "domain.yml").read_text())
+    proxy = override["services"]["proxy"]
+    assert proxy["environment"]["PHASE10_SITE"].startswith("${PHASE10_SITE:?")
+    assert {"80:80", "443:443"} <= set(proxy["ports"])
+    data = [v for v in proxy["volumes"] if v.endswith(":/data")]
+    assert data and data[0].split(":")[0] in override["volumes"]
+    base = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    assert "proxy" in base["services"] and "{$PHASE10_SITE" in (ROOT / "deploy" / "Caddyfile").read_text()
+
+
+@needs_caddy
+def test_through_the_caddy_proxy_the_invite_link_names_the_proxy(proxied: str) -> None:  # noqa: F811
+    """The real proxy (deploy/Caddyfile) in front of a real app process: the link carries the address the
+    host used (the proxy's), not the app's own."""
+    r = httpx.post(f"http://{proxied}/api/tables", json=BODY, timeout=10)
+    assert r.status_code == 201, r.text
+    assert r.json()["invite_link"].startswith(f"http://{proxied}/join/")

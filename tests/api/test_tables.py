@@ -238,3 +238,16 @@ def test_B4_first_player_must_be_one_of_the_tables_seats_when_it_is_created(clie
     assert r.json()["error"]["code"] == "invalid_options" and r.json()["error"]["field"] == "first_player"
     r = client.post("/api/tables", json=body | {"seats": 6})
     assert r.status_code == 201, r.text
+
+
+def test_join_with_a_name_already_seated_is_name_taken_and_changes_nothing(client: TestClient) -> None:
+    """Two seats may not carry the same name (names tell the players apart in the log, the scores and the
+    chat): case and surrounding or repeated spaces do not make a name different."""
+    t = new_table(client, players=1, seats=3)
+    for name in ("Host", "host", "  HOST "):
+        r = client.post(f"/api/tables/{t.id}/join", json={"name": name, "code": t.code})
+        assert r.status_code == 409, (name, r.text)
+        assert r.json()["error"]["code"] == "name_taken" and r.json()["error"]["field"] == "name"
+    assert [s["name"] for s in client.get(f"/api/tables/{t.id}").json()["seats"]] == ["Host"]
+    r = client.post(f"/api/tables/{t.id}/join", json={"name": "Hostess", "code": t.code})
+    assert r.status_code == 200 and r.json()["seat"] == 1

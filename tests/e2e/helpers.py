@@ -250,12 +250,12 @@ def milestones(ruleset: str, stats: dict[str, int]) -> tuple[dict[str, bool], An
         if not done["shot"] and stats.get("lay_phase") and v["prompt"]["action"] in ("draw", "roll"):
             from .conftest import shot
 
-            # The README's picture: the desktop, English page; the other one as a test artefact.
+            # Pictures of the table after a lay-down (test artefacts): the desktop English page and the other one.
             best, second = sorted((page, other), key=lambda p: (
                 p.evaluate("document.documentElement.lang") != "en", p.viewport_size["width"] < 1000))
             for target in (best, second):
                 close_summary(target)
-            shot(best, f"table-{ruleset}", docs=True)
+            shot(best, f"table-{ruleset}")
             shot(second, f"table-{ruleset}-{second.evaluate('document.documentElement.lang')}")
             done["shot"] = True
         return False

@@ -299,7 +299,8 @@ def scenario_two_discards(d: Driver) -> None:
     first = spare(v)
     d.act(anna, {"type": "discard", "card": first})
     v = d.view(anna)
-    assert v["turn"] == anna and v["prompt"] == {"seat": anna, "action": "discard2", "optional": True}
+    assert v["turn"] == anna and v["prompt"] == {"seat": anna, "action": "discard2", "optional": True, "hits": [],
+                                                 "discards": [c["id"] for c in v["hand"]]}
     assert len(v["hand"]) == size - 1 and v["discard_top"]["id"] == first
     assert d.view(ben)["prompt"] is None
     page_check(d, anna, lambda p: (p.wait_for_selector("#prompt:has-text('you may discard a second card')"),

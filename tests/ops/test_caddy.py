@@ -32,7 +32,7 @@ def proxied(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iter
     app = Server(database_url, env={"FORWARDED_ALLOW_IPS": "127.0.0.1"}, args=("--proxy-headers",))
     port = _free_port()
     home = tmp_path_factory.mktemp("caddy")
-    env = {**os.environ, "PHASE10_SITE": f":{port}", "PHASE10_UPSTREAM": app.url, "HOME": str(home),
+    env = {**os.environ, "PHASE10_SITE": f":{port}", "PHASE10_UPSTREAMS": f"to {app.url}", "HOME": str(home),
            "XDG_DATA_HOME": str(home), "XDG_CONFIG_HOME": str(home)}
     proxy = subprocess.Popen([CADDY, "run", "--config", str(ROOT / "deploy" / "Caddyfile"), "--adapter", "caddyfile"],
                              env=env, cwd=home, stdout=subprocess.DEVNULL, stderr=(home / "caddy.log").open("wb"))
@@ -113,7 +113,7 @@ def test_the_join_limit_sees_each_players_address_through_the_proxy(proxied: str
 def test_the_caddyfile_keeps_its_timeouts(tmp_path: Path) -> None:
     """The adapted JSON config holds the header timeout, the body bound and no admin endpoint."""
     assert CADDY is not None
-    env = {**os.environ, "PHASE10_SITE": ":8000", "PHASE10_UPSTREAM": "app:8000", "HOME": str(tmp_path)}
+    env = {**os.environ, "PHASE10_SITE": ":8000", "PHASE10_UPSTREAMS": "to app:8000", "HOME": str(tmp_path)}
     out = subprocess.run([CADDY, "adapt", "--config", str(ROOT / "deploy" / "Caddyfile"), "--adapter", "caddyfile"],
                          env=env, capture_output=True, text=True, timeout=30, check=True).stdout
     config = json.loads(out)
@@ -121,3 +121,20 @@ def test_the_caddyfile_keeps_its_timeouts(tmp_path: Path) -> None:
     server = next(iter(config["apps"]["http"]["servers"].values()))
     assert server["read_header_timeout"] == 10_000_000_000 and server["idle_timeout"] == 120_000_000_000
     assert "max_size" in out and "app:8000" in out
+
+
+def test_the_compose_proxy_balances_over_every_app_replica(tmp_path: Path) -> None:
+    """With docker-compose.yml's PHASE10_UPSTREAMS the proxy looks up every address of the `app` service again
+    every few seconds, sends a new connection to the least busy one, and retries another while one restarts."""
+    assert CADDY is not None
+    import yaml
+
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    env = {**os.environ, **compose["services"]["proxy"]["environment"], "HOME": str(tmp_path)}
+    out = subprocess.run([CADDY, "adapt", "--config", str(ROOT / "deploy" / "Caddyfile"), "--adapter", "caddyfile"],
+                         env=env, capture_output=True, text=True, timeout=30, check=True).stdout
+    handles = json.loads(out)["apps"]["http"]["servers"]["srv0"]["routes"][0]["handle"]
+    handler = next(h for h in handles if h["handler"] == "reverse_proxy")
+    assert handler["dynamic_upstreams"] == {"source": "a", "name": "app", "port": "8000", "refresh": 5_000_000_000}
+    assert handler["load_balancing"]["selection_policy"] == {"policy": "least_conn"}
+    assert handler["load_balancing"]["try_duration"] > 0 and handler["health_checks"]["passive"]["fail_duration"] > 0

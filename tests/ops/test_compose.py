@@ -74,10 +74,32 @@ def test_the_proxy_is_the_only_entry_and_the_only_trusted_forwarder() -> None:
     assert proxy["image"].startswith("caddy:")
     assert proxy["volumes"] == ["./deploy/Caddyfile:/etc/caddy/Caddyfile:ro"]
     assert (ROOT / "deploy" / "Caddyfile").exists()
-    assert proxy["environment"]["PHASE10_UPSTREAM"] == f"app:{app['expose'][0]}"
+    assert proxy["environment"]["PHASE10_UPSTREAMS"].split()[:4] == ["dynamic", "a", "app", app["expose"][0]]
     published = proxy["ports"][0].split(":")
     assert published == ["8000", proxy["environment"]["PHASE10_SITE"].lstrip(":")]
     address = proxy["networks"]["default"]["ipv4_address"]
     assert app["environment"]["FORWARDED_ALLOW_IPS"] == address
     subnet = compose["networks"]["default"]["ipam"]["config"][0]["subnet"]
     assert ipaddress.ip_address(address) in ipaddress.ip_network(subnet)
+
+
+def _seconds(value: str) -> float:
+    match = re.fullmatch(r"(\d+)(s|m)", value)
+    assert match is not None, value
+    return int(match.group(1)) * (60 if match.group(2) == "m" else 1)
+
+
+def test_the_app_scales_out_behind_the_proxy_and_is_checked_for_readiness() -> None:
+    """`docker compose up --scale app=3`: the app service has no fixed name or host port, the proxy reaches every
+    replica (dynamic A records of `app`) and waits for them to be ready (/readyz on the app's port); a stopped
+    replica finishes its requests before compose would kill it."""
+    compose = _compose()
+    proxy, app = compose["services"]["proxy"], compose["services"]["app"]
+    assert "container_name" not in app and "ports" not in app
+    port = app["expose"][0]
+    check = " ".join(app["healthcheck"]["test"])
+    assert f"http://127.0.0.1:{port}/readyz" in check
+    assert proxy["depends_on"]["app"]["condition"] == "service_healthy"
+    assert "refresh" in proxy["environment"]["PHASE10_UPSTREAMS"]
+    grace = re.search(r"--timeout-graceful-shutdown (\d+)", " ".join(app["command"]))
+    assert grace is not None and int(grace.group(1)) < _seconds(app["stop_grace_period"])

@@ -137,3 +137,19 @@ def test_commands_accepted_refused_and_their_latencies_are_measured(scraped: Tes
 
 def game_ruleset(client: TestClient, table_id: str) -> Any:
     return server_game(client, table_id)[0]
+
+
+def test_the_bench_reads_quantiles_from_the_histogram_between_two_scrapes() -> None:
+    """bench/server_metrics.py: only the observations between the snapshots count, interpolated in buckets."""
+    from bench.server_metrics import quantile, total
+
+    def snap(counts: dict[str, float], accepted: float) -> dict[Any, float]:
+        out: dict[Any, float] = {("h_bucket", (("le", le),)): n for le, n in counts.items()}
+        out[("phase10_commands_accepted_total", (("ruleset", "mattel"),))] = accepted
+        return out
+
+    before = snap({"0.01": 5, "0.1": 5, "+Inf": 5}, 7)
+    after = snap({"0.01": 55, "0.1": 105, "+Inf": 105}, 10)  # 50 new below 10 ms, 50 new in 10-100 ms
+    assert quantile(before, after, "h", 0.5) == pytest.approx(0.01)
+    assert quantile(before, after, "h", 0.75) == pytest.approx(0.055)
+    assert total(before, after, "phase10_commands_accepted_total") == 3

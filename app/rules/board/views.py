@@ -5,17 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.cards import as_joker, card_to_json
-from ..core.commands import Pile
+from ..core.commands import LayPhase, Pile, card_moves
 from ..core.events import CardDiscarded, group_to_json, redact
 from ..core.table import hand_json, history_json
 from .game import (
     ask_candidates,
     asked_order,
     awaited,
-    can_lay,
     choosable,
     current_phase,
     keep_choices,
+    legal_commands,
     move_options,
     phase_number,
     phases,
@@ -78,12 +78,15 @@ def prompt(state: BoardState, seat: int) -> dict[str, Any] | None:
         assert state.asked is not None
         out["cards"] = [c.id for c in ask_candidates(state, seat, state.asked)]
     elif stage is Stage.PLAY:
-        out["can_lay"] = can_lay(state, seat) is not None
+        legal = legal_commands(state, seat)
+        out["can_lay"] = any(isinstance(c, LayPhase) for c in legal)
         out["can_hit"] = player.laid and len(player.hand) >= 2
         out["then"] = "discard"
         out["two_discards"] = two_discards(state, seat)
+        out.update(card_moves(legal))  # where each hand card may go (C-4, B-6, B-7)
     elif stage is Stage.DISCARD2:
         out["optional"] = True
+        out.update(card_moves(legal_commands(state, seat)))
     elif stage is Stage.KEEP:
         out["max"] = KEEP_MAX
         out["choices"] = len(keep_choices(player.hand))

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from .groups import End
 
@@ -45,3 +47,19 @@ class Discard:
 
     card: int
     target: int | None = None
+
+
+def card_moves(legal: Iterable[object]) -> dict[str, list[Any]]:
+    """Where the seat's hand cards may go now, read from its legal commands (C-4, C-8): ``hits`` lists each
+    legal hit as ``{"card", "group", "end"}`` and ``discards`` the ids of the cards it may discard. Clients
+    highlight drop targets from this instead of knowing the rules; it names only the seat's own cards and
+    the public table (C-9)."""
+    hits: list[Any] = []
+    discards: list[Any] = []
+    for command in legal:
+        if isinstance(command, Hit):
+            hits.append({"card": command.card, "group": command.group,
+                         "end": None if command.end is None else command.end.value})
+        elif isinstance(command, Discard) and command.card not in discards:
+            discards.append(command.card)
+    return {"hits": hits, "discards": discards}

@@ -5,16 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.cards import card_to_json
-from ..core.commands import Pile
+from ..core.commands import Pile, card_moves
 from ..core.events import group_to_json
 from ..core.table import hand_json, history_json
 from .deck import PHASES, is_skip
-from .game import awaited, current_phase, phase_number, sequence, skip_targets
+from .game import awaited, current_phase, legal_commands, phase_number, sequence, skip_targets
 from .state import MattelState, Stage
 
 
 def prompt(state: MattelState, seat: int) -> dict[str, Any] | None:
-    """What ``seat`` is awaited for now (M-4), or ``None``."""
+    """What ``seat`` is awaited for now (M-4), or ``None``; in play, where each hand card may go (its legal
+    hits and discards, C-4, M-4)."""
     if seat not in awaited(state):
         return None
     if state.stage is Stage.DRAW:
@@ -24,7 +25,7 @@ def prompt(state: MattelState, seat: int) -> dict[str, Any] | None:
         return {"action": "draw", "piles": piles}
     laid = state.players[seat].laid
     return {"action": "play", "can_lay": not laid, "can_hit": laid, "then": "discard",
-            "skip_targets": list(skip_targets(state, seat))}
+            "skip_targets": list(skip_targets(state, seat)), **card_moves(legal_commands(state, seat))}
 
 
 def _public(state: MattelState) -> dict[str, Any]:

@@ -38,7 +38,7 @@ export function renderBuilder(v) {
       if (isRun) ids.sort((a, b) => sortValue(a) - sortValue(b));
       S.selected.clear();
       render();
-    } }, t("builder.put"))));
+    } }, el("span", { class: "put-icon", "aria-hidden": "true" }, "＋"), el("span", { class: "put-text" }, t("builder.put")))));
   });
   P10.add(box, groups);
   if (phase.some((g) => g.kind.includes("run"))) P10.add(box, el("p", { class: "muted small-text" }, t("builder.run_order")));

@@ -13,6 +13,8 @@ export function addChat(msg, fromHistory) {
     msg.emoji ? el("span", { class: "big-emoji" }, msg.emoji) : msg.text));
   log.scrollTop = log.scrollHeight;
   if (msg.emoji && !fromHistory) floatEmoji(msg.emoji);
+  // a closed drawer shows that something new was said
+  if (!fromHistory && !$("side").classList.contains("open")) $("chat-unread").classList.remove("hidden");
 }
 
 function floatEmoji(emoji) {

@@ -1,13 +1,15 @@
-/* This seat's hand: sorted by number or colour, tap (or Enter/Space) to select; cards in the phase builder
-   are not shown here. Each card is a button carrying data-card-id: the seam drag and drop uses. */
+/* This seat's hand: sorted by number or colour (or in the player's own order, order.js), tap (or Enter/Space)
+   to select; cards in the phase builder are not shown here. Each card is a button carrying data-card-id:
+   the seam drag and drop uses. */
 import { S, $, hand, inBuilder, render, setError } from "./state.js";
+import { arrange } from "./order.js";
 
 const P10 = window.P10;
 const { clear } = P10;
 
 export function renderHand() {
   const box = clear($("hand"));
-  const cards = P10.sortCards(hand().filter((c) => !inBuilder(c.id)), S.sort);
+  const cards = arrange(P10.sortCards(hand().filter((c) => !inBuilder(c.id)), S.sort));
   $("sort-number").setAttribute("aria-pressed", String(S.sort === "number"));
   $("sort-colour").setAttribute("aria-pressed", String(S.sort === "colour"));
   $("hand-area").classList.toggle("hidden", S.seat === null);

@@ -7,13 +7,21 @@ const P10 = window.P10;
 const { t, el, clear } = P10;
 
 function pileButton(kind, label, card, size, enabled, onclick) {
-  const inner = card ? P10.cardEl(card) : el("span", { class: "card back", "aria-hidden": "true" }, el("span", { class: "back-mark" }, "10"));
-  const attrs = { type: "button", class: "pile pile-" + kind, id: "pile-" + kind,
-    "aria-label": label + (card ? ": " + P10.cardLabel(card) : "") + ", " + t("table.cards", { n: size }) };
+  // The draw pile shows a back; an empty pile an empty slot (never a back saying "0 cards").
+  const inner = card ? P10.cardEl(card)
+    : size ? el("span", { class: "card back" }, el("span", { class: "back-mark" }, "10"))
+      : el("span", { class: "card empty" });
+  inner.setAttribute("aria-hidden", "true");
+  inner.removeAttribute("role");
+  inner.removeAttribute("aria-label");
+  const count = size ? t("table.cards", { n: size }) : t("table.empty_pile");
+  // Named by its content (the words, for screen readers), so the name matches what the caption shows.
+  const attrs = { type: "button", class: "pile pile-" + kind, id: "pile-" + kind, "data-pile": kind };
   if (!enabled) attrs.disabled = true;
   return el("div", { class: "pile-wrap" },
-    el("button", Object.assign(attrs, { onclick }), inner),
-    el("div", { class: "pile-caption" }, label, el("br"), el("span", { class: "muted" }, t("table.cards", { n: size }))));
+    el("button", Object.assign(attrs, { onclick }), inner,
+      el("span", { class: "sr-only" }, label + (card ? ": " + P10.cardLabel(card) : "") + ", " + count)),
+    el("div", { class: "pile-caption", "aria-hidden": "true" }, label, el("br"), el("span", { class: "muted" }, count)));
 }
 
 export function renderPiles() {

@@ -1,9 +1,10 @@
 /* The players: each seat's name, presence, hand size, phase, score and laid groups (with the hit buttons
-   when the prompt allows hitting). Groups carry data-group (their index in view.table) and hit buttons
-   data-hit/data-end: the seams drag and drop and highlighting use. */
+   where the selected card may legally go, from the prompt's hits). Groups carry data-group (their index in
+   view.table) and hit buttons data-hit/data-end: the seams drag and drop and highlighting use. */
 import { S, $, nameOf, prompt, seatInfo, selectedIds, standIn } from "./state.js";
 import { presenceDot } from "./connection-status.js";
 import { send } from "./commands.js";
+import { hitEnds } from "./targets.js";
 
 const P10 = window.P10;
 const { t, el, clear } = P10;
@@ -20,22 +21,17 @@ function groupEl(group, index) {
     "aria-label": t("table.group_n", { n: index + 1 }) + ": " + label },
   el("div", { class: "group-label" }, el("span", { class: "group-index" }, "#" + (index + 1)), " ", label),
   el("div", { class: "group-cards" }, group.cards.map((c) => P10.cardEl(c, { small: true }))));
-  if (hitOptions()) {
+  // Hit buttons only where the selected card may legally go (the prompt's hits, from the engine).
+  const card = hitOptions() ? selectedIds()[0] : null;
+  const ends = card === null ? [] : hitEnds(card, index);
+  if (ends.length) {
     const hitBox = el("div", { class: "hit-buttons" });
-    const isRun = group.kind === "run" || group.kind === "colour_run";
-    const card = selectedIds()[0];
-    if (isRun) {
-      P10.add(hitBox,
-        el("button", { type: "button", class: "small hit", "data-hit": index, "data-end": "low",
-          "aria-label": t("table.hit_on_low", { group: label }),
-          onclick: () => send({ type: "hit", card, group: index, end: "low" }) }, t("table.hit_low")),
-        el("button", { type: "button", class: "small hit", "data-hit": index, "data-end": "high",
-          "aria-label": t("table.hit_on_high", { group: label }),
-          onclick: () => send({ type: "hit", card, group: index, end: "high" }) }, t("table.hit_high")));
-    } else {
-      P10.add(hitBox, el("button", { type: "button", class: "small hit", "data-hit": index,
-        "aria-label": t("table.hit_on", { group: label }),
-        onclick: () => send({ type: "hit", card, group: index, end: null }) }, t("table.hit_here")));
+    for (const end of ends) {
+      const attrs = { type: "button", class: "small hit", "data-hit": index,
+        onclick: () => send({ type: "hit", card, group: index, end }) };
+      if (end) attrs["data-end"] = end;
+      attrs["aria-label"] = t(end === "low" ? "table.hit_on_low" : end === "high" ? "table.hit_on_high" : "table.hit_on", { group: label });
+      P10.add(hitBox, el("button", attrs, t(end === "low" ? "table.hit_low" : end === "high" ? "table.hit_high" : "table.hit_here")));
     }
     node.appendChild(hitBox);
   }
@@ -61,7 +57,8 @@ export function renderPlayers() {
     if (awaited.has(p.seat)) classes.push("awaited");
     const facts = [
       el("span", { class: "fact" }, t("table.cards_in_hand", { n: p.hand_size })),
-      el("span", { class: "fact" }, t("table.phase", { n: p.phase }) + (p.phase_description ? " – " + phaseText(p.phase, v) : "")),
+      el("span", { class: "fact" }, t("table.phase", { n: p.phase }),
+        p.phase_description ? el("span", { class: "phase-desc-text" }, " – " + phaseText(p.phase, v)) : null),
     ];
     if (p.score !== undefined) {
       facts.push(el("span", { class: "fact" }, v.ruleset === "master" && v.scoring === "minus" ? t("table.minus", { n: p.score }) : t("table.score", { n: p.score })));
@@ -91,6 +88,6 @@ export function renderPlayers() {
       !onTurn && awaited.has(p.seat) ? el("span", { class: "badge turn" }, "… " + t("table.awaited")) : null,
       standIn(p.seat) ? el("span", { class: "badge stand-in" }, "🤖 " + t("table.stand_in")) : null),
     el("div", { class: "facts" }, facts), front, turned,
-    el("div", { class: "groups" }, groups.length ? groups : el("span", { class: "muted small-text" }, t("table.no_groups")))));
+    el("div", { class: "groups" }, groups.length ? groups : el("span", { class: "muted small-text no-groups" }, t("table.no_groups")))));
   });
 }

@@ -44,11 +44,16 @@ function renderAll() {
   S.baseTitle = S.baseTitle || document.title;
   document.title = (S.view && myTurnAction() ? "▶ " + t("title.your_turn") + " · " : "") + S.baseTitle;
   if (S.gameId === null || !S.view) {
+    document.body.classList.remove("in-game");
     if (S.table.status === "waiting") renderWaiting();
     return;
   }
   $("waiting").classList.add("hidden");
   $("game").classList.remove("hidden");
+  document.body.classList.add("in-game");  // the one-screen layout (app.css)
+  const seated = S.seat !== null;
+  $("chat-controls").classList.toggle("hidden", !seated);  // spectators read the chat but cannot write
+  $("chat-spectator").classList.toggle("hidden", seated);
   const v = S.view;
   document.body.dataset.ruleset = v.ruleset;
   $("game-title").textContent = t("ruleset." + v.ruleset + ".title") + " · " + t("table.round", { n: v.round });
@@ -64,7 +69,7 @@ function renderAll() {
   if (S.builder) S.builder = S.builder.map((g) => g.filter((id) => ids.has(id)));
   if (v.ruleset === "board" && P10.renderBoard) {
     $("board").classList.remove("hidden");
-    P10.renderBoard($("board"), v, { names: names(), seat: S.seat, send, setError });
+    P10.renderBoard($("board"), v, { names: names(), seat: S.seat, send, setError, prompt: prompt() });
   } else {
     $("board").classList.add("hidden");
   }

@@ -45,13 +45,13 @@ export function connect() {
     if (event.code === 4404) { $("page-error").textContent = t("error.table_not_found"); return; }
     if (event.code === 4401) { showSeatless(); return; }
     if (S.seatGone) return;
-    retryLater();
+    retryLater(event.code === 1012);  // 1012: the server restarts (another process is up): at once, since=N
   });
 }
 
-function retryLater() {
+function retryLater(now = false) {
   clearTimeout(S.retryTimer);
-  const delay = Math.min(8000, 500 * Math.pow(2, S.retry++));
+  const delay = now && S.retry === 0 ? 0 : Math.min(8000, 500 * Math.pow(2, S.retry++));
   S.retryTimer = setTimeout(connect, delay);
 }
 
@@ -107,7 +107,8 @@ function onMessage(msg) {
       addChat(msg);
       break;
     case "error":
-      if (msg.code === "seat_removed" || msg.code === "seat_moved") { S.seatGone = true; showSeatless(); }
+      if (msg.code === "seat_removed") { S.seatGone = true; showSeatless(); }
+      else if (msg.code === "seat_moved") { S.seatGone = true; $("page-error").textContent = P10.errorText(msg); }
       else if (msg.ref === null && msg.code === "bad_token") { showSeatless(); }
       else setError(P10.errorText(msg));
       break;

@@ -1,4 +1,6 @@
-/* The turn timer (the table's clock) as a countdown: the view carries the seconds left when it was built. */
+/* The turn timer (the table's clock) as a countdown: the view carries the seconds left when it was built and
+   the turn's full length. On the screen of a seat the clock runs for it is personal and prominent ("Your
+   time: 1:42", a ring that empties); the others see whose clock runs. */
 import { S, $, nameOf } from "./state.js";
 
 const P10 = window.P10;
@@ -10,21 +12,29 @@ export function renderTimer() {
   const key = S.version + ":" + timer.deadline;
   if (S.timerKey !== key) { S.timerKey = key; S.timerEnd = Date.now() + timer.remaining * 1000; }
   S.timerSeats = timer.seats;
+  S.timerTotal = timer.seconds || timer.remaining || 1;
   tickTimer();
+}
+
+/** 102 -> "1:42"; a correspondence timer (hours, days) 93784 -> "26:03:04". */
+export function clock(seconds) {
+  const two = (n) => String(n).padStart(2, "0");
+  if (seconds >= 3600) return Math.floor(seconds / 3600) + ":" + two(Math.floor(seconds / 60) % 60) + ":" + two(seconds % 60);
+  return Math.floor(seconds / 60) + ":" + two(seconds % 60);
 }
 
 export function tickTimer() {
   const node = $("timer");
   if (!S.timerEnd) { node.classList.add("hidden"); return; }
   const left = Math.max(0, Math.round((S.timerEnd - Date.now()) / 1000));
+  const mine = S.seat !== null && S.timerSeats.includes(S.seat);
   node.classList.remove("hidden");
   node.classList.toggle("urgent", left <= 10);
-  const names = S.timerSeats.map(nameOf).join(", ");
-  // A correspondence timer (hours, days) reads as h:mm:ss; a short one in seconds.
-  node.textContent = "⏱ " + (left >= 3600
-    ? t("table.timer_long", { time: Math.floor(left / 3600) + ":" + String(Math.floor(left / 60) % 60).padStart(2, "0")
-        + ":" + String(left % 60).padStart(2, "0"), names })
-    : t("table.timer", { s: left, names }));
+  node.classList.toggle("mine", mine);
+  node.querySelector(".timer-ring").style.setProperty("--left", String(Math.min(1, left / S.timerTotal)));
+  node.querySelector(".timer-text").textContent = mine
+    ? t("table.timer_mine", { time: clock(left) })
+    : t("table.timer_others", { time: clock(left), names: S.timerSeats.map(nameOf).join(", ") });
 }
 
 export function initTimer() { setInterval(tickTimer, 1000); }

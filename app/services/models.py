@@ -1,7 +1,10 @@
-"""Rematch offers in the database (migration ``0008_far_rematch_offer``): "Play again" is an offer the players of
-the finished game accept or decline; the next game is dealt only when they did (app/services/rematch.py).
+"""The service's own tables beyond the core schema (same ``Base`` as ``app/persistence/models.py``, like the bot
+runner's models):
 
-Kept apart from ``app/persistence/models.py`` (same ``Base``), like the bot runner's models.
+* rematch offers (migration ``0008_far_rematch_offer``): "Play again" is an offer the players of the finished game
+  accept or decline; the next game is dealt only when they did (``app/services/rematch.py``);
+* seat transfers (migration ``0009_far_seat_transfer``): a one-time code that moves a seat to another device
+  (``app/services/seat_transfer.py``).
 """
 
 from __future__ import annotations
@@ -9,7 +12,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer
+from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.persistence.models import Base, utcnow
@@ -36,3 +39,14 @@ class RematchAnswer(Base):
     seat_id: Mapped[int] = mapped_column(ForeignKey("seat.id", ondelete="CASCADE"), primary_key=True)
     accepted: Mapped[bool] = mapped_column(Boolean)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class SeatTransfer(Base):
+    """A seat's open transfer: the hash of its one-time code, valid until ``expires_at``."""
+
+    __tablename__ = "seat_transfer"
+
+    seat_id: Mapped[int] = mapped_column(ForeignKey("seat.id", ondelete="CASCADE"), primary_key=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_table.id", ondelete="CASCADE"))
+    code_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

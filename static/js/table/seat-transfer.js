@@ -1,0 +1,33 @@
+/* Moving this seat to another device: a one-time link and its QR code (made by the server), shown on request.
+   Opening the link on the phone and confirming moves the seat there; this page is then refused (seat_moved). */
+import { S, $ } from "./state.js";
+
+const P10 = window.P10;
+const { t, clear } = P10;
+
+async function showTransfer() {
+  const panel = $("transfer");
+  const result = await P10.api("POST", `/api/tables/${S.tableId}/seat/transfer`);
+  if (!result.ok) { P10.toast(P10.errorText(result.data.error)); return; }
+  $("transfer-link").value = result.data.link;
+  const svg = new DOMParser().parseFromString(result.data.qr_svg, "image/svg+xml").documentElement;
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", t("move.qr"));
+  clear($("transfer-qr")).appendChild(document.importNode(svg, true));
+  $("transfer-expires").textContent = t("move.expires", { time: new Date(result.data.expires_at).toLocaleTimeString() });
+  panel.classList.remove("hidden");
+  $("transfer-button").setAttribute("aria-expanded", "true");
+}
+
+export function initSeatTransfer() {
+  $("transfer-button").addEventListener("click", () => {
+    if ($("transfer").classList.contains("hidden")) showTransfer();
+    else { $("transfer").classList.add("hidden"); $("transfer-button").setAttribute("aria-expanded", "false"); }
+  });
+  $("transfer-copy").addEventListener("click", () => P10.copy($("transfer-link")));
+}
+
+/* Only a seated page can move its seat. */
+export function renderSeatTransfer() {
+  $("transfer-button").classList.toggle("hidden", S.seat === null);
+}

@@ -1,0 +1,98 @@
+"""Moving a seat to another device: a one-time link (with its QR code) that the other device confirms; the new
+device plays on with a new token while the old device's token and open sockets are refused."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from app.main import create_app
+from tests.api.test_my_tables import play_until_awaited
+from tests.server_helpers import bearer, command_body, new_table
+
+
+def transfer(client: TestClient, table_id: str, token: str) -> dict[str, Any]:
+    r = client.post(f"/api/tables/{table_id}/seat/transfer", headers=bearer(token))
+    assert r.status_code == 200, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def code_of(link: str) -> str:
+    return parse_qs(urlsplit(link).query)["code"][0]
+
+
+def test_a_seat_moves_to_another_device_and_the_old_one_is_refused(client: TestClient) -> None:
+    t = new_table(client, players=2, start=True)
+    offer = transfer(client, t.id, t.tokens[1])
+    assert urlsplit(offer["link"]).path == f"/tables/{t.id}/move"
+    assert offer["link"].startswith("http://testserver/")
+    assert offer["qr_svg"].startswith("<svg") and "<path" in offer["qr_svg"]
+    with client.websocket_connect(f"/ws/tables/{t.id}?token={t.tokens[1]}") as old_socket:
+        assert old_socket.receive_json()["type"] == "snapshot"
+        phone = TestClient(client.app)
+        r = phone.post(f"/api/tables/{t.id}/seat/claim", json={"code": code_of(offer["link"])})
+        assert r.status_code == 200, r.text
+        claimed = r.json()
+        assert claimed["seat"] == 1 and claimed["name"] == "P1" and claimed["token"] != t.tokens[1]
+        assert phone.cookies.get(f"p10_seat_{t.id}") == claimed["token"]
+        # the old device's open socket is told and closed
+        while True:
+            msg = old_socket.receive_json()
+            if msg["type"] == "error":
+                break
+        assert msg["code"] == "seat_moved"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            old_socket.receive_json()
+        assert closed.value.code == 4403
+    # the old token is refused everywhere; the new device plays on
+    r = client.get(f"/api/tables/{t.id}/view", headers=bearer(t.tokens[1]))
+    assert r.status_code == 401 and r.json()["error"]["code"] == "bad_token"
+    assert phone.get(f"/api/tables/{t.id}/view").json()["seat"] == 1
+    play_until_awaited(client, t, 1)
+    r = client.post(f"/api/tables/{t.id}/commands", json=command_body({"type": "draw", "pile": "draw"}),
+                    headers=bearer(t.tokens[1]))
+    assert r.status_code == 401
+    r = phone.post(f"/api/tables/{t.id}/commands", json=command_body({"type": "draw", "pile": "draw"}))
+    assert r.status_code == 200, r.text
+    with phone.websocket_connect(f"/ws/tables/{t.id}") as new_socket:
+        assert new_socket.receive_json()["seat"] == 1
+        new_socket.send_json({"type": "ping", "ref": "still-here"})
+        while (msg := new_socket.receive_json())["type"] != "pong":
+            pass
+        assert msg["ref"] == "still-here"
+    # the link works once
+    r = TestClient(client.app).post(f"/api/tables/{t.id}/seat/claim", json={"code": code_of(offer["link"])})
+    assert r.status_code == 403 and r.json()["error"]["code"] == "bad_transfer_code"
+
+
+def test_a_new_link_replaces_the_last_and_bad_requests_change_nothing(client: TestClient) -> None:
+    t = new_table(client, players=2, spectators=True)
+    first = transfer(client, t.id, t.tokens[0])
+    second = transfer(client, t.id, t.tokens[0])
+    r = client.post(f"/api/tables/{t.id}/seat/claim", json={"code": code_of(first["link"])})
+    assert r.status_code == 403 and r.json()["error"]["code"] == "bad_transfer_code"
+    other = new_table(client, players=1)
+    r = client.post(f"/api/tables/{other.id}/seat/claim", json={"code": code_of(second["link"])})
+    assert r.status_code == 403  # a code moves a seat of its own table only
+    r = client.post(f"/api/tables/{t.id}/seat/transfer")  # a spectator has no seat to move
+    assert r.status_code == 401 and r.json()["error"]["code"] == "bad_token"
+    r = client.post(f"/api/tables/{t.id}/seat/claim", json={})
+    assert r.status_code == 422
+    assert client.get(f"/api/tables/{t.id}/view", headers=bearer(t.tokens[0])).json()["seat"] == 0
+
+
+def test_an_expired_link_is_refused(settings: Any) -> None:
+    stale = settings.model_copy(update={"seat_transfer_minutes": -1.0})
+    with TestClient(create_app(stale)) as client:
+        t = new_table(client, players=2)
+        offer = transfer(client, t.id, t.tokens[1])
+        r = client.post(f"/api/tables/{t.id}/seat/claim", json={"code": code_of(offer["link"])})
+        assert r.status_code == 410 and r.json()["error"]["code"] == "transfer_expired"
+        r = client.post(f"/api/tables/{t.id}/seat/claim", json={"code": code_of(offer["link"])})
+        assert r.status_code == 403  # gone after the first try
+        assert client.get(f"/api/tables/{t.id}/view", headers=bearer(t.tokens[1])).json()["seat"] == 1

@@ -1,0 +1,114 @@
+"""The one-screen table: at every stage of a whole game of each rule set the awaited player's hand and
+current prompt with its actions lie inside a 360×740 phone screen (no page scrolling), and at the first
+occurrence of each kind of prompt the same holds at every viewport of ``layout.VIEWPORTS`` (phones,
+tablet, laptop; portrait and landscape). The round and game summaries' actions are checked too.
+
+Seeds as in the whole-game tests: Mattel 306, Master 627 (two rounds with an All-mine keep choice, R-9;
+Give me five and Skip cards in play), board 1120 (dice, moves, search, ask/give, swap; B-5)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from . import helpers as h
+from .conftest import shot
+from .layout import check_viewports, outside, until
+
+PHONE = (360, 740)
+DESKTOP = (1366, 800)
+
+
+def readme_shots(page: Any, ruleset: str) -> None:
+    """The README's pictures of a table while the phase is being laid: phone and desktop, light and dark
+    (written to docs/screenshots/ with UPDATE_SCREENSHOTS=1, else to test-artifacts/ only)."""
+    try:
+        for size, (width, height) in (("phone", PHONE), ("desktop", DESKTOP)):
+            page.set_viewport_size({"width": width, "height": height})
+            for scheme in ("light", "dark"):
+                page.emulate_media(color_scheme=scheme)
+                until(page, f"P10.darkTheme() === {str(scheme == 'dark').lower()}")
+                shot(page, f"table-{ruleset}-{size}-{scheme}", docs=True)
+    finally:
+        page.emulate_media(color_scheme="light")
+        page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize(("ruleset", "seed", "options"), [
+    ("mattel", 306, {"phases_to_win": 1}),
+    ("master", 627, {"phases_to_win": 2}),
+    ("board", 1120, {"phases_to_win": 1}),
+])
+def test_hand_and_actions_stay_on_one_phone_screen_at_every_stage(start_server: Any, new_page: Any, ruleset: str,
+                                                                  seed: int, options: dict[str, Any]) -> None:
+    server = start_server(seed)
+    anna, ben, _ = h.start_two(server, new_page, ruleset, options, ben_width=PHONE[0])
+    for page in (anna, ben):
+        page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+    seen: dict[str, int] = {}
+    stats: dict[str, int] = {}
+
+    def check(page: Any, other: Any) -> bool:
+        # the summary dialog first (a round just ended), then the table under it
+        if page.evaluate("document.getElementById('summary').open"):
+            assert outside(page) == [], ("summary", outside(page))
+            if "summary" not in seen:
+                check_viewports(page, "summary", PHONE)
+                shot(page, f"layout-{ruleset}-summary")
+            h.close_summary(page)
+        v = h.view(page)
+        stage = v["prompt"]["action"]
+        if stage == "play" and v["prompt"].get("can_lay"):
+            h.suggestion(page)  # the builder filled: the tallest dock
+            stage = "play+builder"
+        elif stage == "play" and v["table"]:
+            stage = "play+groups"
+        if outside(page):
+            shot(page, f"layout-{ruleset}-{stage}-failed")
+        assert outside(page) == [], (stage, outside(page))
+        assert outside(other) == [] or other.evaluate("document.getElementById('summary').open"), \
+            ("waiting", outside(other))
+        if stage not in seen:
+            shot(page, f"layout-{ruleset}-{stage}")
+            check_viewports(page, stage, PHONE)
+            if stage == "play+builder":
+                readme_shots(page, ruleset)
+        seen[stage] = seen.get(stage, 0) + 1
+        return False
+
+    h.play_until_over([anna, ben], stats, before_move=check)
+    for page in (anna, ben):
+        h.wait_version(page, h.version(anna))
+        page.wait_for_selector("#summary[open]")
+    assert outside(anna) == [], ("game over", outside(anna))
+    check_viewports(anna, "game over", PHONE)
+    expected = {"mattel": {"draw", "play+builder", "play+groups"},
+                "master": {"draw", "play+builder", "keep_hand"},
+                "board": {"roll", "move", "play+builder"}}[ruleset]
+    assert expected <= set(seen), seen
+    assert not anna.p10_errors and not ben.p10_errors, anna.p10_errors + ben.p10_errors
+    if ruleset == "mattel":
+        replay_follows_the_current_step(anna)
+
+
+CURRENT_STEP = """() => {
+  const list = document.getElementById('rp-log'), li = list.querySelector('li.current');
+  const a = list.getBoundingClientRect(), b = li.getBoundingClientRect();
+  return {scrolled: list.scrollTop, inside: b.top >= a.top - 1 && b.bottom <= a.bottom + 1};
+}"""
+
+
+def replay_follows_the_current_step(page: Any) -> None:
+    """The replay's step list (longer than its box after a whole game) keeps the current step in sight."""
+    page.goto(page.url.rstrip("/") + "/games/1/replay")
+    page.wait_for_selector("#rp-players article")
+    assert page.evaluate("(l => l.scrollHeight > l.clientHeight)(document.getElementById('rp-log'))")
+    page.click("#rp-last")
+    until(page, "P10.replay.step === P10.replay.record.version")
+    where = page.evaluate(CURRENT_STEP)
+    assert where["inside"] and where["scrolled"] > 0, where
+    page.click("#rp-first")
+    until(page, "P10.replay.step === 0")
+    assert page.evaluate(CURRENT_STEP) == {"scrolled": 0, "inside": True}

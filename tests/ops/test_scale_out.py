@@ -1,0 +1,162 @@
+"""Scale-out as docker-compose.yml runs it, without Docker: three app processes on one Postgres behind the real
+Caddy proxy (deploy/Caddyfile, ``least_conn``). Sockets spread over the processes (each process's
+``phase10_open_sockets``), a command sent through the proxy reaches every socket whichever process holds it,
+and when one process stops (SIGTERM) its pages get 1012, reconnect through the proxy at once, land on the
+others and catch up with ``since=N``. Needs TEST_DATABASE_URL (Postgres) and caddy."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
+
+from tests.ops.test_caddy import CADDY
+from tests.realtime.processes import ROOT, Server, _free_port, needs_postgres
+
+pytestmark = [needs_postgres, pytest.mark.skipif(CADDY is None and not os.environ.get("CI"),
+                                                 reason="caddy is not installed")]
+APPS = 3
+PAGES = 6
+
+
+@pytest.fixture()
+def cluster(database_url: str, tmp_path: Path) -> Iterator[tuple[str, list[Server]]]:
+    """The proxy's host:port and the app processes behind it (on the migrated test database)."""
+    assert CADDY is not None
+    env = {"FORWARDED_ALLOW_IPS": "127.0.0.1", "PHASE10_METRICS_ALLOW": "127.0.0.1"}
+    apps = [Server(database_url, env=env, args=("--proxy-headers",)) for _ in range(APPS)]
+    port = _free_port()
+    proxy_env = {**os.environ, "PHASE10_SITE": f":{port}", "PHASE10_UPSTREAMS": "to " + " ".join(a.url for a in apps),
+                 "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path)}
+    proxy = subprocess.Popen([CADDY, "run", "--config", str(ROOT / "deploy" / "Caddyfile"), "--adapter", "caddyfile"],
+                             env=proxy_env, cwd=tmp_path, stdout=subprocess.DEVNULL,
+                             stderr=(tmp_path / "caddy.log").open("wb"))
+    try:
+        deadline = time.monotonic() + 40
+        for app in apps:
+            app.wait_ready(deadline)
+        while True:
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert proxy.poll() is None, (tmp_path / "caddy.log").read_text()
+            assert time.monotonic() < deadline, "the proxy did not start"
+            time.sleep(0.1)
+        yield f"127.0.0.1:{port}", apps
+    finally:
+        proxy.terminate()
+        try:
+            proxy.wait(10)
+        except subprocess.TimeoutExpired:
+            proxy.kill()
+        for app in apps:
+            app.stop()
+
+
+def open_sockets(app: Server) -> float:
+    text = httpx.get(f"http://{app.url}/metrics", timeout=5).text
+    return next(s.value for f in text_string_to_metric_families(text) for s in f.samples
+                if s.name == "phase10_open_sockets")
+
+
+class Page:
+    def __init__(self, proxy: str, table_id: str, token: str) -> None:
+        self.proxy, self.table_id, self.token = proxy, table_id, token
+        self.version, self.game_id = 0, None
+        self.closes: list[int] = []
+        self.ws = self.open()
+
+    def open(self) -> ClientConnection:
+        query = f"?token={self.token}" + (f"&since={self.version}&game={self.game_id}" if self.game_id else "")
+        return connect(f"ws://{self.proxy}/ws/tables/{self.table_id}{query}", origin=f"http://{self.proxy}",
+                       open_timeout=10)
+
+    def recv(self, timeout: float) -> dict[str, Any] | None:
+        try:
+            msg: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
+        except TimeoutError:
+            return None
+        except ConnectionClosed as closed:
+            self.closes.append(closed.rcvd.code if closed.rcvd is not None else 1006)
+            self.ws = self.open()  # at once, through the proxy: it picks a live process
+            return None
+        if msg["type"] == "snapshot":
+            self.version, self.game_id = msg["version"], msg["game_id"]
+        elif msg["type"] == "update":
+            assert msg["since"] == self.version, (msg, self.version)  # no gap
+            self.version = msg["version"]
+        return msg
+
+    def wait_version(self, version: int) -> None:
+        deadline = time.monotonic() + 20
+        while self.version < version:
+            assert time.monotonic() < deadline, f"stuck at {self.version} < {version}"
+            self.recv(0.5)
+
+
+def play(http: httpx.Client, table_id: str, tokens: list[str], version: int) -> int:
+    """One legal command of the awaited seat through the proxy (a draw, or a discard of the first card)."""
+    for token in tokens:
+        view = http.get(f"/api/tables/{table_id}/view", headers={"Authorization": f"Bearer {token}"}).json()
+        v = view["view"]
+        if v["seat"] not in v["awaited"]:
+            continue
+        hand = v["hand"]
+        command = ({"type": "draw", "pile": "draw"} if len(hand) == 10 else {"type": "discard", "card": hand[0]["id"]})
+        r = http.post(f"/api/tables/{table_id}/commands", headers={"Authorization": f"Bearer {token}"},
+                      json={"command_id": uuid.uuid4().hex, "expected_version": version, "command": command})
+        assert r.status_code == 200, r.text
+        return int(r.json()["version"])
+    raise AssertionError("nobody is awaited")
+
+
+def test_sockets_spread_over_the_processes_and_survive_one_stopping(cluster: tuple[str, list[Server]]) -> None:
+    proxy, apps = cluster
+    with httpx.Client(base_url=f"http://{proxy}", timeout=10) as http:
+        created = http.post("/api/tables", json={"ruleset": "mattel", "seats": 2, "name": "Host",
+                                                 "spectators": True}).json()
+        table_id, host = created["table_id"], created["token"]
+        guest = http.post(f"/api/tables/{table_id}/join", json={"name": "Guest", "code": created["join_code"]})
+        tokens = [host, guest.json()["token"]]
+        started = http.post(f"/api/tables/{table_id}/start", headers={"Authorization": f"Bearer {host}"})
+        assert started.status_code == 200
+        pages = [Page(proxy, table_id, tokens[i % 2]) for i in range(PAGES)]
+        for page in pages:
+            while page.game_id is None:
+                page.recv(5)
+        counts = [open_sockets(app) for app in apps]
+        assert sum(counts) == PAGES and all(n >= 1 for n in counts), counts  # least_conn spread them
+        version = 0
+        for _ in range(4):  # commands through the proxy reach the sockets of every process
+            version = play(http, table_id, tokens, version)
+        for page in pages:
+            page.wait_version(version)
+
+        victim = max(apps, key=open_sockets)
+        held = int(open_sockets(victim))
+        victim.proc.send_signal(signal.SIGTERM)
+        assert victim.proc.wait(20) in (0, -signal.SIGTERM)
+        for _ in range(2):  # the game goes on through the proxy while the pages move
+            version = play(http, table_id, tokens, version)
+        for page in pages:
+            page.wait_version(version)
+        moved = [page for page in pages if page.closes]
+        assert len(moved) == held and all(page.closes == [1012] for page in moved)
+        survivors = [app for app in apps if app is not victim]
+        assert sum(open_sockets(app) for app in survivors) == PAGES
+        for page in pages:
+            page.ws.close()

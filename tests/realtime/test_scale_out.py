@@ -1,0 +1,90 @@
+"""Scale-out: a table notification carries the accepted command, and a process that holds the running table applies
+it to its cached copy with the deterministic engine (C-10) instead of reading the game back; the fan-out that follows
+is the one-query fast path and sends what a full read sends."""
+
+from __future__ import annotations
+
+import random
+import uuid
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.persistence.db import Database
+from app.realtime.backends import MAX_PAYLOAD, parse_table_payload, table_payload
+from app.services.base import Step
+from app.services.games import GameService
+from app.settings import Settings
+from tests.realtime.test_hot_path import service_of, statements
+from tests.server_helpers import new_table, pick, play, server_game
+
+
+@pytest.fixture()
+def other(settings: Settings) -> Iterator[GameService]:
+    """A second service on the same database, like a second server process."""
+    service = GameService(Database(settings.database_url), settings)
+    yield service
+    service.db.dispose()
+
+
+def test_a_notification_carries_the_command_when_it_fits() -> None:
+    step = Step(12, 3, {"type": "discard", "card": 57})
+    assert parse_table_payload(table_payload("tbl_x-Y", 41, step)) == ("tbl_x-Y", 41, step)
+    assert parse_table_payload(table_payload("tbl", 0, None)) == ("tbl", 0, None)
+    huge = Step(12, 3, {"type": "meld", "cards": list(range(3000))})
+    assert len(table_payload("tbl", 9, huge).encode()) <= MAX_PAYLOAD
+    assert parse_table_payload(table_payload("tbl", 9, huge)) == ("tbl", 9, None)  # too big: the version only
+    assert parse_table_payload("tbl:7:1:0:{not json") == ("tbl", 7, None)
+
+
+def test_a_step_from_another_process_keeps_the_hot_table_current(client: TestClient, other: GameService,
+                                                                   settings: Settings) -> None:
+    """Commands accepted by another process, applied here from their notification: each fan-out is one query
+    (no snapshot, no command rows read) and equals a full read by a process with no cache."""
+    service = service_of(client)
+    t = new_table(client, players=3, start=True)
+    play(client, t, 2, seed=4)
+    game = server_game(client, t.id)[2]
+    seat_ids: set[int | None] = {None, *(entry["seat_id"] for entry in game.seats)}
+    service.fanout(t.id, seat_ids, game.version)  # primes this process's hot table
+    assert t.id in service._hot
+    rnd = random.Random(8)
+    for _ in range(12):
+        chosen = pick(client, t.id, rnd)  # reads the state at the current version: already cached here
+        assert chosen is not None
+        seat, command = chosen
+        result = other.submit_as(t.id, game.seats[seat]["seat_id"], str(uuid.uuid4()), None, command)
+        version = result["version"]
+        service.apply_step(t.id, version, Step(game.id, seat, command))
+        with statements(service) as seen:
+            data = service.fanout(t.id, seat_ids, version - 1)
+        assert len(seen) == 1, seen  # the hot check only
+        reference = GameService(Database(settings.database_url), settings)
+        try:
+            full = reference.fanout(t.id, seat_ids, version - 1)
+        finally:
+            reference.db.dispose()
+        assert (data.version, data.steps) == (full.version, full.steps) and data.version == version
+        assert {k: {f: v for f, v in view.items() if f != "timer"} for k, view in data.views.items() if view} == \
+            {k: view for k, view in full.views.items() if view}
+
+
+def test_a_step_this_process_cannot_apply_falls_back_to_a_full_read(client: TestClient, other: GameService) -> None:
+    """A process that missed a notification (its copy is two behind) drops the table from its hot cache; the next
+    fan-out reads the game and carries every step once."""
+    service = service_of(client)
+    t = new_table(client, players=2, start=True)
+    play(client, t, 2, seed=9)
+    game = server_game(client, t.id)[2]
+    service.fanout(t.id, {None}, game.version)
+    rnd = random.Random(2)
+    steps = []
+    for _ in range(2):
+        seat, command = pick(client, t.id, rnd) or (0, {})
+        result = other.submit_as(t.id, game.seats[seat]["seat_id"], str(uuid.uuid4()), None, command)
+        steps.append((result["version"], Step(game.id, seat, command)))
+    service.apply_step(t.id, *steps[1])  # the first one was missed
+    assert t.id not in service._hot
+    data = service.fanout(t.id, {None}, game.version)
+    assert [seq for seq, _ in data.steps] == [game.version + 1, game.version + 2] == [v for v, _ in steps]
