@@ -23,6 +23,7 @@ from fastapi.responses import JSONResponse
 from app.api import errors, far, ops, rematch, routes, ws
 from app.api.bots import router as bots_router
 from app.api.middleware import BodyLimit, SecurityHeaders, UrlGuard
+from app.api.push import router as push_router
 from app.api.schemas import Health
 from app.bots.runner import BotRunner
 from app.bots.settings import BotSettings
@@ -30,6 +31,7 @@ from app.persistence.db import Database
 from app.realtime.backends import MemoryNotifier, PgListener, PgNotifier
 from app.realtime.hub import Hub
 from app.services.games import FanoutData, GameService, RulesetCatalog
+from app.services.push import PushService
 from app.services.rematch import Rematches
 from app.services.retention import PruneTask
 from app.services.seat_transfer import SeatTransfers
@@ -107,6 +109,9 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
     service.presence = hub.presence
     service.notifier = PgNotifier(hub) if settings.use_pg_hub else MemoryNotifier(hub)
     pruner = PruneTask(db, settings)
+    # Turn alerts by Web Push to seats with no visible page, timer reminders (app/services/push.py).
+    push = PushService(service, settings, visible=hub.visible, timer=bots.table_timer)
+    service.add_extension(push)
 
     def take_over(table_ids: list[str]) -> None:
         """Another process stopped: plan the bots, stand-ins and timers of the tables it was running."""
@@ -130,9 +135,11 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
         logging.getLogger("phase10").info("server started")
         await bots.start()
         pruner.start()
+        await asyncio.to_thread(push.start)
         try:
             yield
         finally:
+            await asyncio.to_thread(push.stop)
             await pruner.stop()
             handed_off = await bots.stop()
             if listener is not None:
@@ -153,6 +160,7 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
     app.state.ws_auth_failures = AttemptCounter(settings.ws_auth_failures_per_address, settings.join_window_seconds)
     app.state.rematches = rematches
     app.state.seat_transfers = SeatTransfers(service, settings.seat_transfer_minutes)
+    app.state.push = push
     errors.install(app)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes, timeout=settings.http_body_timeout_seconds)
     app.add_middleware(UrlGuard)
@@ -162,6 +170,7 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
     app.include_router(far.router)
     app.include_router(ws.router)
     app.include_router(bots_router)
+    app.include_router(push_router)
     mount_web(app)  # pages + /static (issue 6)
     ops.install(app)  # /readyz, /metrics
 

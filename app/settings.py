@@ -57,8 +57,8 @@ class Settings(BaseSettings):
     ws_max_frame_bytes: int = 65_536
     # Application heartbeat (docs/protocol.md): the server pings every socket this often and drops a socket it
     # has not heard from (a pong, a ping, anything) for ws_idle_timeout_seconds; 0 turns either off.
-    ws_heartbeat_seconds: float = 5.0
-    ws_idle_timeout_seconds: float = 12.0
+    ws_heartbeat_seconds: float = 4.0
+    ws_idle_timeout_seconds: float = 10.0
     join_failures_per_table: int = 10
     join_failures_per_address: int = 30
     join_window_seconds: float = 60.0
@@ -68,6 +68,17 @@ class Settings(BaseSettings):
     cookie_secure: bool = False
     # How long a one-time link that moves a seat to another device stays valid.
     seat_transfer_minutes: float = 15.0
+    # Web Push (app/services/push.py). The VAPID private key (PEM or raw base64url); empty: made on first start
+    # and kept in the database. The subject is the contact a push service may use (mailto: or https:).
+    vapid_private_key: str = ""
+    vapid_subject: str = "mailto:admin@phase10.invalid"
+    push_timeout_seconds: float = 10.0
+    push_ttl_seconds: int = 12 * 60 * 60
+    # A turn timer's reminder goes this fraction of the timer before it runs out, at most the cap before.
+    push_reminder_fraction: float = 0.25
+    push_reminder_max_seconds: float = 3600.0
+    # Test-only: accept http:// push endpoints (a receiver on loopback). Browsers' push services are https.
+    push_allow_http: bool = False
     log_level: str = "INFO"
     log_json: bool = True
     # /metrics (Prometheus text format) is served only to these client addresses or networks (comma-separated,

@@ -9,6 +9,11 @@ to the moment the last of the table's 4 sockets has received the new version. Th
 server's deal because the server runs with ``PHASE10_FIXED_SEED`` (test-only setting), so each table keeps
 a local copy of its state and picks a legal command with the engine. Prints commands per second, p50/p99
 latency and the server's resident memory; then opens ``--idle`` idle sockets and prints memory again.
+
+    python bench/load.py --find-ceiling [--duration 10]
+
+ramps the rate (50 ... 800 commands/s, ``--duration`` seconds a step) against 1 and then 2 server processes and
+prints, for each, the highest rate served with p99 < 100 ms and zero errors.
 """
 
 from __future__ import annotations
@@ -138,10 +143,22 @@ async def reader(run: TableRun, seat: int, ws: Any) -> None:
                 if not pending.waiting:
                     run.latencies.append(time.perf_counter() - pending.sent)
                     pending.done.set()
+        elif kind == "ping":  # the server's heartbeat (docs/protocol.md, Heartbeat)
+            await ws.send(PONG)
         elif kind == "error":
             run.errors += 1
             if run.pending is not None:
                 run.pending.done.set()
+
+
+PONG = json.dumps({"type": "pong"})
+
+
+async def answer_pings(ws: Any) -> None:
+    """An idle socket: answers the server's heartbeat, so the server keeps it open."""
+    async for raw in ws:
+        if version_of(raw)[0] == "ping":
+            await ws.send(PONG)
 
 
 async def connect_all(base: str, run: TableRun) -> list[asyncio.Task[None]]:
@@ -184,6 +201,85 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+@dataclass
+class Figures:
+    """One steady-rate run: what was asked and served, the server's CPU and the latencies."""
+
+    asked: float
+    served: float
+    errors: int
+    cpu_ms: float
+    p50_ms: float
+    p99_ms: float
+    load: float
+
+    @property
+    def sustained(self) -> bool:
+        """Served (nearly) what was asked with p99 < 100 ms and zero errors."""
+        return self.errors == 0 and self.p99_ms < 100 and self.served >= 0.95 * self.asked
+
+
+async def play(runs: list[TableRun], pid: int, rate: float, duration: float, rnd: random.Random,
+               report: bool = False) -> Figures:
+    """Every table plays at ``rate / tables`` commands per second for ``duration`` seconds."""
+    for run in runs:
+        run.latencies, run.errors = [], 0
+    interval = len(runs) / rate
+    start = time.perf_counter()
+    cpu_start = cpu_seconds(pid)
+    client_start = time.process_time()
+    end = start + duration
+    await asyncio.gather(*(drive(run, interval, end, random.Random(rnd.random())) for run in runs))
+    elapsed = time.perf_counter() - start
+    cpu = cpu_seconds(pid) - cpu_start
+    client_cpu = time.process_time() - client_start
+    latencies = [x for run in runs for x in run.latencies]
+    errors = sum(run.errors for run in runs)
+    load = os.getloadavg()[0]
+    figures = Figures(rate, len(latencies) / elapsed, errors, 1000 * cpu / max(1, len(latencies)),
+                      1000 * statistics.median(latencies) if latencies else 0.0,
+                      1000 * percentile(latencies, 0.99) if latencies else 0.0, load)
+    if not report:
+        return figures
+    print(f"commands: {len(latencies)} in {elapsed:.1f} s = {len(latencies) / elapsed:.0f} commands/s "
+          f"(target {rate}); errors {errors}")
+    if latencies:
+        print(f"server CPU: {cpu:.1f} s = {1000 * cpu / len(latencies):.1f} ms per command "
+              f"({100 * cpu / elapsed:.0f}% of one core); load average {load:.1f}")
+        print(f"client (this process) CPU: {client_cpu:.1f} s = {1000 * client_cpu / len(latencies):.1f} ms "
+              f"per command ({100 * client_cpu / elapsed:.0f}% of one core)")
+        print(f"latency send -> last of 4 sockets: p50 {1000 * statistics.median(latencies):.1f} ms, "
+              f"p99 {1000 * percentile(latencies, 0.99):.1f} ms, max {1000 * max(latencies):.1f} ms")
+    return figures
+
+
+CEILING_RATES = (50, 100, 150, 200, 250, 300, 400, 500, 600, 800)
+
+
+async def find_ceiling(runs: list[TableRun], pid: int, args: argparse.Namespace) -> None:
+    """Ramp the command rate (``CEILING_RATES``, ``args.duration`` seconds each) until a step is not sustained
+    (p99 >= 100 ms, an error, or under 95% of the asked rate served); print every step and the ceiling."""
+    rnd = random.Random(1)
+    best: Figures | None = None
+    print("asked/s  served/s  errors  CPU ms/cmd  p50 ms  p99 ms  load")
+    for rate in CEILING_RATES:
+        if any(run.ruleset.is_over(run.state) for run in runs):
+            print("(a game finished: the ramp stops here)")
+            break
+        step = await play(runs, pid, rate, args.duration, rnd)
+        print(f"{step.asked:7.0f}  {step.served:8.0f}  {step.errors:6d}  {step.cpu_ms:10.2f}  {step.p50_ms:6.1f}  "
+              f"{step.p99_ms:6.1f}  {step.load:4.1f}{'' if step.sustained else '  <- not sustained'}")
+        if not step.sustained:
+            break
+        best = step
+    if best is None:
+        print(f"ceiling (x{args.workers}): none of the rates was sustained")
+    else:
+        print(f"ceiling (x{args.workers}): {best.asked:.0f} commands/s sustained with p99 < 100 ms and no errors "
+              f"(served {best.served:.0f}/s, {best.cpu_ms:.2f} ms server CPU per command, p50 {best.p50_ms:.1f} ms, "
+              f"p99 {best.p99_ms:.1f} ms)")
+
+
 async def bench(base: str, pid: int, args: argparse.Namespace) -> None:
     ruleset = registry.get("mattel")
     options = ruleset.parse_options({})
@@ -206,32 +302,14 @@ async def bench(base: str, pid: int, args: argparse.Namespace) -> None:
         print(f"set up {args.tables} tables, {PLAYERS * args.tables} sockets in {time.perf_counter() - t0:.1f} s; "
               f"server RSS {rss_mb(pid):.0f} MB")
 
-        rnd = random.Random(1)
-        interval = args.tables / args.rate
-        # One process's own figures (with --workers N a scrape reaches any one of them: skipped).
-        metrics_before = server_metrics.scrape(base) if args.workers == 1 else None
-        start = time.perf_counter()
-        cpu_start = cpu_seconds(pid)
-        client_start = time.process_time()
-        end = start + args.duration
-        await asyncio.gather(*(drive(run, interval, end, random.Random(rnd.random())) for run in runs))
-        elapsed = time.perf_counter() - start
-        cpu = cpu_seconds(pid) - cpu_start
-        client_cpu = time.process_time() - client_start
-        latencies = [x for run in runs for x in run.latencies]
-        errors = sum(run.errors for run in runs)
-        print(f"commands: {len(latencies)} in {elapsed:.1f} s = {len(latencies) / elapsed:.0f} commands/s "
-              f"(target {args.rate}); errors {errors}")
-        if latencies:
-            print(f"server CPU: {cpu:.1f} s = {1000 * cpu / len(latencies):.1f} ms per command "
-                  f"({100 * cpu / elapsed:.0f}% of one core); load average {os.getloadavg()[0]:.1f}")
-            print(f"client (this process) CPU: {client_cpu:.1f} s = {1000 * client_cpu / len(latencies):.1f} ms "
-                  f"per command ({100 * client_cpu / elapsed:.0f}% of one core)")
-        if latencies:
-            print(f"latency send -> last of 4 sockets: p50 {1000 * statistics.median(latencies):.1f} ms, "
-                  f"p99 {1000 * percentile(latencies, 0.99):.1f} ms, max {1000 * max(latencies):.1f} ms")
-        if metrics_before is not None:
-            server_metrics.report(metrics_before, server_metrics.scrape(base))
+        if args.find_ceiling:
+            await find_ceiling(runs, pid, args)
+        else:
+            # One process's own figures (with --workers N a scrape reaches any one of them: skipped).
+            metrics_before = server_metrics.scrape(base) if args.workers == 1 else None
+            await play(runs, pid, args.rate, args.duration, random.Random(1), report=True)
+            if metrics_before is not None:
+                server_metrics.report(metrics_before, server_metrics.scrape(base))
         print(f"server RSS after play: {rss_mb(pid):.0f} MB")
         for run in runs:
             for ws in run.sockets:
@@ -244,16 +322,20 @@ async def bench(base: str, pid: int, args: argparse.Namespace) -> None:
             idle_runs = await asyncio.gather(*(one() for _ in range(args.idle // PLAYERS)))
             before = rss_mb(pid)
             sockets = []
+            idle_readers: list[asyncio.Task[None]] = []
             for run in idle_runs:
                 for token in run.tokens:
                     ws = await websockets.connect(f"ws://{base}/ws/tables/{run.table_id}?token={token}")
                     await ws.recv()
                     sockets.append(ws)
+                    idle_readers.append(asyncio.create_task(answer_pings(ws)))
             await asyncio.sleep(1)
             print(f"idle: {len(sockets)} sockets open in {time.perf_counter() - t0:.1f} s; server RSS "
                   f"{rss_mb(pid):.0f} MB (before the idle sockets: {before:.0f} MB)")
             for ws in sockets:
                 await ws.close()
+            for task in idle_readers:
+                task.cancel()
 
 
 def main() -> None:
@@ -263,13 +345,24 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=20.0, help="seconds of play")
     parser.add_argument("--idle", type=int, default=2000, help="idle sockets for the memory figure (0: skip)")
     parser.add_argument("--workers", type=int, default=1, help="uvicorn worker processes")
+    parser.add_argument("--find-ceiling", action="store_true",
+                        help="ramp the rate (--duration seconds per step) for 1 and 2 processes and print the highest "
+                             "each sustains with p99 < 100 ms and zero errors (--workers and --idle are ignored)")
     parser.add_argument("--ws-deflate", choices=("on", "off"), default="on",
                         help="uvicorn's permessage-deflate (on: its default, as deployed; every client offers it)")
     parser.add_argument("--database-url", default="", help="an existing, migrated Postgres database")
     parser.add_argument("--postgres", default="postgresql://postgres@127.0.0.1:5432/postgres",
                         help="server on which to create the scratch database")
     args = parser.parse_args()
+    if not args.find_ceiling:
+        run(args)
+        return
+    for workers in (1, 2):
+        run(argparse.Namespace(**{**vars(args), "workers": workers, "idle": 0}))
 
+
+def run(args: argparse.Namespace) -> None:
+    """One server (``args.workers`` processes) on a scratch database (or ``--database-url``), one bench."""
     scratch = ""
     url = args.database_url
     if not url:
@@ -291,7 +384,7 @@ def main() -> None:
              "--ws-per-message-deflate", "true" if args.ws_deflate == "on" else "false"],
             cwd=ROOT, env=env)
         try:
-            deadline = time.monotonic() + 30
+            deadline = time.monotonic() + 120  # a busy shared machine starts slowly
             while True:
                 try:
                     if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:

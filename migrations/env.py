@@ -7,7 +7,9 @@ from logging.config import fileConfig
 from alembic import context
 from sqlalchemy import create_engine, pool
 
+# Every model module (the same Base): ``alembic check`` compares the whole schema with them.
 import app.bots.models  # noqa: F401  (bot_seat and table_clock: the same Base, kept beside the bots)
+import app.persistence.push  # noqa: F401  (push_key and push_subscription: Web Push)
 import app.services.models  # noqa: F401  (rematch offers and seat transfers: the same Base)
 from app.persistence.models import Base
 from app.settings import Settings

@@ -63,7 +63,7 @@ class BodyLimit:
         for name, value in scope["headers"]:
             if name == b"content-length":
                 if not value.isdigit():
-                    await _send_error(send, 400, "invalid_request", "Content-Length is not a number")
+                    await _send_error(send, 422, "invalid_request", "Content-Length is not a number")
                     return
                 if int(value) > self.limit:
                     await _send_error(send, 413, "body_too_large",

@@ -166,6 +166,12 @@ async def _handle(conn: Connection, data: dict[str, Any], service: GameService, 
     kind = data["type"]
     if kind == "ping":
         conn.send({"type": "pong", "ref": data.get("ref")})
+    elif kind == "visibility":
+        visible = data.get("visible")
+        if not isinstance(visible, bool):
+            conn.send(_error(None, "invalid_message", "visible must be true or false"))
+            return
+        hub.set_visible(conn, visible)
     elif kind == "pong":
         pass  # the answer to the server's heartbeat ping: hearing it was the point
     elif kind == "auth":

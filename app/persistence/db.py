@@ -12,6 +12,8 @@ from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
+from app import fastjson
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -19,7 +21,8 @@ def _sqlite_engine(url: str, immediate: bool) -> Engine:
     parsed = make_url(url)
     if parsed.database and parsed.database != ":memory:":
         Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-    engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+    engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30},
+                           json_serializer=fastjson.dumps, json_deserializer=fastjson.loads)
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_conn: Any, _record: Any) -> None:
@@ -51,7 +54,8 @@ class Database:
         else:
             # No pre-ping: it costs a round trip per checkout on the hot path; a connection broken by a
             # database restart fails one request and is then replaced by the pool.
-            self.write_engine = create_engine(url, pool_size=20, max_overflow=20, pool_recycle=1800)
+            self.write_engine = create_engine(url, pool_size=20, max_overflow=20, pool_recycle=1800,
+                                              json_serializer=fastjson.dumps, json_deserializer=fastjson.loads)
             self.read_engine = self.write_engine
         dialect = self.write_engine.dialect
         # Postgres through psycopg 3: the hot path may run its few statements on the raw driver connection.

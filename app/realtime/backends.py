@@ -24,7 +24,7 @@ from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
-from app import metrics
+from app import fastjson, metrics
 from app.services.base import Step
 
 from .hub import Hub
@@ -93,7 +93,7 @@ def table_payload(table_id: str, version: int, step: Step | None) -> str:
     head = f"{table_id}:{version}"
     if step is None:
         return head
-    payload = f"{head}:{step.game_id}:{step.seat}:{json.dumps(step.command, separators=(',', ':'))}"
+    payload = f"{head}:{step.game_id}:{step.seat}:{fastjson.dumps(step.command)}"
     return payload if len(payload.encode()) <= MAX_PAYLOAD else head
 
 
@@ -104,7 +104,7 @@ def parse_table_payload(payload: str) -> tuple[str, int | None, Step | None]:
     version = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else None
     if len(parts) == 5 and version and parts[2].isdigit() and parts[3].isdigit():
         try:
-            command = json.loads(parts[4])
+            command = fastjson.loads(parts[4])
         except ValueError:
             return table_id, version, None
         if isinstance(command, dict):

@@ -18,7 +18,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
-from app import metrics
+from app import fastjson, metrics
 from app.services.games import SPECTATOR, FanoutData
 
 log = logging.getLogger("phase10.hub")
@@ -74,6 +74,9 @@ class Connection:
         self.closed = False
         self.writer: asyncio.Task[None] | None = None
         self.seat_changed: Callable[[], None] | None = None  # set by the hub (presence announcements)
+        # Whether the page shows the table (it reports ``visibility`` over the socket; until then: yes). A seat
+        # with no visible page gets its turn alerts by Web Push (app/services/push.py).
+        self.visible = True
         self.last_heard = time.monotonic()  # the last message from the peer (any message is a sign of life)
         self.token_tag: str | None = None  # of the seat token it signed in with (a moved seat's old sockets close)
 
@@ -91,7 +94,7 @@ class Connection:
 
     def send(self, message: JSONDict) -> None:
         if not self.closed:
-            self.send_text(json.dumps(message, separators=(",", ":")))
+            self.send_text(fastjson.dumps(message))
 
     def send_text(self, text: str) -> None:
         """Queue an encoded message (one fan-out encodes a message shared by several sockets once)."""
@@ -156,6 +159,7 @@ class Remote(Protocol):
     """The seats connected to other server processes (``app.realtime.presence``)."""
 
     def seats(self, table_id: str) -> set[int]: ...
+    def visible(self, table_id: str) -> set[int]: ...
 
 
 class Hub:
@@ -211,6 +215,31 @@ class Hub:
         """Seat ids with an open socket at ``table_id``, on this process or (Postgres hub) any other."""
         local = self.local_presence(table_id)
         return local if self.remote is None else local | self.remote.seats(table_id)
+
+    def visible(self, table_id: str) -> set[int]:
+        """Seat ids with a visible page at ``table_id`` (a socket whose page did not report itself hidden), on
+        this process or (Postgres hub) any other."""
+        local = self.local_visible(table_id)
+        return local if self.remote is None else local | self.remote.visible(table_id)
+
+    def local_visible(self, table_id: str) -> set[int]:
+        channel = self.channels.get(table_id)
+        if channel is None:
+            return set()
+        for _ in range(3):  # may be read from a worker thread while the loop changes the set
+            try:
+                return {c.seat_id for c in list(channel.connections)
+                        if c.seat_id is not None and not c.closed and c.visible}
+            except RuntimeError:
+                continue
+        return set()
+
+    def set_visible(self, conn: Connection, visible: bool) -> None:
+        """The page of ``conn`` was shown or hidden (other processes learn it with the presence)."""
+        if conn.visible != visible:
+            conn.visible = visible
+            if conn.seat_id is not None:
+                self._local_changed(conn.table_id)
 
     def local_tables(self) -> list[str]:
         return list(self.channels)
@@ -286,7 +315,7 @@ class Hub:
         if message.get("type") == "seat_moved":
             self.seat_moved_local(channel, message.get("seat_id"), message.get("tag"))
             return
-        text = json.dumps(message, separators=(",", ":"))
+        text = fastjson.dumps(message)
         for conn in list(channel.connections):
             if not conn.closed:
                 conn.send_text(text)
@@ -339,7 +368,7 @@ class Hub:
                     for seat, seat_id in zip(data.table.get("seats", []), data.seat_ids, strict=False)])
                 # table.game.version is only as fresh as the last table read; updates carry the version.
                 volatile = dict(data.table, game={**(data.table.get("game") or {}), "version": None})
-                table_key = json.dumps(volatile, sort_keys=True)
+                table_key = fastjson.dumps_sorted(volatile)
                 encoded: dict[tuple[Any, ...], str] = {}
                 for c in conns:
                     if not c.closed:
@@ -364,7 +393,7 @@ class Hub:
     def _encoded(encoded: dict[tuple[Any, ...], str], key: tuple[Any, ...], message: Callable[[], JSONDict]) -> str:
         text = encoded.get(key)
         if text is None:
-            text = encoded[key] = json.dumps(message(), separators=(",", ":"))
+            text = encoded[key] = fastjson.dumps(message())
         return text
 
     @classmethod

@@ -5,9 +5,11 @@ in memory, the seats connected to every other live process, learnt from announce
 ``phase10_presence`` (LISTENed on the hub's listener connection, sent on one connection of its own):
 
 * ``seats``: "process P now holds sockets of these seats of these tables" -- the whole set per table (an empty
-  list when the last one went), sent when a seat's first socket on P opens or its last one closes (changes
-  are coalesced per table). A whole set, not a +1/-1, so a repeated or re-sent announcement changes nothing;
-  P's announcements go out one by one on one connection, so they arrive in order.
+  list when the last one went), sent when a seat's first socket on P opens or its last one closes, or a page
+  is shown or hidden (changes are coalesced per table); ``v`` gives the seats among them with a visible page
+  (turn alerts by Web Push go to seats without one; a message without ``v`` counts every seat visible). A whole
+  set, not a +1/-1, so a repeated or re-sent announcement changes nothing; P's announcements go out one by one
+  on one connection, so they arrive in order.
 * ``hb``: P is alive, every ``heartbeat`` seconds (5 s). A process not heard from for ``expire_after``
   seconds (15 s: a killed process, a lost network) is forgotten with all its seats.
 * ``bye``: P is stopping; forget it now.
@@ -38,13 +40,14 @@ log = logging.getLogger("phase10.hub")
 PRESENCE_CHANNEL = "phase10_presence"
 HEARTBEAT_SECONDS = 5.0
 EXPIRE_AFTER_SECONDS = 15.0
-_TABLES_PER_MESSAGE = 80  # NOTIFY payloads are limited to 8000 bytes
+_TABLES_PER_MESSAGE = 40  # NOTIFY payloads are limited to 8000 bytes (each table twice: seats and visible)
 
 
 class LocalSeats(Protocol):
     """What the announcer needs from the hub."""
 
     def local_presence(self, table_id: str) -> set[int]: ...
+    def local_visible(self, table_id: str) -> set[int]: ...
     def local_tables(self) -> list[str]: ...
     def wake_local(self, table_id: str, version: int | None = None) -> None: ...
 
@@ -55,6 +58,7 @@ class RemotePresence:
 
     def __init__(self) -> None:
         self._tables: dict[str, dict[str, frozenset[int]]] = {}  # table -> process -> seat ids
+        self._visible: dict[str, dict[str, frozenset[int]]] = {}  # table -> process -> seat ids with a visible page
         self._of_process: dict[str, set[str]] = {}  # process -> its tables with seats
         self.last_seen: dict[str, float] = {}
 
@@ -63,6 +67,22 @@ class RemotePresence:
         for seats in (self._tables.get(table_id) or {}).values():
             out |= seats
         return out
+
+    def visible(self, table_id: str) -> set[int]:
+        out: set[int] = set()
+        for seats in (self._visible.get(table_id) or {}).values():
+            out |= seats
+        return out
+
+    def set_visible(self, process_id: str, table_id: str, seats: frozenset[int]) -> None:
+        """``process_id``'s seats at ``table_id`` with a visible page (replaced as a whole)."""
+        updated = {pid: s for pid, s in (self._visible.get(table_id) or {}).items() if pid != process_id}
+        if seats:
+            updated[process_id] = seats
+        if updated:
+            self._visible[table_id] = updated
+        else:
+            self._visible.pop(table_id, None)
 
     def knows(self, process_id: str) -> bool:
         return process_id in self.last_seen
@@ -93,6 +113,7 @@ class RemotePresence:
         tables = sorted(self._of_process.pop(process_id, set()))
         for table_id in tables:
             self.set(process_id, table_id, frozenset())
+            self.set_visible(process_id, table_id, frozenset())
         self._of_process.pop(process_id, None)
         return tables
 
@@ -156,7 +177,10 @@ class PgPresence:
             self._queue({"k": "want", "of": process_id})  # we forgot it (or never heard its hello)
         self.remote.seen(process_id, self.clock())
         if kind == "seats":
+            visible = message.get("v")
             for table_id, seats in dict(message.get("t") or {}).items():
+                shown = visible.get(table_id, seats) if isinstance(visible, dict) else seats
+                self.remote.set_visible(process_id, str(table_id), frozenset(int(s) for s in shown or ()))
                 if self.remote.set(process_id, str(table_id), frozenset(int(s) for s in seats)):
                     self.hub.wake_local(str(table_id))
         elif kind == "hello" or (kind == "want" and message.get("of") == self.process_id):
@@ -205,7 +229,8 @@ class PgPresence:
         tables, self._dirty = sorted(self._dirty), set()
         for i in range(0, len(tables), _TABLES_PER_MESSAGE):
             chunk = tables[i:i + _TABLES_PER_MESSAGE]
-            out.append({"k": "seats", "t": {t: sorted(self.hub.local_presence(t)) for t in chunk}})
+            out.append({"k": "seats", "t": {t: sorted(self.hub.local_presence(t)) for t in chunk},
+                        "v": {t: sorted(self.hub.local_visible(t)) for t in chunk}})
         out, self._control = out + self._control, []
         return out
 

@@ -19,7 +19,7 @@ from sqlalchemy import Table, and_, bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from app import metrics
+from app import fastjson, metrics
 from app.persistence.models import Game, GameCommand, GameTable, Seat, utcnow
 from app.rules.core.errors import GameOver, RuleError, StaleVersion
 
@@ -69,7 +69,7 @@ _INSERT_COMMAND = insert(_C)
 
 # The same statements for Postgres, run on the session's own psycopg connection (same transaction): SQLAlchemy's
 # per-statement overhead was the largest part of a command's CPU. Rows come back as named tuples with the same
-# names; JSON parameters are dumped as SQLAlchemy dumps them (``json.dumps``).
+# names; JSON parameters are dumped as SQLAlchemy dumps them (``fastjson.dumps``).
 _PG_GAME = "SELECT g.id, g.version, g.snapshot_version, g.seats, g.ruleset, g.players, g.status"
 _PG_LATEST_GAME = f"{_PG_GAME} FROM game g WHERE g.table_id = %(table_id)s ORDER BY g.number DESC LIMIT 1"
 _PG_LATEST_GAME_AND_COMMAND = (
@@ -250,7 +250,8 @@ class GameService(Lobby, Replays, Fanout):
                     "command": ruleset.command_to_json(command), "events": [ruleset.event_to_json(e) for e in events],
                     "redacted": redacted, "created_at": utcnow()}
                 if pg:
-                    pg_cursor(s).execute(_PG_INSERT_COMMAND, row | {k: Json(row[k]) for k in _PG_JSON})
+                    json_row = {k: Json(row[k], dumps=fastjson.dumps) for k in _PG_JSON}
+                    pg_cursor(s).execute(_PG_INSERT_COMMAND, row | json_row)
                 else:
                     conn.execute(_INSERT_COMMAND, row)
                 self._publish(s, table_id, version, Step(game.id, seat, row["command"]))

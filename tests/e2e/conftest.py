@@ -8,6 +8,7 @@ cannot download its own browsers here, so it is pointed at the system one.
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -140,6 +141,21 @@ def browser() -> Iterator[Any]:
         instance.close()
 
 
+_FUNCTION = re.compile(r"^\s*(async\b|function\b|\([^()]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)")
+
+
+def _without_eval(wait: Callable[..., Any]) -> Callable[..., Any]:
+    """``page.wait_for_function`` taking a bare expression as a function: Playwright polls a bare expression
+    with ``eval``, which the pages' Content-Security-Policy (``script-src 'self'``) refuses."""
+
+    def wait_for_function(expression: str, *args: Any, **kwargs: Any) -> Any:
+        if not _FUNCTION.match(expression):
+            expression = f"() => ({expression})"
+        return wait(expression, *args, **kwargs)
+
+    return wait_for_function
+
+
 @pytest.fixture()
 def new_page(browser: Any) -> Iterator[Callable[..., Any]]:
     """``new_page(locale=..., width=...)``: a page in its own browser context (its own cookies = own seat)."""
@@ -152,6 +168,7 @@ def new_page(browser: Any) -> Iterator[Callable[..., Any]]:
         page = context.new_page()
         page.p10_errors = []
         page.on("pageerror", lambda err: page.p10_errors.append(str(err)))
+        page.wait_for_function = _without_eval(page.wait_for_function)
         return page
 
     yield make

@@ -98,6 +98,9 @@ def test_drag_hit_refused_drop_discard_reorder_and_only_legal_targets_lit_c4(sta
     server = start_server(SEED)
     anna, ben, _ = h.start_two(server, counted(new_page, reduced=set()), "mattel", {})
     assert h.view(anna)["turn"] == 0
+    # Both pages watched the waiting room: the first deal comes card by card from the draw pile (M-2).
+    for page in (anna, ben):
+        page.wait_for_function("() => window.__animations >= 10")
 
     # The draw flies into the hand and the card drawn is marked until Anna's next move.
     before = {c["id"] for c in h.view(anna)["hand"]}
@@ -143,9 +146,12 @@ def test_drag_hit_refused_drop_discard_reorder_and_only_legal_targets_lit_c4(sta
     assert posts == [] and h.version(anna) == 2
     assert HIT_CARD in hand_ids(anna) and len(h.view(anna)["table"][ILLEGAL_GROUP]["cards"]) == 3
 
-    # The same card dropped onto its legal group is the hit.
+    # The same card dropped onto its legal group is the hit; on Ben's page it flies from Anna's seat.
+    ben.evaluate("window.__animations = 0")
     drag(anna, HIT_CARD, f"#players [data-group='{LEGAL_GROUP}']")
     h.wait_version(anna, 3)
+    h.wait_version(ben, 3)
+    ben.wait_for_function("() => window.__animations >= 1")
     table = h.view(anna)["table"]
     assert HIT_CARD in [c["id"] for c in table[LEGAL_GROUP]["cards"]] and HIT_CARD not in hand_ids(anna)
     anna.wait_for_selector(f"#players [data-group='{LEGAL_GROUP}'] [data-card-id='{HIT_CARD}']")

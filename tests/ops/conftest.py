@@ -24,8 +24,10 @@ def played_table(client: TestClient, seed: int = 3) -> PlayedTable:
     """A Master table whose game 1 was played to the end and whose rematch (game 2) is a few commands in."""
     t = new_table(client, players=2, ruleset="master", options={"phases": ONE_PHASE}, start=True)
     finished = play_to_end(client, t, seed=seed)
-    r = client.post(f"/api/tables/{t.id}/rematch", headers=bearer(t.tokens[0]))
+    r = client.post(f"/api/tables/{t.id}/rematch", headers=bearer(t.tokens[0]))  # offered by the host ...
     assert r.status_code == 200, r.text
+    r = client.post(f"/api/tables/{t.id}/rematch/answer", json={"accept": True}, headers=bearer(t.tokens[1]))
+    assert r.status_code == 200 and r.json()["game"]["number"] == 2, r.text  # ... accepted: game 2 is dealt
     running = play(client, t, 5, seed=seed)
     assert running == 5
     return PlayedTable(t, finished, running)

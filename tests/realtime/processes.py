@@ -38,10 +38,10 @@ class Server:
         self.url = f"127.0.0.1:{port}"
         self.port = port
         # The production command (``python -m app.serve``: uvicorn with the slow-client limits).
+        self.log = None if stderr is None else stderr.open("wb")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "app.serve", "--host", "127.0.0.1", "--port", str(port), *args],
-            cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL if stderr is None else stderr.open("wb"))
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL if self.log is None else self.log)
 
     def wait_ready(self, deadline: float) -> None:
         while True:
@@ -60,6 +60,8 @@ class Server:
                 self.proc.wait(10)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
+        if self.log is not None:
+            self.log.close()
 
 
 @contextmanager
@@ -67,7 +69,7 @@ def running(database_url: str, count: int = 2) -> Iterator[list[Server]]:
     """``count`` server processes on one database, ready; stopped afterwards."""
     servers = [Server(database_url) for _ in range(count)]
     try:
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 60  # generous: start-up takes ~20 s when the 2 cores are shared
         for server in servers:
             server.wait_ready(deadline)
         yield servers

@@ -138,7 +138,7 @@ def _stored(reader: GameService, command_id: str) -> int:
 
 def _start(database_url: str, port: int, log: Path) -> Server:
     server = Server(database_url, port=port, stderr=log)
-    server.wait_ready(time.monotonic() + 30)
+    server.wait_ready(time.monotonic() + 60)
     return server
 
 
@@ -173,6 +173,7 @@ def test_sigkill_with_commands_in_flight_loses_nothing_and_applies_nothing_twice
             time.sleep(rnd.uniform(0.0, 0.4))
             server.proc.send_signal(signal.SIGKILL)  # no shutdown, no goodbye: mid-request
             server.proc.wait(10)
+            server.stop()  # already dead: closes its log
             stop.set()
             for thread in senders + watchers:
                 thread.join(30)

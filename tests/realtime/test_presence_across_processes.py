@@ -103,10 +103,14 @@ class FakeHub:
 
     def __init__(self) -> None:
         self.local: dict[str, set[int]] = {}
+        self.hidden: dict[str, set[int]] = {}  # seats whose pages all reported themselves hidden
         self.woken: list[str] = []
 
     def local_presence(self, table_id: str) -> set[int]:
         return set(self.local.get(table_id, set()))
+
+    def local_visible(self, table_id: str) -> set[int]:
+        return self.local_presence(table_id) - self.hidden.get(table_id, set())
 
     def local_tables(self) -> list[str]:
         return list(self.local)
@@ -164,7 +168,31 @@ def test_unknown_processes_are_asked_to_announce_and_hello_is_answered() -> None
     presence.receive(_message("want", "stranger", of=presence.process_id))  # asked of us: all our tables
     presence.receive(_message("hello", "newcomer"))
     messages = presence._messages()
-    assert messages == [{"k": "seats", "t": {"T": [7]}}]
+    assert messages == [{"k": "seats", "t": {"T": [7]}, "v": {"T": [7]}}]
     presence.local_changed("T")
     hub.local = {}
-    assert presence._messages() == [{"k": "seats", "t": {"T": []}}]  # the last socket went
+    assert presence._messages() == [{"k": "seats", "t": {"T": []}, "v": {"T": []}}]  # the last socket went
+
+
+def test_visible_pages_are_announced_with_the_seats() -> None:
+    """Web Push goes to seats with no visible page on any process: each announcement carries the seats whose
+    page is visible (``v``); one without ``v`` (an older process) counts every seat visible; a goodbye or an
+    expiry forgets them with the seats."""
+    hub, now = FakeHub(), [100.0]
+    hub.local, hub.hidden = {"T": {1, 2}}, {"T": {2}}
+    presence = PgPresence("", hub, heartbeat=1.0, expire_after=3.0, clock=lambda: now[0])
+    presence.local_changed("T")
+    assert presence._messages() == [{"k": "seats", "t": {"T": [1, 2]}, "v": {"T": [1]}}]
+    presence.receive(_message("hello", "p1"))
+    presence.receive(_message("seats", "p1", t={"T": [3, 4]}, v={"T": [4]}))
+    presence.receive(_message("hello", "old"))
+    presence.receive(_message("seats", "old", t={"T": [5]}))
+    assert presence.remote.seats("T") == {3, 4, 5} and presence.remote.visible("T") == {4, 5}
+    presence.receive(_message("seats", "p1", t={"T": [3, 4]}, v={"T": [3, 4]}))  # seat 3's page shown again
+    assert presence.remote.visible("T") == {3, 4, 5}
+    presence.receive(_message("bye", "p1"))
+    assert presence.remote.visible("T") == {5}
+    for _ in range(3):
+        now[0] += 1.5
+        presence.expire()
+    assert presence.remote.visible("T") == set() and presence.remote.seats("T") == set()

@@ -28,6 +28,8 @@ import { initDnd } from "./dnd.js";
 import "./motion.js";
 import { initCues } from "./cues.js";
 import { initSeatTransfer, renderSeatTransfer } from "./seat-transfer.js";
+import "./alerts.js";  // turn alerts in the page; the page's visibility over the socket
+import { initPush } from "./push.js";
 
 const P10 = window.P10;
 
@@ -62,6 +64,7 @@ async function start() {
   initChat();
   initSeatTransfer();
   on("rendered", renderSeatTransfer);
+  initPush();
   const info = await P10.api("GET", `/api/tables/${S.tableId}`);
   if (!info.ok) { $("page-error").textContent = P10.errorText(info.data.error); return; }
   S.table = info.data;

@@ -1,0 +1,460 @@
+"""Turn alerts that reach a closed tab: Web Push (RFC 8030) with VAPID (RFC 8292), off the command path.
+
+``PushService`` is a ``TableExtension`` of the game service (registered in ``app.main.create_app``):
+
+* ``after_commit`` only queues the table id (thread-safe, O(1)); a worker thread reads the game afterwards;
+* a seat that *becomes* awaited (awaited now, not awaited before this version: R-6 turn order, and every seat
+  the engine awaits at once, e.g. offers) gets one push on each of its subscriptions, unless a page of that
+  seat is visible (the page reports its visibility over the socket: ``Hub.visible``, across processes);
+* with a turn timer running, an awaited seat gets one reminder ``reminder_lead`` before its time runs out
+  (``app.bots.runner``'s ``table_timer``: the same deadline the bots act on), unless a page of it is visible;
+* sends run in a small thread pool (``pywebpush``); a push service answering 404 or 410 (the subscription
+  expired or was revoked) gets that subscription deleted.
+
+No push carries a card, a hand or anything else from a view: only the table id, the rule set, a "your turn"
+text in the subscriber's language and the table's URL (C-9). Which subscription was alerted for which turn is
+claimed with one conditional UPDATE (``turn_key`` / ``reminder_key``), so two processes that both notice a turn
+send it once.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import heapq
+import json
+import logging
+import queue
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any, Protocol
+from urllib.parse import urlsplit
+
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+from py_vapid import Vapid
+from sqlalchemy import delete, or_, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from app.persistence.db import Database
+from app.persistence.models import Game, GameCommand, Seat
+from app.persistence.push import PushKey, PushSubscription
+from app.settings import Settings
+from app.web.i18n import LANGUAGES, translate
+
+from .errors import ServiceError
+from .games import GameRef, GameService
+
+log = logging.getLogger("phase10.push")
+
+JSONDict = dict[str, Any]
+MAX_SUBSCRIPTIONS_PER_SEAT = 5
+# A table found without subscriptions is not read again for this long (its commands cost the worker nothing);
+# a subscription stored by this process ends the wait at once, one stored by another process within it.
+UNSUBSCRIBED_SECONDS = 10.0
+_STOP = object()
+
+
+def b64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def b64url_decode(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def public_key_of(vapid: Any) -> str:
+    """The application server key a browser subscribes with: the uncompressed P-256 point, base64url."""
+    return b64url(vapid.public_key.public_bytes(Encoding.X962, PublicFormat.UncompressedPoint))
+
+
+def load_vapid(db: Database, settings: Settings) -> Any:
+    """The server's VAPID key: from ``PHASE10_VAPID_PRIVATE_KEY`` (PEM or raw base64url), else the one kept in
+    the database, made on first start (two processes starting at once agree: the second insert loses)."""
+    if settings.vapid_private_key:
+        return Vapid.from_string(settings.vapid_private_key)
+    with db.read() as s:
+        row = s.get(PushKey, 1)
+    if row is None:
+        vapid = Vapid()
+        vapid.generate_keys()
+        try:
+            with db.write() as s:
+                s.add(PushKey(id=1, private_key=vapid.private_pem().decode("ascii"), public_key=public_key_of(vapid)))
+            log.info("VAPID key pair generated")
+            return vapid
+        except IntegrityError:
+            with db.read() as s:
+                row = s.get(PushKey, 1)
+            assert row is not None
+    return Vapid.from_pem(row.private_key.encode("ascii"))
+
+
+@dataclass(frozen=True)
+class Target:
+    """One subscription to alert (plain values, read in the worker's session)."""
+
+    id: int
+    seat_id: int
+    endpoint: str
+    p256dh: str
+    auth: str
+    lang: str
+
+
+class TurnTimer(Protocol):
+    """A running turn timer (``app.bots.runner.TableTimer``): when it ends, its length, the seats it skips."""
+
+    @property
+    def end(self) -> datetime: ...
+    @property
+    def seconds(self) -> float: ...
+    @property
+    def off_clock(self) -> frozenset[int]: ...
+
+
+TimerOf = Callable[[Session, str, GameRef], TurnTimer | None]
+Sender = Callable[[Target, JSONDict], int]
+
+
+def check_subscription(endpoint: Any, p256dh: Any, auth: Any, allow_http: bool) -> None:
+    """A subscription as a browser's ``PushSubscription.toJSON()`` gives it: an https endpoint (http only when
+    ``allow_http``, for a loopback receiver in tests), a P-256 public key (65 bytes) and a 16-byte secret."""
+    if not isinstance(endpoint, str) or not 0 < len(endpoint) <= 1024:
+        raise ServiceError(422, "invalid_subscription", "endpoint must be a URL of at most 1024 characters",
+                           field="endpoint")
+    parts = urlsplit(endpoint)
+    schemes = ("https", "http") if allow_http else ("https",)
+    if parts.scheme not in schemes or not parts.hostname:
+        raise ServiceError(422, "invalid_subscription", "endpoint must be an https URL", field="endpoint")
+    for name, value, size in (("p256dh", p256dh, 65), ("auth", auth, 16)):
+        try:
+            raw = b64url_decode(value) if isinstance(value, str) and len(value) <= 128 else b""
+        except (binascii.Error, ValueError):
+            raw = b""
+        if len(raw) != size or (name == "p256dh" and raw[0] != 4):
+            raise ServiceError(422, "invalid_subscription", f"keys.{name} is not a valid base64url key",
+                               field=f"keys.{name}")
+
+
+def reminder_lead(seconds: float, settings: Settings) -> float:
+    """How long before a timer of ``seconds`` runs out its reminder goes: a fraction of it, at most a cap."""
+    return min(seconds * settings.push_reminder_fraction, settings.push_reminder_max_seconds)
+
+
+class PushService:
+    """Push subscriptions per seat and the worker that sends turn alerts and reminders."""
+
+    def __init__(self, service: GameService, settings: Settings,
+                 visible: Callable[[str], set[int]] = lambda _table_id: set(),
+                 timer: TimerOf | None = None, sender: Sender | None = None) -> None:
+        self.service = service
+        self.db = service.db
+        self.settings = settings
+        self.visible = visible
+        self.timer = timer
+        self.sender: Sender = sender or self._webpush
+        self.vapid: Any = None
+        self.public_key = ""
+        self._queue: queue.Queue[Any] = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self._pool: ThreadPoolExecutor | None = None
+        # game id -> (version, awaited engine seats) as this process last saw them
+        self._awaited: OrderedDict[int, tuple[int, frozenset[int]]] = OrderedDict()
+        # reminders: (due, table id, game id, version, seat id), and the keys already scheduled
+        self._reminders: list[tuple[datetime, str, int, int, int]] = []
+        self._scheduled: set[tuple[int, int, int]] = set()
+        self._unsubscribed: dict[str, float] = {}  # table id -> monotonic time until which it is skipped
+        self._session: Any = None  # a requests.Session, made with the first send
+
+    # -- lifecycle -------------------------------------------------------------------------------------
+    def start(self) -> None:
+        """Load (or make) the VAPID key, start the worker and resume the reminders of running games."""
+        self.vapid = load_vapid(self.db, self.settings)
+        self.public_key = public_key_of(self.vapid)
+        self._pool = ThreadPoolExecutor(4, thread_name_prefix="phase10-push")
+        self._thread = threading.Thread(target=self._run, name="phase10-push-worker", daemon=True)
+        self._thread.start()
+        for table_id in self._subscribed_tables():
+            self._queue.put((table_id, False, frozenset()))
+
+    def stop(self) -> None:
+        if self._thread is not None:
+            self._queue.put(_STOP)
+            self._thread.join(timeout=5)
+            self._thread = None
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+    def _subscribed_tables(self) -> list[str]:
+        with self.db.read() as s:
+            return list(s.scalars(
+                select(Game.table_id).join(Seat, Seat.table_id == Game.table_id)
+                .join(PushSubscription, PushSubscription.seat_id == Seat.id)
+                .where(Game.status == "playing").distinct()))
+
+    # -- the service's TableExtension hooks ------------------------------------------------------------
+    def table_extras(self, s: Session, table_id: str, positions: dict[int, int], game: Game | None) -> JSONDict:
+        return {}
+
+    def decorate_views(self, s: Session, table_id: str, game: GameRef, views: list[JSONDict]) -> None:
+        return None
+
+    def after_commit(self, table_id: str, version: int) -> None:
+        """A command or lobby change was committed: note which seats have a visible page now (the moment the
+        turn changed) and look at the table later, in the worker."""
+        if self._thread is None or self._unsubscribed.get(table_id, 0.0) > time.monotonic():
+            return
+        self._queue.put((table_id, True, frozenset(self.visible(table_id))))
+
+    def poke(self, table_id: str) -> None:
+        """Look at ``table_id`` again without alerting (a subscription changed): remember who is awaited now
+        and schedule the reminders."""
+        if self._thread is not None:
+            self._queue.put((table_id, False, frozenset()))
+
+    # -- subscriptions ---------------------------------------------------------------------------------
+    def subscribe(self, table_id: str, token: str | None, endpoint: Any, p256dh: Any, auth: Any,
+                  lang: str | None) -> JSONDict:
+        """Store (or refresh) this browser's subscription for the token's seat."""
+        check_subscription(endpoint, p256dh, auth, self.settings.push_allow_http)
+        lang = lang if lang in LANGUAGES else "en"
+        with self.db.write() as s:
+            table = self.service._table(s, table_id)
+            viewer = self.service._seated(s, table, token)
+            assert viewer.seat_id is not None
+            row = s.scalar(select(PushSubscription).where(PushSubscription.seat_id == viewer.seat_id,
+                                                          PushSubscription.endpoint == endpoint))
+            if row is None:
+                s.add(PushSubscription(seat_id=viewer.seat_id, endpoint=endpoint, p256dh=p256dh, auth=auth,
+                                       lang=lang))
+                s.flush()
+                ids = list(s.scalars(select(PushSubscription.id).where(PushSubscription.seat_id == viewer.seat_id)
+                                     .order_by(PushSubscription.id.desc())))
+                if len(ids) > MAX_SUBSCRIPTIONS_PER_SEAT:  # the oldest go
+                    s.execute(delete(PushSubscription).where(
+                        PushSubscription.id.in_(ids[MAX_SUBSCRIPTIONS_PER_SEAT:])))
+            else:
+                row.p256dh, row.auth, row.lang = p256dh, auth, lang
+        self._unsubscribed.pop(table_id, None)
+        self.poke(table_id)
+        return {"subscribed": True}
+
+    def unsubscribe(self, table_id: str, token: str | None, endpoint: Any) -> JSONDict:
+        """Forget this browser's subscription for the token's seat (no error if it was not stored)."""
+        if not isinstance(endpoint, str):
+            raise ServiceError(422, "invalid_subscription", "endpoint must be a string", field="endpoint")
+        with self.db.write() as s:
+            table = self.service._table(s, table_id)
+            viewer = self.service._seated(s, table, token)
+            s.execute(delete(PushSubscription).where(PushSubscription.seat_id == viewer.seat_id,
+                                                     PushSubscription.endpoint == endpoint))
+        return {"subscribed": False}
+
+    def subscription_count(self, seat_ids: list[int]) -> int:
+        with self.db.read() as s:
+            return len(list(s.scalars(select(PushSubscription.id).where(PushSubscription.seat_id.in_(seat_ids)))))
+
+    # -- the worker --------------------------------------------------------------------------------------
+    def _run(self) -> None:
+        while True:
+            wait = None
+            if self._reminders:
+                wait = max(0.0, (self._reminders[0][0] - datetime.now(UTC)).total_seconds())
+            try:
+                item = self._queue.get(timeout=wait)
+            except queue.Empty:
+                item = None
+            tables: dict[str, tuple[bool, frozenset[int]]] = {}
+            while item is not None:
+                if item is _STOP:
+                    return
+                table_id, alert, visible = item
+                known = tables.get(table_id, (False, frozenset()))
+                tables[table_id] = (known[0] or alert, known[1] | visible)
+                try:
+                    item = self._queue.get_nowait()
+                except queue.Empty:
+                    item = None
+            for table_id, (alert, visible) in tables.items():
+                try:
+                    self.check(table_id, alert, visible)
+                except Exception:
+                    log.exception("push check failed", extra={"table_id": table_id})
+            try:
+                self._due_reminders()
+            except Exception:
+                log.exception("push reminders failed")
+
+    def check(self, table_id: str, alert: bool = True, seen_visible: frozenset[int] = frozenset()) -> None:
+        """Alert the seats of ``table_id`` that became awaited with no visible page (``alert``); schedule
+        reminders. ``seen_visible``: seats with a visible page when the commands since the last check were
+        committed (a seat that was watching when its turn came is not alerted because it looked away since)."""
+        alerts: list[tuple[Target, JSONDict]] = []
+        if alert and self._unsubscribed.get(table_id, 0.0) > time.monotonic():
+            return
+        with self.db.read() as s:
+            game = self.service._game(s, table_id)
+            if game is None or game.status != "playing":
+                return
+            seat_ids = [entry["seat_id"] for entry in game.seats]
+            targets = self._targets(s, seat_ids)
+            if not targets:
+                self._unsubscribed[table_id] = time.monotonic() + UNSUBSCRIBED_SECONDS
+                if len(self._unsubscribed) > 10_000:
+                    now = time.monotonic()
+                    self._unsubscribed = {k: v for k, v in self._unsubscribed.items() if v > now}
+                return
+            self._unsubscribed.pop(table_id, None)
+            ruleset = self.service._ruleset(game.ruleset)
+            awaited = frozenset(ruleset.awaited(self.service._state(s, ruleset, game)))
+            newly = self._became_awaited(s, ruleset, game, awaited)
+            self._remember(game.id, game.version, awaited)
+            visible = seen_visible | self.visible(table_id)
+            ref = GameRef.of(game)
+            for seat in sorted(newly) if alert else ():
+                seat_id = seat_ids[seat]
+                if seat_id in visible:
+                    continue
+                for target in targets.get(seat_id, ()):
+                    alerts.append((target, self._payload("turn", table_id, game.ruleset, target.lang)))
+            timer = self.timer(s, table_id, ref) if self.timer is not None else None
+            if timer is not None:
+                due = timer.end - timedelta(seconds=reminder_lead(timer.seconds, self.settings))
+                for seat in awaited:
+                    seat_id = seat_ids[seat]
+                    scheduled = (game.id, game.version, seat_id)
+                    if seat_id in targets and seat_id not in timer.off_clock and scheduled not in self._scheduled:
+                        self._scheduled.add(scheduled)
+                        heapq.heappush(self._reminders, (due, table_id, game.id, game.version, seat_id))
+        key = f"{game.id}:{game.version}"
+        for target, payload in alerts:
+            if self._claim(target.id, "turn_key", key):
+                self._submit(target, payload)
+
+    def _became_awaited(self, s: Session, ruleset: Any, game: Game, awaited: frozenset[int]) -> frozenset[int]:
+        """The seats of ``awaited`` (awaited at ``game``'s version) that were not awaited all along since this
+        process last looked (else since the previous version): their turn came (R-6). Every command in between
+        is applied to the state of that version (a snapshot plus commands, or a replay: C-10), so a turn that
+        went round the table between two looks is not missed."""
+        known = self._awaited.get(game.id)
+        if known is not None and known[0] == game.version:
+            return frozenset()
+        if known is not None and known[0] < game.version:
+            since = known[0]
+        elif game.version == 0:
+            return awaited
+        else:
+            since = game.version - 1
+        seats = frozenset(range(len(game.seats)))
+        state = self.service._state(s, ruleset, GameRef(game.id, since, game.status, game.ruleset, list(game.seats)))
+        away = seats - frozenset(ruleset.awaited(state))  # not awaited at some moment since
+        rows = s.execute(select(GameCommand.seat, GameCommand.command)
+                         .where(GameCommand.game_id == game.id, GameCommand.seq > since,
+                                GameCommand.seq < game.version)
+                         .order_by(GameCommand.seq)).all()
+        for seat, command in rows:
+            state, _ = ruleset.apply(state, seat, ruleset.parse_command(command))
+            away |= seats - frozenset(ruleset.awaited(state))
+        return awaited & away
+
+    def _remember(self, game_id: int, version: int, awaited: frozenset[int]) -> None:
+        self._awaited[game_id] = (version, awaited)
+        self._awaited.move_to_end(game_id)
+        while len(self._awaited) > 10_000:
+            self._awaited.popitem(last=False)
+
+    def _targets(self, s: Session, seat_ids: list[int]) -> dict[int, list[Target]]:
+        rows = s.scalars(select(PushSubscription).where(PushSubscription.seat_id.in_(seat_ids))
+                         .order_by(PushSubscription.id))
+        out: dict[int, list[Target]] = {}
+        for row in rows:
+            out.setdefault(row.seat_id, []).append(
+                Target(row.id, row.seat_id, row.endpoint, row.p256dh, row.auth, row.lang))
+        return out
+
+    def _claim(self, subscription_id: int, column: str, key: str) -> bool:
+        """Mark the subscription alerted for ``key``; ``False`` if it already was (by any process)."""
+        field = getattr(PushSubscription, column)
+        with self.db.write() as s:
+            moved = s.execute(update(PushSubscription)
+                              .where(PushSubscription.id == subscription_id, or_(field.is_(None), field != key))
+                              .values({column: key}))
+            return bool(getattr(moved, "rowcount", 0) == 1)
+
+    def _due_reminders(self) -> None:
+        now = datetime.now(UTC)
+        while self._reminders and self._reminders[0][0] <= now:
+            _, table_id, game_id, version, seat_id = heapq.heappop(self._reminders)
+            self._scheduled.discard((game_id, version, seat_id))
+            self._remind(table_id, game_id, version, seat_id)
+
+    def _remind(self, table_id: str, game_id: int, version: int, seat_id: int) -> None:
+        """The reminder of a seat still awaited at the same version (nobody moved since) and not watching."""
+        with self.db.read() as s:
+            game = self.service._game(s, table_id)
+            if game is None or (game.id, game.version, game.status) != (game_id, version, "playing"):
+                return
+            targets = self._targets(s, [seat_id]).get(seat_id, [])
+        if seat_id in self.visible(table_id):
+            return
+        for target in targets:
+            if self._claim(target.id, "reminder_key", f"{game_id}:{version}"):
+                self._submit(target, self._payload("reminder", table_id, game.ruleset, target.lang))
+
+    # -- sending -----------------------------------------------------------------------------------------
+    @staticmethod
+    def _payload(kind: str, table_id: str, ruleset: str, lang: str) -> JSONDict:
+        """What a push carries: no card, no hand, nothing from a view (C-9)."""
+        title = translate(lang, f"ruleset.{ruleset}.title")
+        return {"type": kind, "table_id": table_id, "ruleset": ruleset,
+                "title": translate(lang, "app.title"),
+                "body": translate(lang, "push.reminder" if kind == "reminder" else "push.turn", ruleset=title),
+                "url": f"/tables/{table_id}", "tag": f"turn-{table_id}"}
+
+    def _submit(self, target: Target, payload: JSONDict) -> None:
+        if self._pool is None:  # not started (a direct ``check``): send now
+            self._deliver(target, payload)
+        else:
+            self._pool.submit(self._deliver, target, payload)
+
+    def _deliver(self, target: Target, payload: JSONDict) -> None:
+        try:
+            status = self.sender(target, payload)
+        except Exception:
+            log.exception("push send failed")
+            return
+        if status in (404, 410):  # the subscription expired or was revoked
+            with self.db.write() as s:
+                s.execute(delete(PushSubscription).where(PushSubscription.id == target.id))
+            log.info("push subscription removed (%s)", status)
+        elif status >= 300:
+            log.warning("push service answered %s", status)
+
+    def _webpush(self, target: Target, payload: JSONDict) -> int:
+        """Encrypt (aes128gcm, RFC 8291) and POST one message with a VAPID signature; the push service's status."""
+        # Imported on the first send, in a sender thread: pywebpush pulls in aiohttp and requests (over a second
+        # of a server's start on a loaded machine), which most servers never need.
+        import requests
+        from pywebpush import WebPushException, webpush
+
+        if self._session is None:
+            self._session = requests.Session()
+        try:
+            response = webpush(
+                {"endpoint": target.endpoint, "keys": {"p256dh": target.p256dh, "auth": target.auth}},
+                json.dumps(payload), vapid_private_key=self.vapid,
+                vapid_claims={"sub": self.settings.vapid_subject}, timeout=self.settings.push_timeout_seconds,
+                ttl=self.settings.push_ttl_seconds, requests_session=self._session,
+                headers={"Urgency": "high"})
+        except WebPushException as err:
+            if err.response is not None:
+                return int(err.response.status_code)
+            raise
+        return int(getattr(response, "status_code", 201))
