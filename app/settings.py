@@ -57,8 +57,8 @@ class Settings(BaseSettings):
     ws_max_frame_bytes: int = 65_536
     # Application heartbeat (docs/protocol.md): the server pings every socket this often and drops a socket it
     # has not heard from (a pong, a ping, anything) for ws_idle_timeout_seconds; 0 turns either off.
-    ws_heartbeat_seconds: float = 5.0
-    ws_idle_timeout_seconds: float = 12.0
+    ws_heartbeat_seconds: float = 4.0
+    ws_idle_timeout_seconds: float = 10.0
     join_failures_per_table: int = 10
     join_failures_per_address: int = 30
     join_window_seconds: float = 60.0

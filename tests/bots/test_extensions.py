@@ -61,7 +61,8 @@ def test_the_runner_is_a_registered_extension_and_the_service_is_not_patched(sti
     service = service_of(still)
     runner = still.app.state.bots  # type: ignore[attr-defined]
     rematches = still.app.state.rematches  # type: ignore[attr-defined]  (the rematch offers: another extension)
-    assert isinstance(runner, BotRunner) and service.extensions == [runner, rematches]
+    push = still.app.state.push  # type: ignore[attr-defined]  (turn alerts: one more)
+    assert isinstance(runner, BotRunner) and service.extensions == [runner, rematches, push]
     for name in ("_table_info", "fanout", "view", "submit", "submit_as"):
         assert name not in vars(service), f"GameService.{name} is replaced on the instance"
     assert type(service.notifier).__module__.startswith("app.realtime")

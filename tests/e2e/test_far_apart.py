@@ -4,6 +4,7 @@ each of three pages accepts or declines (the next game is dealt only when everyo
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -100,11 +101,20 @@ def test_a_rematch_offer_is_dealt_only_when_all_three_pages_accepted(start_serve
     for page in pages:  # a decline leaves it undealt: still the finished game everywhere
         assert page.evaluate("P10.state.gameId") == finished and h.view(page)["over"]
     assert anna.locator("#rematch-start").count() == 1 and ben.locator("#rematch-start").count() == 0
+    assert ben.locator("#rematch-options-save").count() == 0  # only the host changes the options
+    anna.click(".rematch-options summary")  # the host changes the options: everyone is asked again
+    anna.fill("#rematch-opt-phases_to_win", "2")
+    anna.click("#rematch-options-save")
+    for page in pages:
+        page.wait_for_function("() => [...document.querySelectorAll('#rematch li')].map((e) => e.dataset.answer)"
+                               ".join() === 'accepted,pending,pending'")
+    ben.click("#rematch-accept")
     cara.click("#rematch-accept")  # Cara changes her mind: all three accepted, game 2 is dealt
     for page in pages:
         page.wait_for_function("g => P10.state.gameId !== g && P10.state.view && !P10.state.view.over",
                                arg=finished)
         assert page.evaluate("P10.state.table.game.number") == 2
+        assert page.evaluate("P10.state.table.options.phases_to_win") == 2
     assert not any(page.p10_errors for page in pages), [page.p10_errors for page in pages]
 
 
@@ -171,3 +181,68 @@ def test_a_seat_moved_to_a_second_browser_plays_on_there_and_the_first_is_refuse
             break
     assert played == 1 and h.version(phone) == h.version(anna)
     assert not anna.p10_errors and not phone.p10_errors
+
+
+class Tunnel:
+    """Ben's page talks to the server through this (Playwright's websocket routing): ``silence()`` makes every
+    open socket stop carrying anything either way and new ones hang, like a phone that lost its network
+    without a word (and new ones fail); ``restore()`` lets new sockets through again."""
+
+    def __init__(self) -> None:
+        self.silent = False
+        self.muted: list[dict[str, bool]] = []
+
+    def route(self, ws: Any) -> None:
+        if self.silent:
+            ws.close()  # no way through: the connection fails
+            return
+        server = ws.connect_to_server()
+        state = {"on": True}
+        self.muted.append(state)
+        ws.on_message(lambda message: server.send(message) if state["on"] else None)
+        server.on_message(lambda message: ws.send(message) if state["on"] else None)
+
+    def silence(self) -> None:
+        self.silent = True
+        for state in self.muted:
+            state["on"] = False
+
+    def restore(self) -> None:
+        self.silent = False
+
+
+@pytest.mark.e2e
+def test_a_silent_drop_shows_offline_within_10_s_and_the_host_within_15_s(start_server: Any, new_page: Any) -> None:
+    server = start_server(SEED)
+    anna, ben, _ = h.start_two(server, new_page, "mattel", {"phases_to_win": 1})
+    while h.awaited_page([anna, ben]) is not anna:
+        h.act(ben, {})
+        h.wait_version(anna, h.version(ben))
+    tunnel = Tunnel()
+    ben.route_web_socket(re.compile(r".*/ws/tables/.*"), tunnel.route)
+    ben.evaluate("P10.dropConnection()")  # the next socket goes through the tunnel
+    while not tunnel.muted:
+        ben.wait_for_timeout(50)
+    ben.wait_for_selector("#conn[data-state='on']")
+    anna.wait_for_function(ONLINE)
+
+    started = time.monotonic()
+    tunnel.silence()
+    ben.wait_for_selector("#conn[data-state='off']", timeout=15_000)
+    page_after = time.monotonic() - started
+    anna.wait_for_function(OFFLINE, timeout=20_000)
+    host_after = time.monotonic() - started
+    print(f"silent drop: offline on the page after {page_after:.1f} s, on the host's page after {host_after:.1f} s")
+    assert page_after <= 10.5 and host_after <= 15.5
+    before = h.version(ben)
+    h.act(anna, {})  # a move Ben misses
+
+    tunnel.restore()
+    ben.wait_for_selector("#conn[data-state='on']", timeout=20_000)
+    h.wait_version(ben, before + 1)
+    anna.wait_for_function(ONLINE, timeout=15_000)
+    assert not anna.p10_errors and not ben.p10_errors
+
+
+ONLINE = "document.querySelector(\"#players article[data-seat='1'] .dot\").dataset.presence === 'online'"
+OFFLINE = "document.querySelector(\"#players article[data-seat='1'] .dot\").dataset.presence === 'offline'"

@@ -69,9 +69,14 @@ def test_mattel_game_through_the_pages(start_server: Any, new_page: Any) -> None
     shot(anna, "replay-mattel")
     assert not anna.p10_errors, anna.p10_errors
 
-    # "Play again": the same seats start game 2 at this table; Ben's page switches to it by itself.
+    # "Play again" is an offer (tests/e2e/test_far_apart.py): Ben offers, Anna accepts back on the table page, and
+    # the same seats start game 2 at this table; Ben's page switches to it by itself.
     finished = ben.evaluate("P10.state.gameId")
     ben.click("#summary-rematch")
+    ben.wait_for_selector("#rematch")
+    anna.go_back()
+    anna.wait_for_selector("#rematch-accept")
+    anna.click("#rematch-accept")
     ben.wait_for_function("g => P10.state.gameId !== g && P10.state.view && !P10.state.view.over", arg=finished)
     assert not ben.evaluate("document.getElementById('summary').open")
     ben.wait_for_function("P10.state.logGame === P10.state.gameId && document.querySelectorAll('#log li').length >= 1")
@@ -129,7 +134,10 @@ def test_a_finished_game_keeps_its_result_replay_and_rematch_after_a_reload(star
     assert ben.locator("#summary table.scores tbody tr").count() == 2  # the round + total
     ben.click("#summary-close")
     finished = ben.evaluate("P10.state.gameId")
-    ben.click("#over-rematch")
+    ben.click("#over-rematch")  # an offer, which Anna accepts
+    h.close_summary(anna)
+    anna.wait_for_selector("#rematch-accept")
+    anna.click("#rematch-accept")
     for page in (anna, ben):
         page.wait_for_function("g => P10.state.gameId !== g && P10.state.view && !P10.state.view.over",
                                arg=finished)

@@ -98,6 +98,9 @@ def test_drag_hit_refused_drop_discard_reorder_and_only_legal_targets_lit_c4(sta
     server = start_server(SEED)
     anna, ben, _ = h.start_two(server, counted(new_page, reduced=set()), "mattel", {})
     assert h.view(anna)["turn"] == 0
+    # Both pages watched the waiting room: the first deal comes card by card from the draw pile (M-2).
+    for page in (anna, ben):
+        page.wait_for_function("() => window.__animations >= 10")
 
     # The draw flies into the hand and the card drawn is marked until Anna's next move.
     before = {c["id"] for c in h.view(anna)["hand"]}

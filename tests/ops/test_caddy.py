@@ -37,7 +37,7 @@ def proxied(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iter
     proxy = subprocess.Popen([CADDY, "run", "--config", str(ROOT / "deploy" / "Caddyfile"), "--adapter", "caddyfile"],
                              env=env, cwd=home, stdout=subprocess.DEVNULL, stderr=(home / "caddy.log").open("wb"))
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60
         app.wait_ready(deadline)
         while True:
             try:

@@ -69,7 +69,7 @@ def running(database_url: str, count: int = 2) -> Iterator[list[Server]]:
     """``count`` server processes on one database, ready; stopped afterwards."""
     servers = [Server(database_url) for _ in range(count)]
     try:
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 60  # generous: start-up takes ~20 s when the 2 cores are shared
         for server in servers:
             server.wait_ready(deadline)
         yield servers

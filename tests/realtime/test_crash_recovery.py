@@ -138,7 +138,7 @@ def _stored(reader: GameService, command_id: str) -> int:
 
 def _start(database_url: str, port: int, log: Path) -> Server:
     server = Server(database_url, port=port, stderr=log)
-    server.wait_ready(time.monotonic() + 30)
+    server.wait_ready(time.monotonic() + 60)
     return server
 
 

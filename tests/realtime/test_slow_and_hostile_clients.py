@@ -28,7 +28,7 @@ def server(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Itera
     log = tmp_path_factory.mktemp("server") / "stderr.log"
     srv = Server(database_url, env=TIMEOUTS, stderr=log)
     try:
-        srv.wait_ready(time.monotonic() + 30)
+        srv.wait_ready(time.monotonic() + 60)
         yield srv, log
     finally:
         srv.stop()

@@ -2,16 +2,17 @@
    browser's online/offline events, and how a seat's presence is shown.
 
    Every `interval` ms the page sends {"type": "ping"}; it answers the server's pings with {"type": "pong"}.
-   Any message from the server is a sign of life; when none came for `timeout` ms the socket is declared dead
-   (`onDead`), because a connection that silently lost its network never fires "close". The browser's own
-   offline event declares it dead at once. */
+   Any message from the server is a sign of life (the server pings every 4 s, and answers ours); when none came
+   for `timeout` ms (checked every second) the socket is declared dead (`onDead`), because a connection that
+   silently lost its network never fires "close". The browser's own offline event declares it dead at once. */
 const P10 = window.P10;
 const { t, el } = P10;
 
 export function heartbeat(ws, options) {
   const interval = options.interval || 4000;
-  const timeout = options.timeout || 9000;
+  const timeout = options.timeout || 8000;
   let lastHeard = Date.now();
+  let lastPing = Date.now();
   let dead = false;
 
   function stop() {
@@ -32,12 +33,16 @@ export function heartbeat(ws, options) {
     if (msg && msg.type === "ping" && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "pong" }));
   }
   function tick() {
-    if (Date.now() - lastHeard > timeout) { declareDead(); return; }
-    if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "ping" }));
+    const now = Date.now();
+    if (now - lastHeard > timeout) { declareDead(); return; }
+    if (now - lastPing >= interval && ws.readyState === WebSocket.OPEN) {
+      lastPing = now;
+      ws.send(JSON.stringify({ type: "ping" }));
+    }
   }
   ws.addEventListener("message", onMessage);
   window.addEventListener("offline", declareDead);
-  const timer = setInterval(tick, interval);
+  const timer = setInterval(tick, 1000);
   return { stop };
 }
 

@@ -1,6 +1,7 @@
-/* Which table moments make a sound (sound.js plays them): this seat's turn coming up, and a few key events
-   of anyone's — a phase laid, a hit, a skip, the dice, the end of a round or the game. The events are the
-   seat's own redacted ones from the socket. Also the sound switch in the table's toolbar. */
+/* Which table moments make a sound (sound.js plays them): this seat's turn coming up (alerts.js's "turn"
+   hook), and a few key events of anyone's — a phase laid, a hit, a skip, the dice, the end of a round or the
+   game. The events are the seat's own redacted ones from the socket. Also the sound switch in the table's
+   toolbar. */
 import { $, on } from "./state.js";
 import { enabled, play, setEnabled } from "../sound.js";
 
@@ -9,11 +10,8 @@ const EVENT_SOUND = {
   round_ended: "end", board_round_ended: "end", game_ended: "end",
 };
 
-function awaitsMe(view) { return Boolean(view && view.prompt && view.prompt.action !== "wait"); }
-
-on("view", (view, old) => {
-  if (old && awaitsMe(view) && !awaitsMe(old)) play("turn");
-});
+// alerts.js says when this seat's turn starts (with vibration and notifications).
+on("turn", () => play("turn"));
 
 on("message", (msg) => {
   if (msg.type !== "update") return;

@@ -35,7 +35,14 @@ export function highlight() {
   }
   if (targets.discard) { const pile = $("pile-discard"); if (pile) pile.classList.add("legal-target"); }
 }
-on("rendered", highlight);
+on("rendered", () => {
+  // A re-render during a drag (another seat moved) replaced the hand: the dragged card stays faded.
+  if (drag && drag.moved) {
+    const node = document.querySelector(`#hand [data-card-id="${drag.id}"]`);
+    if (node) node.classList.add("drag-origin");
+  }
+  highlight();
+});
 
 /* ------------------------------------------------------------------ dragging */
 function handCard(target) {

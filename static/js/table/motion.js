@@ -103,6 +103,7 @@ function actor(view, old) {
 function play(b, view, old) {
   const dealt = view.round !== old.round;
   const mover = actor(view, old);
+  if (!b.draw) b.draw = rectOf(document.getElementById("pile-draw"));  // the first deal: the table was hidden
   let i = 0;
   document.querySelectorAll("#hand [data-card-id]").forEach((node) => {
     const id = Number(node.dataset.cardId);
@@ -160,9 +161,12 @@ function play(b, view, old) {
 on("view", (view, old) => {
   noteDrawn(view, old);
   // Several views may arrive before one render: the page still shows the oldest, measure it once.
-  if (before || !old || !S.view) return;
-  if (reducedMotion() || !Element.prototype.animate) return;
-  before = { rects: measure(), old };
+  if (before || reducedMotion() || !Element.prototype.animate) return;
+  // No previous view: a page opened mid-game shows it as it is; one that watched the waiting room sees the
+  // first deal.
+  const waiting = document.getElementById("waiting");
+  if (!old && !(waiting && !waiting.classList.contains("hidden"))) return;
+  before = { rects: measure(), old: old || { round: null, players: [] } };
 });
 
 on("rendered", () => {

@@ -43,5 +43,39 @@ export function rematchPanel() {
     el("p", null, t("rematch.offered", { name: nameOf(offer.by) })),
     el("ul", { class: "rematch-answers" }, offer.answers.map((a) =>
       el("li", { "data-seat": a.seat, "data-answer": a.answer }, a.name + ": " + t("rematch." + a.answer)))),
-    el("div", { class: "controls" }, buttons));
+    el("div", { class: "controls" }, buttons),
+    mine && mine.is_host ? optionsEditor(offer.options) : null);
+}
+
+function optionLabel(name) {
+  const label = t("option." + name);
+  return label === "option." + name ? name.replace(/_/g, " ") : label;
+}
+
+/* The host may change the next game's simple options (yes/no, numbers, words; a custom phase list or ring stays
+   as it was); the server validates them and asks everyone again. */
+function optionsEditor(options) {
+  const fields = [];
+  for (const [name, value] of Object.entries(options)) {
+    const id = "rematch-opt-" + name;
+    let input = null;
+    if (typeof value === "boolean") input = el("input", { type: "checkbox", id, "data-option": name, "data-kind": "bool" });
+    else if (typeof value === "number") input = el("input", { type: "number", id, "data-option": name, "data-kind": "number", value: String(value) });
+    else if (typeof value === "string") input = el("input", { type: "text", id, "data-option": name, "data-kind": "text", value });
+    if (!input) continue;
+    if (typeof value === "boolean") input.checked = value;
+    fields.push(el("div", { class: "form-row" + (typeof value === "boolean" ? " check" : "") },
+      el("label", { for: id }, optionLabel(name)), input));
+  }
+  if (!fields.length) return null;
+  const form = el("details", { class: "rematch-options" }, el("summary", null, t("rematch.options")), ...fields,
+    el("button", { type: "button", id: "rematch-options-save", onclick: () => {
+      const changed = { ...options };
+      form.querySelectorAll("[data-option]").forEach((node) => {
+        const kind = node.dataset.kind;
+        changed[node.dataset.option] = kind === "bool" ? node.checked : kind === "number" ? Number(node.value) : node.value;
+      });
+      call("", { options: changed });
+    } }, t("rematch.options_save")));
+  return form;
 }
