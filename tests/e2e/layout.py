@@ -69,6 +69,9 @@ def check_viewports(page: Any, where: str, home: tuple[int, int]) -> None:
         for width, height in VIEWPORTS:
             page.set_viewport_size({"width": width, "height": height})
             until(page, f"window.innerWidth === {width} && window.innerHeight === {height}")
+            # The table's own motion (cards flying, motion.js) ends before positions are judged.
+            until(page, "document.getAnimations().every(a => a instanceof CSSAnimation || a instanceof CSSTransition"
+                        " || a.playState !== 'running')")
             if outside(page):
                 from .conftest import shot
 

@@ -4,6 +4,8 @@ is linked, and a page that cannot load shows the offline page."""
 
 from __future__ import annotations
 
+import json
+import time
 from typing import Any
 
 from .helpers import act, awaited_page, create_table, join_table, view, wait_version
@@ -94,3 +96,39 @@ def test_installable_with_an_offline_page(start_server: Any, new_page: Any) -> N
     page.context.set_offline(False)
     page.goto(server.url + "/")
     page.wait_for_selector("#create-button")
+
+
+def test_the_service_worker_shows_a_push_and_keeps_its_url_on_the_site(start_server: Any, new_page: Any) -> None:
+    """A push (delivered to the worker through the DevTools protocol, as a push service would) becomes a
+    notification with the payload's title, text and tag; its click target stays on this site."""
+    server = start_server(3)
+    page = new_page()
+    page.context.grant_permissions(["notifications"], origin=server.url)
+    cdp = page.context.new_cdp_session(page)
+    registrations: list[dict[str, Any]] = []
+    cdp.on("ServiceWorker.workerRegistrationUpdated", lambda e: registrations.extend(e["registrations"]))
+    cdp.send("ServiceWorker.enable")
+    page.goto(server.url + "/")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    deadline = time.monotonic() + 10
+    while not (live := [r for r in registrations if not r.get("isDeleted") and r["scopeURL"] == server.url + "/"]):
+        assert time.monotonic() < deadline, registrations
+        page.wait_for_timeout(100)  # the protocol's events arrive while Playwright waits
+    payloads = [
+        {"type": "turn", "table_id": "t1", "ruleset": "mattel", "title": "Phase 10 online",
+         "body": "Your turn at your Phase 10 (Mattel card game) table.", "url": "/tables/t1", "tag": "turn-t1"},
+        {"type": "reminder", "table_id": "t2", "ruleset": "board", "title": "Phase 10 online",
+         "body": "Your time is nearly up.", "url": "https://elsewhere.example/", "tag": "turn-t2"},
+    ]
+    for payload in payloads:
+        cdp.send("ServiceWorker.deliverPushMessage", {"origin": server.url + "/",
+                                                      "registrationId": live[0]["registrationId"],
+                                                      "data": json.dumps(payload)})
+    page.wait_for_function("() => navigator.serviceWorker.ready.then(r => r.getNotifications())"
+                           ".then(ns => ns.length === 2)")
+    notes = page.evaluate("() => navigator.serviceWorker.ready.then(r => r.getNotifications())"
+                          ".then(ns => ns.map(n => ({title: n.title, body: n.body, tag: n.tag, url: n.data.url})))")
+    assert sorted(notes, key=lambda n: n["tag"]) == [
+        {"title": "Phase 10 online", "body": payloads[0]["body"], "tag": "turn-t1", "url": "/tables/t1"},
+        {"title": "Phase 10 online", "body": payloads[1]["body"], "tag": "turn-t2", "url": "/"},  # not elsewhere
+    ]

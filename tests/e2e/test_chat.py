@@ -59,11 +59,11 @@ def test_chat_said_while_a_socket_was_away_arrives_after_it_reconnects(start_ser
     server = start_server(41)
     anna, ben, _ = h.start_two(server, new_page, "mattel", {})
     ben.evaluate("P10.state.retry = 3; P10.dropConnection()")  # the next connection in 4 s
-    ben.wait_for_function("document.getElementById('conn').dataset.state !== 'on'")
+    ben.wait_for_function("() => document.getElementById('conn').dataset.state !== 'on'")
     anna.fill("#chat-input", "are you there?")
     anna.press("#chat-input", "Enter")
     anna.wait_for_selector("#chat-log li:has-text('are you there?')")
     assert ben.evaluate("document.getElementById('conn').dataset.state") != "on"  # said while Ben was away
-    ben.wait_for_function("document.getElementById('conn').dataset.state === 'on'", timeout=15000)
+    ben.wait_for_function("() => document.getElementById('conn').dataset.state === 'on'", timeout=15000)
     assert _lines(ben, 1) == ["Anna: are you there?"]
     assert anna.p10_errors == [] and ben.p10_errors == []

@@ -29,7 +29,7 @@ def finish_and_replay(anna: Any, ben: Any, ruleset: str) -> None:
     anna.wait_for_url("**/replay")
     anna.wait_for_selector("#rp-players article")
     anna.click("#rp-last")
-    anna.wait_for_function("P10.replay.step === P10.replay.record.version")
+    anna.wait_for_function("() => P10.replay.step === P10.replay.record.version")
     assert anna.locator(".rp-hand").count() == 2
     shot(anna, f"replay-{ruleset}")
     assert not anna.p10_errors and not ben.p10_errors, anna.p10_errors + ben.p10_errors
@@ -68,7 +68,7 @@ def test_board_game_through_the_pages(start_server: Any, new_page: Any, seed: in
     carl = new_page()
     carl.goto(anna.url)
     carl.wait_for_selector("#game:not(.hidden)")
-    carl.wait_for_function("P10.state.view !== null")
+    carl.wait_for_function("() => P10.state.view !== null")
     assert carl.evaluate("P10.state.seat") is None and carl.evaluate("P10.state.view.hand") is None
     assert carl.locator("#hand-area").is_hidden() and carl.locator("#board svg .pawn").count() == 2
     assert "watching" in (carl.locator("#prompt").text_content() or "")

@@ -61,9 +61,9 @@ def test_mattel_game_through_the_pages(start_server: Any, new_page: Any) -> None
     assert anna.locator(".rp-hand").count() == 2
     assert anna.locator(".rp-hand").first.locator(".card").count() == 10  # the deal, every hand shown
     anna.click("#rp-forward")
-    anna.wait_for_function("P10.replay.step === 1")
+    anna.wait_for_function("() => P10.replay.step === 1")
     anna.click("#rp-last")
-    anna.wait_for_function("P10.replay.step === P10.replay.record.version")
+    anna.wait_for_function("() => P10.replay.step === P10.replay.record.version")
     assert anna.locator("#rp-log li").count() == h.version(ben) + 1
     assert anna.locator("#rp-players .group").count() >= 4
     shot(anna, "replay-mattel")
@@ -79,7 +79,8 @@ def test_mattel_game_through_the_pages(start_server: Any, new_page: Any) -> None
     anna.click("#rematch-accept")
     ben.wait_for_function("g => P10.state.gameId !== g && P10.state.view && !P10.state.view.over", arg=finished)
     assert not ben.evaluate("document.getElementById('summary').open")
-    ben.wait_for_function("P10.state.logGame === P10.state.gameId && document.querySelectorAll('#log li').length >= 1")
+    ben.wait_for_function(
+        "() => P10.state.logGame === P10.state.gameId && document.querySelectorAll('#log li').length >= 1")
     assert "2" in ben.locator("#log li").first.text_content() and ben.locator("#log li").count() == 1
     assert not ben.p10_errors, ben.p10_errors
 
@@ -125,11 +126,11 @@ def test_a_finished_game_keeps_its_result_replay_and_rematch_after_a_reload(star
     anna, ben, _ = h.start_two(server, new_page, "mattel", {"phases_to_win": 1})
     h.play_until_over([anna, ben], {})
     ben.reload()
-    ben.wait_for_function("P10.state.view && P10.state.view.over")
+    ben.wait_for_function("() => P10.state.view && P10.state.view.over")
     assert not ben.evaluate("document.getElementById('summary').open")  # no old popup after a reload
     assert ben.locator("#over-replay").get_attribute("href").endswith("/games/1/replay")
     ben.click("#over-summary")
-    ben.wait_for_function("document.getElementById('summary').open")
+    ben.wait_for_function("() => document.getElementById('summary').open")
     assert ben.locator("#summary-title").text_content() == "Game over"
     assert ben.locator("#summary table.scores tbody tr").count() == 2  # the round + total
     ben.click("#summary-close")
@@ -147,5 +148,5 @@ def test_a_finished_game_keeps_its_result_replay_and_rematch_after_a_reload(star
     assert link.count() == 2 and link.first.get_attribute("href").endswith("/games/1/replay")
     assert link.last.get_attribute("href").endswith("/games/2/replay") and "so far" in link.last.text_content()
     link.first.click()
-    anna.wait_for_function("P10.replay && P10.replay.record")
+    anna.wait_for_function("() => P10.replay && P10.replay.record")
     assert not anna.p10_errors and not ben.p10_errors

@@ -60,9 +60,9 @@ def step_through(page: Any, states: list[Any], ruleset: Any, module: Any) -> Non
         hidden = module.hidden_from(state, None)
         assert hidden and not page_card_ids(page) & hidden, f"step {k} shows hidden cards"
     page.click("#rp-first")
-    page.wait_for_function("P10.replay.step === 0")
+    page.wait_for_function("() => P10.replay.step === 0")
     page.click("#rp-last")
-    page.wait_for_function("P10.replay.step === P10.replay.record.version")
+    page.wait_for_function("() => P10.replay.step === P10.replay.record.version")
     assert not page.p10_errors, page.p10_errors
 
 
