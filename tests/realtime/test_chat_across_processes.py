@@ -63,7 +63,7 @@ def test_the_seat_limit_and_the_history_hold_across_processes_and_a_restart(
     two.stop()
     again = Server(database_url)  # a restart: a fresh process on the same database
     try:
-        again.wait_ready(time.monotonic() + 20)
+        again.wait_ready(time.monotonic() + 60)
         assert _log(again, table_id, anna) == history
     finally:
         again.stop()
