@@ -41,6 +41,7 @@ from sqlalchemy import delete, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from app import metrics
 from app.persistence.db import Database
 from app.persistence.models import Game, GameCommand, Seat
 from app.persistence.push import PushKey, PushSubscription
@@ -428,14 +429,19 @@ class PushService:
         try:
             status = self.sender(target, payload)
         except Exception:
+            metrics.PUSH_FAILED.labels("error").inc()
             log.exception("push send failed")
             return
         if status in (404, 410):  # the subscription expired or was revoked
+            metrics.PUSH_FAILED.labels("expired").inc()
             with self.db.write() as s:
                 s.execute(delete(PushSubscription).where(PushSubscription.id == target.id))
             log.info("push subscription removed (%s)", status)
         elif status >= 300:
+            metrics.PUSH_FAILED.labels(str(status)).inc()
             log.warning("push service answered %s", status)
+        else:
+            metrics.PUSH_SENT.inc()
 
     def _webpush(self, target: Target, payload: JSONDict) -> int:
         """Encrypt (aes128gcm, RFC 8291) and POST one message with a VAPID signature; the push service's status."""

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
+from app import metrics
 from app.bots.settings import BotSettings
 from app.main import create_app
 from app.persistence.push import PushSubscription
@@ -81,6 +82,7 @@ def test_push_when_a_seat_becomes_awaited_without_a_visible_page(client: TestCli
     table = new_table(client, players=2)
     subscribe(client, table, 0, receiver, "host")
     subscribe(client, table, 1, receiver, "guest")
+    sent = metrics.PUSH_SENT._value.get()
     assert client.post(f"/api/tables/{table.id}/start", headers=bearer(table.tokens[0])).status_code == 200
     first = awaited(client, table)
     assert len(first) == 1
@@ -88,6 +90,7 @@ def test_push_when_a_seat_becomes_awaited_without_a_visible_page(client: TestCli
     [delivery] = receiver.wait(1)
     assert delivery.problem is None, delivery.problem
     assert delivery.browser == names[first[0]] and delivery.status == 201
+    wait_for(lambda: metrics.PUSH_SENT._value.get() == sent + 1)  # counted once sent (/metrics)
     check_payload(client, table, delivery.payload, "turn")
     assert delivery.payload is not None and "Your turn" in delivery.payload["body"]
 
@@ -202,6 +205,7 @@ def test_gone_subscription_is_removed(client: TestClient, receiver: PushReceiver
     subscribe(client, table, 1, receiver, "gone1")
     receiver.browsers["gone0"].status = 410
     receiver.browsers["gone1"].status = 410
+    expired = metrics.PUSH_FAILED.labels("expired")._value.get()
     assert client.post(f"/api/tables/{table.id}/start", headers=bearer(table.tokens[0])).status_code == 200
     [delivery] = receiver.wait(1)
     assert delivery.status == 410 and delivery.problem is None
@@ -215,6 +219,7 @@ def test_gone_subscription_is_removed(client: TestClient, receiver: PushReceiver
             break
         time.sleep(0.05)
     assert endpoints == {receiver.browsers[("gone0", "gone1")[1 - awaited(client, table)[0]]].endpoint}
+    assert metrics.PUSH_FAILED.labels("expired")._value.get() == expired + 1
 
 
 def test_bad_subscriptions_are_refused(client: TestClient, receiver: PushReceiver, settings: Settings) -> None:
@@ -268,3 +273,11 @@ def test_reminder_lead_is_a_quarter_of_the_timer_at_most_an_hour(settings: Setti
     """The reminder goes a quarter of the decision's time before it runs out, never more than an hour before:
     30 s -> 7.5 s, 120 s -> 30 s, 1 h -> 15 min, 1 day -> 1 h, 3 days -> 1 h."""
     assert [reminder_lead(s, settings) for s in (30, 120, 3600, 86400, 3 * 86400)] == [7.5, 30, 900, 3600, 3600]
+
+
+def wait_for(condition: Callable[[], bool], seconds: float = 5) -> None:
+    """Poll ``condition`` until it holds (the sender threads count after the delivery is received)."""
+    end = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < end, "condition not met in time"
+        time.sleep(0.02)
