@@ -96,7 +96,7 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
     configure_logging(settings)
     db = Database(settings.database_url)
     service = GameService(db, settings, catalog)
-    # Bot seats, stand-ins and turn timers (issue 7): a TableExtension of the service (app/bots/runner.py).
+    # Bot seats, stand-ins and turn timers: a TableExtension of the service (app/bots/runner.py).
     bots = BotRunner(service, bot_settings or BotSettings())
     service.add_extension(bots)
     rematches = Rematches(service)  # "Play again" by consent: table info's ``rematch``
@@ -171,7 +171,7 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
     app.include_router(ws.router)
     app.include_router(bots_router)
     app.include_router(push_router)
-    mount_web(app)  # pages + /static (issue 6)
+    mount_web(app)  # pages + /static
     ops.install(app)  # /readyz, /metrics
 
     @app.get("/healthz", response_model=Health, responses={503: {"model": Health}})

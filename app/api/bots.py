@@ -1,4 +1,4 @@
-"""Bot seats and table clocks over REST (issue 7); the wire format is in docs/protocol.md, "Bots".
+"""Bot seats and table clocks over REST; the wire format is in docs/protocol.md, "Bots".
 
 * ``GET /api/tables/{id}/bots`` — bot levels, the table's bot seats, ``turn_timer``, ``stand_in``, the seats a
   stand-in plays for now and the running timer;

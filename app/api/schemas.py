@@ -127,7 +127,7 @@ class TableInfo(BaseModel):
     revision: int
     seats: list[SeatInfo]
     game: GameInfo | None
-    # Bot seats, the clock and the running timer (issue 7; app/bots/runner.py), as over the socket.
+    # Bot seats, the clock and the running timer (app/bots/runner.py), as over the socket.
     bots: list[BotInfo] = Field(default_factory=list)
     turn_timer: str = "off"
     stand_in: bool = False

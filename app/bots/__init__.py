@@ -1,4 +1,4 @@
-"""Bot players (issue 7): ``easy`` and ``normal``, for every rule set.
+"""Bot players: ``easy`` and ``normal``, for every rule set.
 
 A bot is a pure function ``choose(ruleset_id, view, legal, rng) -> command`` of the seat's player view (JSON,
 C-9), the seat's legal commands and a private random generator: it never sees the game state, so it cannot

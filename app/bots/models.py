@@ -1,4 +1,4 @@
-"""Bot seats and table clocks in the database (issue 7); the schema comes from migration ``0003_bots``.
+"""Bot seats and table clocks in the database; the schema comes from migration ``0003_bots``.
 
 Kept apart from ``app/persistence/models.py`` (same ``Base``): a bot seat is an ordinary ``seat`` row with
 ``is_bot`` set and no token, plus its level here; a table's ``turn_timer`` / ``stand_in`` settings live in

@@ -1,4 +1,4 @@
-"""The bot runner: bots, stand-ins and turn timers in a live server, off the request path (issue 7).
+"""The bot runner: bots, stand-ins and turn timers in a live server, off the request path.
 
 The runner is a ``TableExtension`` of the game service (app/services/games.py), wired by ``app.main.create_app``
 (``GameService.add_extension``; ``start``/``stop`` in the app's lifespan). The service calls its hooks itself:

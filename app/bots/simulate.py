@@ -1,4 +1,4 @@
-"""Play many bot-only games in-process (no server) and print a table of figures (issue 7).
+"""Play many bot-only games in-process (no server) and print a table of figures.
 
     python -m app.bots.simulate --ruleset mattel --players 2 --games 100 --bots normal,easy
 

@@ -1,4 +1,4 @@
-"""Turn timers and stand-ins as data (issue 7): the table's clock, deadlines and what views show.
+"""Turn timers and stand-ins as data: the table's clock, deadlines and what views show.
 
 A decision's clock starts when the game reaches its current version (the last accepted command, or the
 start of the game: a game is dealt only once every seat accepted it) — derived from stored timestamps, so it

@@ -1,4 +1,4 @@
-"""``turn_timer`` and ``stand_in`` in the ``POST /api/tables`` body (issue 7): validated, stored like
+"""``turn_timer`` and ``stand_in`` in the ``POST /api/tables`` body: validated, stored like
 ``PUT /api/tables/{id}/clock``, and shown in the REST table info."""
 
 from __future__ import annotations

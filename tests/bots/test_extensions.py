@@ -1,4 +1,4 @@
-"""The bot runner as an explicit ``TableExtension`` of the game service (issue 7): no monkeypatching, and the
+"""The bot runner as an explicit ``TableExtension`` of the game service: no monkeypatching, and the
 timer data of a table is read once per fan-out, not once per view."""
 
 from __future__ import annotations

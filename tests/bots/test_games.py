@@ -1,4 +1,4 @@
-"""Bots finish whole games of every registered rule set with 2-6 players, every command accepted (issue 7)."""
+"""Bots finish whole games of every registered rule set with 2-6 players, every command accepted."""
 
 from __future__ import annotations
 

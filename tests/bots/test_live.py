@@ -1,4 +1,4 @@
-"""Bots in a live server (issue 7): bot seats, the runner, turn timers, stand-ins, restarts.
+"""Bots in a live server: bot seats, the runner, turn timers, stand-ins, restarts.
 
 Every bot decision goes through the game service (validated, stored, published, replayable); the tests
 check it from the outside: REST, the websocket, and the stored command record.

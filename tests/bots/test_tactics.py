@@ -1,4 +1,4 @@
-"""The normal bot's judgement on hand-made views (issue 7): solver distance, draws, discards, skips, fields."""
+"""The normal bot's judgement on hand-made views: solver distance, draws, discards, skips, fields."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Phone width and keyboard: the pages fit 360 px without sideways scrolling, every control has a name, and
-a player can create, join and make moves with the keyboard alone (issue 6, quality bar)."""
+a player can create, join and make moves with the keyboard alone (quality bar)."""
 
 from __future__ import annotations
 

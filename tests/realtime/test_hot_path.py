@@ -1,4 +1,4 @@
-"""The per-command hot path stays cheap (issue 5, Benchmark): a command at an ordinary table (no bot seat, timer
+"""The per-command hot path stays cheap (Benchmark): a command at an ordinary table (no bot seat, timer
 off, no stand-ins) makes the bot runner plan nothing and read nothing, a fan-out of a running table is one query,
 and a clock switched on later -- here or, as another process would, behind this process's back -- is still seen."""
 
