@@ -58,7 +58,10 @@ def until(page: Any, expression: str, timeout: float = 20.0) -> None:
 
 
 def outside(page: Any) -> list[str]:
-    """The hand cards and prompt controls (or the open dialog's actions) not fully visible, if any."""
+    """The hand cards and prompt controls (or the open dialog's actions) not fully visible, if any, measured
+    once the cards have landed (motion.js's finite animations are over; the piles' pulse never ends)."""
+    until(page, "document.getAnimations().every(a => a.playState !== 'running' || "
+                "a.effect.getComputedTiming().endTime === Infinity)")
     result: list[str] = page.evaluate(OUTSIDE)
     return result
 
