@@ -17,9 +17,12 @@ RULES = {"rules": {"label-content-name-mismatch": {"enabled": True}}, "resultTyp
 
 
 def serious(page: Any, where: str) -> list[str]:
-    """The serious and critical axe violations of the page as it is now, one line each."""
+    """The serious and critical axe violations of the page as it is now, one line each, judged once the cards
+    have landed (a card in flight is half transparent: motion.js's finite animations end first)."""
     from axe_playwright_python.sync_playwright import Axe
 
+    until(page, "document.getAnimations().every(a => a.playState !== 'running' || "
+                "a.effect.getComputedTiming().endTime === Infinity)")
     results = Axe().run(page, options=RULES)
     found = []
     for v in results.response["violations"]:
