@@ -223,16 +223,8 @@ class Hub:
         return local if self.remote is None else local | self.remote.visible(table_id)
 
     def local_visible(self, table_id: str) -> set[int]:
-        channel = self.channels.get(table_id)
-        if channel is None:
-            return set()
-        for _ in range(3):  # may be read from a worker thread while the loop changes the set
-            try:
-                return {c.seat_id for c in list(channel.connections)
-                        if c.seat_id is not None and not c.closed and c.visible}
-            except RuntimeError:
-                continue
-        return set()
+        """Seat ids with a visible page on this process."""
+        return self._local_seats(table_id, visible_only=True)
 
     def set_visible(self, conn: Connection, visible: bool) -> None:
         """The page of ``conn`` was shown or hidden (other processes learn it with the presence)."""
@@ -250,12 +242,16 @@ class Hub:
 
     def local_presence(self, table_id: str) -> set[int]:
         """Seat ids with an open socket on this process."""
+        return self._local_seats(table_id, visible_only=False)
+
+    def _local_seats(self, table_id: str, visible_only: bool) -> set[int]:
         channel = self.channels.get(table_id)
         if channel is None:
             return set()
         for _ in range(3):  # may be read from a worker thread while the loop changes the set
             try:
-                return {c.seat_id for c in list(channel.connections) if c.seat_id is not None and not c.closed}
+                return {c.seat_id for c in list(channel.connections)
+                        if c.seat_id is not None and not c.closed and (c.visible or not visible_only)}
             except RuntimeError:
                 continue
         return set()

@@ -11,8 +11,8 @@ import yaml
 from fastapi.testclient import TestClient
 
 from app.main import create_app
+from tests.ops.caddy import needs_caddy
 from tests.ops.test_caddy import proxied  # noqa: F401  (the fixture: the real proxy before a real app)
-from tests.ops.test_caddy import pytestmark as needs_caddy
 from tests.realtime.processes import ROOT, running
 
 BODY = {"ruleset": "mattel", "seats": 2, "name": "Anna"}

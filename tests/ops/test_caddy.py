@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,43 +17,18 @@ from sqlalchemy import create_engine, select
 from websockets.sync.client import connect
 
 from app.persistence.models import JoinFailure
-from tests.realtime.processes import ROOT, Server, _free_port
+from tests.ops.caddy import CADDY, caddy_in_front_of, needs_caddy
+from tests.realtime.processes import ROOT, Server
 
-CADDY = shutil.which("caddy")
-pytestmark = pytest.mark.skipif(CADDY is None and not os.environ.get("CI"), reason="caddy is not installed")
+pytestmark = needs_caddy
 
 
 @pytest.fixture(scope="module")
 def proxied(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The proxy's base URL (host:port), the app behind it."""
-    assert CADDY is not None, "CI installs caddy (.ci/run)"
     app = Server(database_url, env={"FORWARDED_ALLOW_IPS": "127.0.0.1"}, args=("--proxy-headers",))
-    port = _free_port()
-    home = tmp_path_factory.mktemp("caddy")
-    env = {**os.environ, "PHASE10_SITE": f":{port}", "PHASE10_UPSTREAMS": f"to {app.url}", "HOME": str(home),
-           "XDG_DATA_HOME": str(home), "XDG_CONFIG_HOME": str(home)}
-    proxy = subprocess.Popen([CADDY, "run", "--config", str(ROOT / "deploy" / "Caddyfile"), "--adapter", "caddyfile"],
-                             env=env, cwd=home, stdout=subprocess.DEVNULL, stderr=(home / "caddy.log").open("wb"))
-    try:
-        deadline = time.monotonic() + 60
-        app.wait_ready(deadline)
-        while True:
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert proxy.poll() is None, (home / "caddy.log").read_text()
-            assert time.monotonic() < deadline, "the proxy did not start"
-            time.sleep(0.1)
-        yield f"127.0.0.1:{port}"
-    finally:
-        proxy.terminate()
-        try:
-            proxy.wait(10)
-        except subprocess.TimeoutExpired:
-            proxy.kill()
-        app.stop()
+    with caddy_in_front_of([app], tmp_path_factory.mktemp("caddy")) as proxy:
+        yield proxy
 
 
 def _client(base: str, address: str) -> httpx.Client:

@@ -7,9 +7,7 @@ others and catch up with ``since=N``. Needs TEST_DATABASE_URL (Postgres) and cad
 from __future__ import annotations
 
 import json
-import os
 import signal
-import subprocess
 import time
 import uuid
 from collections.abc import Iterator
@@ -22,11 +20,10 @@ from prometheus_client.parser import text_string_to_metric_families
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from tests.ops.test_caddy import CADDY
-from tests.realtime.processes import ROOT, Server, _free_port, needs_postgres
+from tests.ops.caddy import caddy_in_front_of, needs_caddy
+from tests.realtime.processes import Server, needs_postgres
 
-pytestmark = [needs_postgres, pytest.mark.skipif(CADDY is None and not os.environ.get("CI"),
-                                                 reason="caddy is not installed")]
+pytestmark = [needs_postgres, needs_caddy]
 APPS = 3
 PAGES = 6
 
@@ -34,37 +31,10 @@ PAGES = 6
 @pytest.fixture()
 def cluster(database_url: str, tmp_path: Path) -> Iterator[tuple[str, list[Server]]]:
     """The proxy's host:port and the app processes behind it (on the migrated test database)."""
-    assert CADDY is not None
     env = {"FORWARDED_ALLOW_IPS": "127.0.0.1", "PHASE10_METRICS_ALLOW": "127.0.0.1"}
     apps = [Server(database_url, env=env, args=("--proxy-headers",)) for _ in range(APPS)]
-    port = _free_port()
-    proxy_env = {**os.environ, "PHASE10_SITE": f":{port}", "PHASE10_UPSTREAMS": "to " + " ".join(a.url for a in apps),
-                 "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path)}
-    proxy = subprocess.Popen([CADDY, "run", "--config", str(ROOT / "deploy" / "Caddyfile"), "--adapter", "caddyfile"],
-                             env=proxy_env, cwd=tmp_path, stdout=subprocess.DEVNULL,
-                             stderr=(tmp_path / "caddy.log").open("wb"))
-    try:
-        deadline = time.monotonic() + 40
-        for app in apps:
-            app.wait_ready(deadline)
-        while True:
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert proxy.poll() is None, (tmp_path / "caddy.log").read_text()
-            assert time.monotonic() < deadline, "the proxy did not start"
-            time.sleep(0.1)
-        yield f"127.0.0.1:{port}", apps
-    finally:
-        proxy.terminate()
-        try:
-            proxy.wait(10)
-        except subprocess.TimeoutExpired:
-            proxy.kill()
-        for app in apps:
-            app.stop()
+    with caddy_in_front_of(apps, tmp_path, ready_path="/readyz", seconds=40) as proxy:
+        yield proxy, apps
 
 
 def open_sockets(app: Server) -> float:
