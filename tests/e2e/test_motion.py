@@ -254,6 +254,16 @@ def touch_drag(page: Any, card: int, target: str) -> None:
     cdp.detach()
 
 
+def landed(page: Any, selector: str) -> None:
+    """Wait until ``selector`` is shown and motion.js's card flights are over (a finger put down on a card
+    still in flight, or on a group the next render replaces, touches something else), then scroll it into
+    the middle of its scrolling area in one step in the page."""
+    page.wait_for_selector(selector)
+    page.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running' || "
+                           "a.effect.getComputedTiming().endTime === Infinity)")
+    page.eval_on_selector(selector, "n => n.scrollIntoView({block: 'center'})")
+
+
 @pytest.mark.e2e
 def test_touch_drag_on_a_phone_hits_and_discards_c4(start_server: Any, new_page: Any) -> None:
     """At 360×740 with a finger: the hit and the discard by dragging, as with the mouse."""
@@ -262,12 +272,14 @@ def test_touch_drag_on_a_phone_hits_and_discards_c4(start_server: Any, new_page:
     anna.set_viewport_size({"width": 360, "height": 740})
     draw_and_lay(anna)
     group = f"#players [data-group='{LEGAL_GROUP}']"
-    anna.locator(group).scroll_into_view_if_needed()
+    landed(anna, f"{group} [data-card-id]")
+    landed(anna, group)
     touch_drag(anna, HIT_CARD, group)
     h.wait_version(anna, 3)
     assert HIT_CARD in [c["id"] for c in h.view(anna)["table"][LEGAL_GROUP]["cards"]]
     card = h.view(anna)["prompt"]["discards"][-1]
-    anna.locator("#pile-discard").scroll_into_view_if_needed()
+    landed(anna, f"{group} [data-card-id='{HIT_CARD}']")
+    landed(anna, "#pile-discard")
     touch_drag(anna, card, "#pile-discard")
     h.wait_version(anna, 4)
     assert h.view(anna)["discard_top"]["id"] == card
