@@ -79,14 +79,16 @@ class Page:
 
 
 def play(http: httpx.Client, table_id: str, tokens: list[str], version: int) -> int:
-    """One legal command of the awaited seat through the proxy (a draw, or a discard of the first card)."""
+    """One legal command of the awaited seat through the proxy (a draw, or a discard of the first number card: a
+    Skip would need a target, M-7)."""
     for token in tokens:
         view = http.get(f"/api/tables/{table_id}/view", headers={"Authorization": f"Bearer {token}"}).json()
         v = view["view"]
         if v["seat"] not in v["awaited"]:
             continue
         hand = v["hand"]
-        command = ({"type": "draw", "pile": "draw"} if len(hand) == 10 else {"type": "discard", "card": hand[0]["id"]})
+        number = next(c["id"] for c in hand if c["kind"] == "number")
+        command = {"type": "draw", "pile": "draw"} if len(hand) == 10 else {"type": "discard", "card": number}
         r = http.post(f"/api/tables/{table_id}/commands", headers={"Authorization": f"Bearer {token}"},
                       json={"command_id": uuid.uuid4().hex, "expected_version": version, "command": command})
         assert r.status_code == 200, r.text
