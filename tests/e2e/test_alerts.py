@@ -124,8 +124,12 @@ def test_the_service_worker_shows_a_push_and_keeps_its_url_on_the_site(start_ser
         cdp.send("ServiceWorker.deliverPushMessage", {"origin": server.url + "/",
                                                       "registrationId": live[0]["registrationId"],
                                                       "data": json.dumps(payload)})
-    page.wait_for_function("() => navigator.serviceWorker.ready.then(r => r.getNotifications())"
-                           ".then(ns => ns.length === 2)")
+    # Polled from here: the count comes from a promise, which wait_for_function would not wait for.
+    deadline = time.monotonic() + 10
+    while page.evaluate("() => navigator.serviceWorker.ready.then(r => r.getNotifications())"
+                        ".then(ns => ns.length)") < 2:
+        assert time.monotonic() < deadline, "the worker showed fewer than 2 notifications"
+        page.wait_for_timeout(100)
     notes = page.evaluate("() => navigator.serviceWorker.ready.then(r => r.getNotifications())"
                           ".then(ns => ns.map(n => ({title: n.title, body: n.body, tag: n.tag, url: n.data.url})))")
     assert sorted(notes, key=lambda n: n["tag"]) == [
