@@ -44,17 +44,39 @@ async def _send_error(send: Send, status: int, code: str, message: str) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
+# A refused body up to this size is read and thrown away before the answer (the reverse proxy lets bodies up to
+# 1 MB through: deploy/Caddyfile). Closing a connection with unread data in it resets it, and a proxy still
+# sending the body then loses the 413 and answers 502 (and takes the process out of its pool for a while).
+DRAIN_LIMIT = 1 << 20
+
+
 class BodyLimit:
-    """Refuse every request body over ``limit`` bytes with 413 ``body_too_large``, chunked or not, before it
-    is read into memory: a ``Content-Length`` over the limit is answered at once without reading a byte; a
+    """Refuse every request body over ``limit`` bytes with 413 ``body_too_large``, chunked or not, without
+    keeping it in memory: a ``Content-Length`` over the limit is answered before the app sees the request; a
     body without one (chunked) is counted as the app reads it, and the first chunk past the limit stops it.
     A body whose next piece takes longer than ``timeout`` seconds is refused with 408 ``request_timeout``.
-    The connection is closed after either, so the unread rest is never buffered."""
+    A refused body of at most ``drain`` bytes is first read to its end and discarded chunk by chunk, so the
+    client (or proxy) reads the answer instead of a reset; the connection is closed after every refusal, so a
+    larger rest is never read."""
 
-    def __init__(self, app: ASGIApp, limit: int, timeout: float = 30.0) -> None:
+    def __init__(self, app: ASGIApp, limit: int, timeout: float = 30.0, drain: int = DRAIN_LIMIT) -> None:
         self.app = app
         self.limit = limit
         self.timeout = timeout
+        self.drain = drain
+
+    async def _discard(self, receive: Receive, received: int) -> None:
+        """Read and drop the rest of a refused body while the total stays within ``drain`` bytes."""
+        while received <= self.drain:
+            try:
+                message = await asyncio.wait_for(receive(), self.timeout)
+            except TimeoutError:
+                return
+            if message["type"] != "http.request":
+                return
+            received += len(message.get("body", b""))
+            if not message.get("more_body", False):
+                return
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -66,6 +88,8 @@ class BodyLimit:
                     await _send_error(send, 422, "invalid_request", "Content-Length is not a number")
                     return
                 if int(value) > self.limit:
+                    if int(value) <= self.drain:
+                        await self._discard(receive, 0)
                     await _send_error(send, 413, "body_too_large",
                                       f"request bodies are limited to {self.limit} bytes")
                     return
@@ -103,6 +127,8 @@ class BodyLimit:
         with contextlib.suppress(_BodyRefused):
             await self.app(scope, limited_receive, guarded_send)
         if exceeded and not started:
+            if exceeded[0] == 413 and not complete:
+                await self._discard(receive, received)
             await _send_error(send, *exceeded)
 
 

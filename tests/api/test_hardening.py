@@ -45,6 +45,46 @@ def test_a_body_over_the_limit_is_413_with_or_without_content_length(settings: S
         assert r.status_code == 201, r.text  # under the limit nothing changes
 
 
+def _refuse(content_length: int | None, chunks: int, chunk: int = 10_000) -> tuple[int, int]:
+    """Send a body of ``chunks`` pieces through BodyLimit (limit 1,000, drain 100,000) in front of an app
+    that reads its body; the answer's status and how many pieces the middleware took off the connection."""
+    import asyncio
+
+    from app.api.middleware import BodyLimit
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        while (await receive()).get("more_body"):
+            pass
+        await send({"type": "http.response.start", "status": 201, "headers": []})
+        await send({"type": "http.response.body", "body": b"{}"})
+
+    pieces = [{"type": "http.request", "body": b"x" * chunk, "more_body": i < chunks - 1} for i in range(chunks)]
+    taken = 0
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        nonlocal taken
+        taken += 1
+        return pieces[taken - 1]
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    headers = [] if content_length is None else [(b"content-length", str(content_length).encode())]
+    scope = {"type": "http", "method": "POST", "path": "/api/tables", "headers": headers}
+    asyncio.run(BodyLimit(app, limit=1000, drain=100_000)(scope, receive, send))
+    return sent[0]["status"], taken
+
+
+def test_a_refused_body_within_the_drain_bound_is_read_to_its_end_before_the_answer() -> None:
+    """A proxy still sending the body must read the 413, not a reset connection (a 502 for the player)."""
+    assert _refuse(content_length=50_000, chunks=5) == (413, 5)  # declared length: drained, app never called
+    assert _refuse(content_length=None, chunks=5) == (413, 5)  # chunked: the app stopped, the rest drained
+    status, taken = _refuse(content_length=None, chunks=50)  # past the bound: not read on
+    assert status == 413 and taken <= 11
+    assert _refuse(content_length=500_000, chunks=50) == (413, 0)  # declared past the bound: not read at all
+
+
 def test_nul_characters_are_invalid_requests(client: TestClient) -> None:
     """Postgres text cannot hold NUL: it was a plain-text 500 there (and stored as is on SQLite)."""
     r = client.post("/api/tables", json={"ruleset": "mattel", "seats": 2, "name": "Ho\u0000st"})
