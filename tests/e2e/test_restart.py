@@ -8,11 +8,12 @@ import os
 import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.realtime.processes import wait_until_answers
 
 from . import helpers as h
 from .conftest import ROOT
@@ -40,18 +41,12 @@ def _restart_on(port: int, database: Path, log: Path) -> subprocess.Popen[bytes]
     proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port",
                              str(port), "--log-level", "warning"], cwd=ROOT, env=env, stdout=log.open("wb"),
                             stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=1) as response:
-                if response.status == 200:
-                    return proc
-        except OSError:
-            pass
-        assert proc.poll() is None, log.read_text()
-        time.sleep(0.1)
-    proc.kill()
-    raise AssertionError("the server did not come back")
+    try:
+        wait_until_answers(f"http://127.0.0.1:{port}/readyz", time.monotonic() + 60, proc, log)
+    except AssertionError:
+        proc.kill()
+        raise
+    return proc
 
 
 @pytest.mark.e2e

@@ -11,10 +11,9 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-import httpx
 import pytest
 
-from tests.realtime.processes import ROOT, Server, _free_port
+from tests.realtime.processes import ROOT, Server, _free_port, wait_until_answers
 
 CADDY = shutil.which("caddy")
 needs_caddy = pytest.mark.skipif(CADDY is None and not os.environ.get("CI"), reason="caddy is not installed")
@@ -35,15 +34,7 @@ def caddy_in_front_of(apps: Sequence[Server], home: Path, ready_path: str = "/he
         deadline = time.monotonic() + seconds
         for app in apps:
             app.wait_ready(deadline)
-        while True:
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}{ready_path}", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert proxy.poll() is None, (home / "caddy.log").read_text()
-            assert time.monotonic() < deadline, "the proxy did not start"
-            time.sleep(0.1)
+        wait_until_answers(f"http://127.0.0.1:{port}{ready_path}", deadline, proxy, home / "caddy.log")
         yield f"127.0.0.1:{port}"
     finally:
         proxy.terminate()

@@ -6,21 +6,17 @@ others and catch up with ``since=N``. Needs TEST_DATABASE_URL (Postgres) and cad
 
 from __future__ import annotations
 
-import json
 import signal
-import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
-from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import ClientConnection, connect
 
 from tests.ops.caddy import caddy_in_front_of, needs_caddy
+from tests.realtime.pages import Page
 from tests.realtime.processes import Server, needs_postgres
 
 pytestmark = [needs_postgres, needs_caddy]
@@ -41,41 +37,6 @@ def open_sockets(app: Server) -> float:
     text = httpx.get(f"http://{app.url}/metrics", timeout=5).text
     return next(s.value for f in text_string_to_metric_families(text) for s in f.samples
                 if s.name == "phase10_open_sockets")
-
-
-class Page:
-    def __init__(self, proxy: str, table_id: str, token: str) -> None:
-        self.proxy, self.table_id, self.token = proxy, table_id, token
-        self.version, self.game_id = 0, None
-        self.closes: list[int] = []
-        self.ws = self.open()
-
-    def open(self) -> ClientConnection:
-        query = f"?token={self.token}" + (f"&since={self.version}&game={self.game_id}" if self.game_id else "")
-        return connect(f"ws://{self.proxy}/ws/tables/{self.table_id}{query}", origin=f"http://{self.proxy}",
-                       open_timeout=10)
-
-    def recv(self, timeout: float) -> dict[str, Any] | None:
-        try:
-            msg: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
-        except TimeoutError:
-            return None
-        except ConnectionClosed as closed:
-            self.closes.append(closed.rcvd.code if closed.rcvd is not None else 1006)
-            self.ws = self.open()  # at once, through the proxy: it picks a live process
-            return None
-        if msg["type"] == "snapshot":
-            self.version, self.game_id = msg["version"], msg["game_id"]
-        elif msg["type"] == "update":
-            assert msg["since"] == self.version, (msg, self.version)  # no gap
-            self.version = msg["version"]
-        return msg
-
-    def wait_version(self, version: int) -> None:
-        deadline = time.monotonic() + 20
-        while self.version < version:
-            assert time.monotonic() < deadline, f"stuck at {self.version} < {version}"
-            self.recv(0.5)
 
 
 def play(http: httpx.Client, table_id: str, tokens: list[str], version: int) -> int:
@@ -106,7 +67,7 @@ def test_sockets_spread_over_the_processes_and_survive_one_stopping(cluster: tup
         tokens = [host, guest.json()["token"]]
         started = http.post(f"/api/tables/{table_id}/start", headers={"Authorization": f"Bearer {host}"})
         assert started.status_code == 200
-        pages = [Page(proxy, table_id, tokens[i % 2]) for i in range(PAGES)]
+        pages = [Page(f"page {i}", table_id, tokens[i % 2], proxy, lambda _: [proxy]) for i in range(PAGES)]
         for page in pages:
             while page.game_id is None:
                 page.recv(5)
@@ -116,7 +77,7 @@ def test_sockets_spread_over_the_processes_and_survive_one_stopping(cluster: tup
         for _ in range(4):  # commands through the proxy reach the sockets of every process
             version = play(http, table_id, tokens, version)
         for page in pages:
-            page.wait_version(version)
+            page.catch_up(version)
 
         victim = max(apps, key=open_sockets)
         held = int(open_sockets(victim))
@@ -125,10 +86,10 @@ def test_sockets_spread_over_the_processes_and_survive_one_stopping(cluster: tup
         for _ in range(2):  # the game goes on through the proxy while the pages move
             version = play(http, table_id, tokens, version)
         for page in pages:
-            page.wait_version(version)
+            page.catch_up(version)
         moved = [page for page in pages if page.closes]
         assert len(moved) == held and all(page.closes == [1012] for page in moved)
         survivors = [app for app in apps if app is not victim]
         assert sum(open_sockets(app) for app in survivors) == PAGES
         for page in pages:
-            page.ws.close()
+            page.close()

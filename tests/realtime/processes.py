@@ -22,6 +22,22 @@ needs_postgres = pytest.mark.skipif(not TEST_DATABASE_URL.startswith("postgresql
                                     reason="needs Postgres (TEST_DATABASE_URL)")
 
 
+def wait_until_answers(url: str, deadline: float, proc: subprocess.Popen[bytes] | None = None,
+                       log: Path | None = None) -> None:
+    """Poll ``url`` until it answers 200; fail at ``deadline`` (monotonic), or at once when ``proc`` has exited
+    (with its ``log`` in the message)."""
+    while True:
+        try:
+            if httpx.get(url, timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        if proc is not None:
+            assert proc.poll() is None, log.read_text() if log is not None else f"exited with {proc.returncode}"
+        assert time.monotonic() < deadline, f"{url} did not answer"
+        time.sleep(0.1)
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -44,14 +60,7 @@ class Server:
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL if self.log is None else self.log)
 
     def wait_ready(self, deadline: float) -> None:
-        while True:
-            try:
-                if httpx.get(f"http://{self.url}/healthz", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, "server did not start"
-            time.sleep(0.1)
+        wait_until_answers(f"http://{self.url}/healthz", deadline)
 
     def stop(self) -> None:
         if self.proc.poll() is None:

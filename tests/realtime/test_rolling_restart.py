@@ -6,7 +6,6 @@ every page catches up without a gap. Needs TEST_DATABASE_URL (Postgres)."""
 
 from __future__ import annotations
 
-import json
 import random
 import signal
 import time
@@ -16,103 +15,18 @@ from typing import Any
 
 import httpx
 from sqlalchemy import select
-from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import ClientConnection, connect
 
 from app.persistence.db import Database
 from app.persistence.models import Game, GameCommand
 from app.services.games import GameService
 from app.settings import Settings
+from tests.realtime.pages import Page
 from tests.realtime.processes import Server, needs_postgres
 from tests.rules.playout import choose
 
 pytestmark = needs_postgres
 
 SERVICE_RESTART = 1012
-
-
-class Page:
-    """A table page's socket, as static/js/table/socket.js behaves: on close it reconnects at once (here: to
-    another live process, as a reverse proxy would pick) with ``since=<its version>&game=<its game>``."""
-
-    def __init__(self, name: str, table_id: str, token: str, url: str, live: Callable[[], list[str]]) -> None:
-        self.name, self.table_id, self.token, self.live = name, table_id, token, live
-        self.version, self.game_id = 0, None
-        self.closes: list[int] = []
-        self.url = url
-        self.ws = self._open(url)
-
-    def _open(self, url: str) -> ClientConnection:
-        query = f"?token={self.token}"
-        if self.game_id is not None:
-            query += f"&since={self.version}&game={self.game_id}"
-        self.url = url
-        return connect(f"ws://{url}/ws/tables/{self.table_id}{query}", open_timeout=10)
-
-    def reconnect(self) -> None:
-        deadline = time.monotonic() + 20
-        while True:
-            for url in sorted(self.live(), key=lambda u: u == self.url):  # another process first
-                try:
-                    self.ws = self._open(url)
-                    return
-                except (OSError, ConnectionClosed, TimeoutError):
-                    continue
-            assert time.monotonic() < deadline, f"{self.name} could not reconnect"
-            time.sleep(0.1)
-
-    def _handle(self, msg: dict[str, Any]) -> None:
-        if msg["type"] == "snapshot":
-            self.version, self.game_id = msg["version"], msg["game_id"]
-        elif msg["type"] == "update":
-            # No gap: an update starts where this page is (since=N on reconnect, the last version otherwise).
-            assert msg["game_id"] == self.game_id and msg["since"] == self.version, (self.name, msg, self.version)
-            self.version = msg["version"]
-
-    def recv(self, timeout: float) -> dict[str, Any] | None:
-        """The next message (handled), None on timeout; a close is noted and the page reconnects."""
-        try:
-            msg: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
-        except TimeoutError:
-            return None
-        except ConnectionClosed as closed:
-            self.closes.append(closed.rcvd.code if closed.rcvd is not None else 1006)
-            self.reconnect()
-            return None
-        self._handle(msg)
-        return msg
-
-    def pump(self) -> None:
-        while self.recv(0.05) is not None:
-            pass
-
-    def command(self, command: dict[str, Any], expected: int, on_sent: Callable[[], None] = lambda: None
-                ) -> dict[str, Any]:
-        """Send one command and wait for its ack; after a close, send the same command (same id) again."""
-        body = json.dumps({"type": "command", "command_id": uuid.uuid4().hex, "expected_version": expected,
-                           "command": command})
-        deadline = time.monotonic() + 30
-        sent_on = None
-        while time.monotonic() < deadline:
-            if sent_on is not self.ws:
-                try:
-                    self.ws.send(body)
-                except ConnectionClosed:
-                    self.recv(0.01)  # notes the close and reconnects
-                    continue
-                sent_on = self.ws
-                on_sent()
-            msg = self.recv(1.0)
-            if msg is not None and msg.get("ref") == json.loads(body)["command_id"]:
-                assert msg["type"] == "ack", msg
-                return msg
-        raise AssertionError(f"{self.name}: no ack")
-
-    def catch_up(self, version: int) -> None:
-        deadline = time.monotonic() + 20
-        while self.version < version:
-            assert time.monotonic() < deadline, f"{self.name} stuck at {self.version} < {version}"
-            self.recv(0.5)
 
 
 class Table:
@@ -168,8 +82,11 @@ def test_a_rolling_restart_mid_game_loses_no_command_and_every_page_catches_up(d
             return [s.url for s in servers.values() if s.proc.poll() is None and s not in stopped]
 
         table_id, host_token, guest_token = _table(servers["a"].url, 1, [])
-        host = Page("host", table_id, host_token, servers["a"].url, live)
-        guest = Page("guest", table_id, guest_token, servers["b"].url, live)
+        def others_first(current: str) -> list[str]:  # as a reverse proxy would pick another process
+            return sorted(live(), key=lambda url: url == current)
+
+        host = Page("host", table_id, host_token, servers["a"].url, others_first)
+        guest = Page("guest", table_id, guest_token, servers["b"].url, others_first)
         pages = {0: host, 1: guest}  # engine seats: the host and the guest, then the bot
         _start(servers["a"].url, table_id, host_token)
         table = Table(url, table_id)
