@@ -22,6 +22,7 @@ from .deps import cookie_name
 from .schemas import INT_MAX
 
 router = APIRouter()
+CLOSING_SECONDS = 5.0  # how long a closing socket waits for the peer's close frame
 
 
 def _error(ref: Any, code: str, message: str) -> dict[str, Any]:
@@ -76,6 +77,21 @@ def _parse(text: str, limit: int) -> tuple[dict[str, Any] | None, dict[str, Any]
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         return None, _error(None, "invalid_message", "a message is an object with a 'type'")
     return data, None
+
+
+async def _still_signed_in(conn: Connection, service: GameService, token: str) -> bool:
+    """Check the socket's token once more after it joined its seat; if it stopped working (the seat moved to
+    another device in between), send ``bad_token`` and close with 4401. The hub closes a moved seat's sockets
+    when the move's message arrives, but a socket that signed in just before the move and joined just after
+    that message would have stayed: checking after joining closes the gap (either this check sees the move, or
+    the message finds the socket)."""
+    try:
+        await asyncio.to_thread(service.authenticate, conn.table_id, token)
+    except ServiceError as err:
+        conn.send(_error(None, err.code, err.message))
+        conn.close(4401, "signed out", flush=True)
+        return False
+    return True
 
 
 @router.websocket("/ws/tables/{table_id}")
@@ -135,6 +151,8 @@ async def table_socket(ws: WebSocket, table_id: str, since: int | None = None, g
     conn = Connection(ws, table_id, viewer.seat_id, settings.ws_send_queue, since=since, game_id=game)
     conn.token_tag = token_tag(signed_with) if signed_with else None
     hub.attach(conn)
+    if signed_with:
+        await _still_signed_in(conn, service, signed_with)
 
     def auth_failed() -> bool:
         """Count a failed re-authentication; true when the socket must close."""
@@ -143,13 +161,16 @@ async def table_socket(ws: WebSocket, table_id: str, since: int | None = None, g
         failed += 1
         return failed >= settings.ws_auth_failures_per_connection
     try:
-        while not conn.closed:
+        while True:
             try:
-                text = await _receive(ws)
-            except (WebSocketDisconnect, RuntimeError):
+                # A closing socket (a last error frame being flushed) waits for the peer's close, not longer.
+                text = await (asyncio.wait_for(_receive(ws), CLOSING_SECONDS) if conn.closed else _receive(ws))
+            except (WebSocketDisconnect, RuntimeError, TimeoutError):
                 break
             if text is None:
                 break
+            if conn.closed:
+                continue
             conn.heard()
             data, problem = _parse(text, limit)
             if data is None:
@@ -184,6 +205,8 @@ async def _handle(conn: Connection, data: dict[str, Any], service: GameService, 
             return
         conn.reset(viewer.seat_id)
         conn.token_tag = token_tag(data["token"]) if data.get("token") else None
+        if data.get("token") and not await _still_signed_in(conn, service, data["token"]):
+            return
         hub.wake_local(conn.table_id)
     elif kind == "command":
         ref = data.get("command_id")

@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from app.main import create_app
+from app.realtime.backends import MemoryNotifier
 from tests.api.test_my_tables import play_until_awaited
 from tests.server_helpers import bearer, command_body, new_table
 
@@ -96,3 +97,32 @@ def test_an_expired_link_is_refused(settings: Any) -> None:
         r = client.post(f"/api/tables/{t.id}/seat/claim", json={"code": code_of(offer["link"])})
         assert r.status_code == 403  # gone after the first try
         assert client.get(f"/api/tables/{t.id}/view", headers=bearer(t.tokens[1])).json()["seat"] == 1
+
+
+def test_a_socket_signing_in_with_the_old_token_as_the_seat_moves_is_refused(client: TestClient,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """The old device's socket signs in, then the seat moves before the socket has joined its seat (so the
+    move's message finds no socket to close): the socket is refused all the same."""
+    t = new_table(client, players=2, start=True)
+    code = code_of(transfer(client, t.id, t.tokens[1])["link"])
+    app: Any = client.app
+    service, real = app.state.service, app.state.service.authenticate
+    claimed: list[dict[str, Any]] = []
+
+    def sign_in_then_move(table_id: str, token: str | None) -> Any:
+        result = real(table_id, token)
+        if token == t.tokens[1] and not claimed:  # the old token passed; now the phone claims the seat
+            notifier = service.notifier  # as the claim route picks it (app/api/far.py)
+            if not isinstance(notifier, MemoryNotifier):
+                notifier = MemoryNotifier(app.state.hub)
+            claimed.append(app.state.seat_transfers.claim(t.id, code, notifier))
+        return result
+
+    monkeypatch.setattr(service, "authenticate", sign_in_then_move)
+    with client.websocket_connect(f"/ws/tables/{t.id}?token={t.tokens[1]}") as old_socket:
+        messages = []
+        with pytest.raises(WebSocketDisconnect) as closed:
+            while True:
+                messages.append(old_socket.receive_json())
+    assert claimed and closed.value.code == 4401
+    assert messages[-1]["type"] == "error" and messages[-1]["code"] == "bad_token"
