@@ -1,5 +1,5 @@
-"""Browser test fixtures: a real uvicorn server on a free loopback port (its own SQLite database and a
-fixed seed, so the deal is known) and Debian's headless Chromium driven by Playwright.
+"""Browser test fixtures: a real server (``python -m app.serve``, as deployed) on a free loopback port (its own
+SQLite database and a fixed seed, so the deal is known) and Debian's headless Chromium driven by Playwright.
 
 The tests skip cleanly when ``/usr/bin/chromium`` is absent (``apt-get install -y chromium``); Playwright
 cannot download its own browsers here, so it is pointed at the system one.
@@ -56,7 +56,7 @@ def _free_port() -> int:
 
 
 class Server:
-    """A running uvicorn with its own database; ``url`` is its base URL."""
+    """A running server (`python -m app.serve`) with its own database; ``url`` is its base URL."""
 
     def __init__(self, tmp: Path, seed: int, extra_env: dict[str, str] | None = None) -> None:
         self.log = open(tmp / "server.log", "w+b")  # noqa: SIM115 - closed in stop()
@@ -76,7 +76,7 @@ class Server:
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(self.port),
+            [sys.executable, "-m", "app.serve", "--host", "127.0.0.1", "--port", str(self.port),
              "--log-level", "warning"], cwd=ROOT, env=env, stdout=self.log, stderr=self.log)
         deadline = time.monotonic() + 60  # generous: the suite may share two cores with other work
         while time.monotonic() < deadline:

@@ -38,8 +38,8 @@ window.WebSocket = class extends NativeWebSocket {
 def _restart_on(port: int, database: Path, log: Path) -> subprocess.Popen[bytes]:
     env = dict(os.environ, DATABASE_URL=f"sqlite:///{database}", PHASE10_FIXED_SEED=str(SEED),
                PHASE10_LOG_LEVEL="WARNING", PHASE10_LOG_JSON="false")
-    proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port",
-                             str(port), "--log-level", "warning"], cwd=ROOT, env=env, stdout=log.open("wb"),
+    proc = subprocess.Popen([sys.executable, "-m", "app.serve", "--host", "127.0.0.1", "--port", str(port),
+                             "--log-level", "warning"], cwd=ROOT, env=env, stdout=log.open("wb"),
                             stderr=subprocess.STDOUT)
     try:
         wait_until_answers(f"http://127.0.0.1:{port}/readyz", time.monotonic() + 60, proc, log)
