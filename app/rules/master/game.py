@@ -547,7 +547,8 @@ def _end_round(state: MasterState, went_out: int | None, events: Events) -> Resu
     state = replace(state, players=players, drawn=(), give=None,
                     history=state.history + (RoundScore(state.round, points, made),))
     totals = tuple(p.score for p in players)
-    events = (*events, RoundEnded(state.round, went_out, points, totals, advanced))
+    hands = tuple(p.hand for p in players)
+    events = (*events, RoundEnded(state.round, went_out, points, totals, advanced, hands))
     seq = sequence(state.options)
     contenders: tuple[int, ...] = ()
     if state.options.fixed_rounds:

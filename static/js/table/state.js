@@ -36,6 +36,7 @@ export const $ = (id) => document.getElementById(id);
      "rendered"  ()                           the page was re-rendered from S
      "message"   (msg)                        a socket message arrived (before it is applied)
      "sent"      (command, ok, result)        a command went to the server
+     "events"    (events)                     this seat's redacted events, loaded over REST for the log
      "connection" (state)                     "on" | "off" | "wait"
    Handlers must not throw into the core: errors are logged and swallowed. */
 const handlers = new Map();
