@@ -314,3 +314,50 @@ def test_board_dice_tumble_and_pawn_walks_on_both_pages_b5(start_server: Any, ne
         page.wait_for_function("() => window.__animated.includes('pawn')")  # the pawn walks
         assert "dice" not in page.evaluate("window.__animated")  # the same dice: they stay still
     assert not pages[0].p10_errors and not pages[1].p10_errors
+
+
+def number_discards(page: Any) -> list[int]:
+    """The prompt's discardable cards that are number cards (a skip would also need its target, M-6)."""
+    v = h.view(page)
+    numbers = {c["id"] for c in v["hand"] if c["kind"] == "number"}
+    return [i for i in v["prompt"]["discards"] if i in numbers]
+
+
+@pytest.mark.e2e
+def test_tapping_the_lit_discard_pile_discards_the_selected_card_mouse_and_keyboard_m4(start_server: Any,
+                                                                                      new_page: Any) -> None:
+    """M-4: in the play stage the discard pile is a button only while the one selected card may be discarded
+    (the prompt's ``discards``): then it is lit, and a tap on it (or Enter on it) is the discard."""
+    server = start_server(SEED)
+    anna, ben, _ = h.start_two(server, new_page, "mattel", {})
+    anna.click("#pile-draw")
+    h.wait_version(anna, 1)
+    assert anna.is_disabled("#pile-discard")  # nothing selected: not a target
+    first, second = number_discards(anna)[:2]
+    h.click_card(anna, first)
+    assert anna.is_enabled("#pile-discard")
+    assert "legal-target" in (anna.get_attribute("#pile-discard", "class") or "")
+    h.click_card(anna, second)  # two cards selected: no single card to discard
+    assert anna.is_disabled("#pile-discard")
+    anna.click(f"#hand [data-card-id='{second}']")
+    anna.wait_for_selector(f"#hand [data-card-id='{second}'][aria-pressed=false]")
+    anna.click("#pile-discard")
+    h.wait_version(anna, 2)
+    assert h.view(anna)["discard_top"]["id"] == first and first not in [c["id"] for c in h.view(anna)["hand"]]
+
+    # Ben with the keyboard only: draw, select a card (Space), then Enter on the lit pile.
+    h.wait_version(ben, 2)
+    ben.focus("#pile-draw")
+    ben.keyboard.press("Enter")
+    h.wait_version(ben, 3)
+    card = number_discards(ben)[0]
+    ben.focus(f"#hand [data-card-id='{card}']")
+    ben.keyboard.press("Space")
+    ben.wait_for_selector(f"#hand [data-card-id='{card}'][aria-pressed=true]")
+    ben.wait_for_selector("#pile-discard.legal-target:not([disabled])")
+    ben.focus("#pile-discard")
+    ben.keyboard.press("Enter")
+    h.wait_version(ben, 4)
+    assert h.view(ben)["discard_top"]["id"] == card
+    assert h.view(anna)["prompt"]["action"] in ("draw", "wait")
+    assert not anna.p10_errors and not ben.p10_errors, (anna.p10_errors, ben.p10_errors)
