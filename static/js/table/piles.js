@@ -51,7 +51,7 @@ export function renderPiles() {
     discardPile(v, piles));
   if (v.ruleset === "master") {
     P10.add(box, el("div", { class: "pile-wrap" },
-      el("div", { class: "pile pile-blue", role: "img", "aria-label": t("table.blue_pile") + (v.blue_top ? ": " + P10.cardLabel(v.blue_top) : ": " + t("table.empty")) },
+      el("div", { class: "pile pile-blue", id: "pile-blue", "data-pile": "blue", role: "img", "aria-label": t("table.blue_pile") + (v.blue_top ? ": " + P10.cardLabel(v.blue_top) : ": " + t("table.empty")) },
         v.blue_top ? P10.cardEl(v.blue_top) : el("span", { class: "card empty" })),
       el("div", { class: "pile-caption" }, t("table.blue_pile"), el("br"), el("span", { class: "muted" }, t("table.cards", { n: v.blue_size })))));
     if (v.give_me_five) {
