@@ -27,13 +27,17 @@ function focusCard() {
 /** Marks the legal drop targets of the dragged (or the one selected) card, and only those. */
 export function highlight() {
   document.querySelectorAll(".legal-target").forEach((n) => n.classList.remove("legal-target"));
+  document.querySelectorAll(".groups.peek").forEach((box) => peek(box, false));
   const id = focusCard();
   const p = prompt();
   if (id === null || !p || p.action === "wait") return;
   const targets = targetsOf(id);
   for (const index of targets.groups.keys()) {
     const node = document.querySelector(`#players [data-group="${index}"]`);
-    if (node) node.classList.add("legal-target");
+    if (!node) continue;
+    node.classList.add("legal-target");
+    const folded = node.closest(".groups[hidden]");
+    if (folded) peek(folded, true);
   }
   if (targets.discard) { const pile = $("pile-discard"); if (pile) pile.classList.add("legal-target"); }
   for (const seat of targets.seats.keys()) {
@@ -42,6 +46,14 @@ export function highlight() {
   }
   if (targets.blue) { const pile = $("pile-blue"); if (pile) pile.classList.add("legal-target"); }
 }
+/* Folded opponent's groups (players.js) that hold a legal target open while the card is held or selected. */
+function peek(box, open) {
+  box.hidden = !open;
+  box.classList.toggle("peek", open);
+  const toggle = document.querySelector(`[aria-controls="${box.id}"]`);
+  if (toggle) toggle.setAttribute("aria-expanded", String(open));
+}
+
 on("rendered", () => {
   // A re-render during a drag (another seat moved) replaced the hand: the dragged card stays faded.
   if (drag && drag.moved) {
