@@ -24,7 +24,7 @@ def test_mattel_game_through_the_pages(start_server: Any, new_page: Any) -> None
     server = start_server(SEED)
     # Ben plays at phone width (360 px) with a German browser.
     anna, ben, invite = h.start_two(server, new_page, "mattel", {"phases_to_win": 1},
-                                    lobby_shot=lambda p: shot(p, "lobby", docs=True),
+                                    lobby_shot=lambda p: shot(p, "lobby-mattel"),
                                     ben_locale="de-DE", ben_width=360)
     assert ben.locator("html").get_attribute("lang") == "de"
     assert "/join/" in invite
