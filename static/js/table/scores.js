@@ -100,10 +100,16 @@ const ROUND_ENDS = new Set(["round_ended", "board_round_ended"]);
 function rememberRoundEnds(events) {
   let fresh = false;
   for (const e of events || []) {
-    if (!ROUND_ENDS.has(e.type) || !Array.isArray(e.cards_left)) continue;
-    if (S.roundEndsGame !== S.gameId) { S.roundEnds = {}; S.roundEndsGame = S.gameId; }
-    S.roundEnds[e.round] = e;
-    fresh = true;
+    if (S.roundEndsGame !== S.gameId) { S.roundEnds = {}; S.roundKept = {}; S.lastRoundEnd = null; S.roundEndsGame = S.gameId; }
+    if (ROUND_ENDS.has(e.type) && Array.isArray(e.cards_left)) {
+      S.roundEnds[e.round] = e;
+      S.lastRoundEnd = e.round;
+      fresh = true;
+    } else if (e.type === "cards_kept" && S.lastRoundEnd !== null) {
+      // B-8: how many cards a player kept is public (which ones only the keeper sees)
+      (S.roundKept[S.lastRoundEnd] = S.roundKept[S.lastRoundEnd] || {})[e.seat] = e.count;
+      fresh = true;
+    }
   }
   // The summary may already be open (a view can land before the events): show what just arrived.
   if (fresh && $("summary").open) openSummary();
@@ -114,14 +120,17 @@ function roundEnd(round) {
 }
 
 /* Per player: cards left and what they cost (Mattel penalty points M-7, Master minus points R-12; the board
-   game counts none, B-8: the players with their phase down discard their hand, the others keep up to five),
+   game counts none, B-8: the players with their phase down discard their hand, the others keep up to five,
+   and once they have chosen, how many they kept),
    and this seat's own leftover cards face up. Nobody else's cards are ever shown: the page never has them. */
 function leftInHand(v, e) {
+  const kept = (S.roundKept && S.roundKept[e.round]) || {};
   const cost = (seat) => {
     const n = e.points ? e.points[seat] : 0;
-    if (v.ruleset === "mattel") return t("summary.penalty", { n });
-    if (v.ruleset === "master") return t("summary.minus", { n });
+    if (v.ruleset === "master" && v.scoring === "minus") return t("summary.minus", { n });
+    if (v.ruleset !== "board") return t("summary.penalty", { n });  // Mattel, Master's points scoring
     if (v.over || !e.cards_left[seat]) return null;
+    if (kept[seat] !== undefined) return t("summary.board_kept", { n: kept[seat] });
     return (e.keepers || []).includes(seat) ? t("summary.board_keeps") : t("summary.board_discards");
   };
   const rows = v.players.map((p) => {
