@@ -450,6 +450,16 @@ def scenario_laid_and_kept_joker(d: Driver) -> None:
     if isinstance(d, PageDriver):
         for page in d.pages:
             page.wait_for_selector("#summary[open]")
+            # B-8, C-9: every player's cards left, what becomes of them, and only the page's own cards shown
+            seat, left = page.evaluate("P10.state.seat"), page.evaluate("P10.state.roundEnds[1].cards_left")
+            assert left[anna] == 0 and left[ben] == len(hand) and left[cleo] > 0
+            rows = {s: page.locator(f"#summary-left li[data-seat='{s}']").text_content() or ""
+                    for s in (anna, ben, cleo)}
+            assert "went out" in rows[anna] and "may keep up to 5 cards" in rows[ben], rows
+            assert "phase down: hand discarded" in rows[cleo], rows
+            assert page.locator("#summary [data-card-id]").count() == left[seat]
+            if seat == ben:  # his turned joker is shown as the joker it is (B-6)
+                assert page.locator(f"#summary-own-cards [data-card-id='{joker['id']}'].turned").count() == 1
             # the log tells the scoring in its order: Anna's two fields, then Cleo's one
             log = page.locator("#log li.ev-marker_moved").all_text_contents()
             assert log[-2:] == ["Anna's marker moved 2 field(s).", "Cleo's marker moved 1 field(s)."], log
@@ -478,12 +488,16 @@ def scenario_laid_and_kept_joker(d: Driver) -> None:
 
 def keep_in_page(d: PageDriver, ben: int, hand: list[int]) -> None:
     """B-8 in Ben's browser: the round summary, then the keep prompt; more than five cards are refused by the
-    page (nothing is sent), Escape clears the selection, and the five lowest-id cards are kept."""
-    bp = d.page(ben)
+    page (nothing is sent), Escape clears the selection, and the five lowest-id cards are kept. Anna's summary,
+    left open, then says how many cards Ben kept (public) while Cleo still chooses."""
+    bp, ap = d.page(ben), d.page(0)
     for page in d.pages:
         page.wait_for_selector("#summary[open]")
         assert (page.locator("#summary-title").text_content() or "") == "Round 1 is over"
         assert page.locator("#summary table.scores").count() == 1
+        if page is ap:
+            assert "may keep up to 5 cards" in (ap.text_content(f"#summary-left li[data-seat='{ben}']") or "")
+            continue
         page.click("#summary-close")
         page.wait_for_function("() => !document.getElementById('summary').open")
     d.page(0).wait_for_selector("#prompt:has-text('Waiting for Ben, Cleo')")
@@ -504,6 +518,10 @@ def keep_in_page(d: PageDriver, ben: int, hand: list[int]) -> None:
     bp.click("#act-keep")
     h.wait_version(bp, before + 1)
     d.sync()
+    ap.wait_for_selector(f"#summary-left li[data-seat='{ben}']:has-text('kept 5 cards')")
+    assert "may keep up to 5 cards" in (ap.text_content("#summary-left li[data-seat='2']") or "")  # Cleo
+    ap.click("#summary-close")
+    ap.wait_for_function("() => !document.getElementById('summary').open")
 
 
 # -- lobby and the tests ----------------------------------------------------------------------------------

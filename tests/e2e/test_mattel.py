@@ -24,7 +24,7 @@ def test_mattel_game_through_the_pages(start_server: Any, new_page: Any) -> None
     server = start_server(SEED)
     # Ben plays at phone width (360 px) with a German browser.
     anna, ben, invite = h.start_two(server, new_page, "mattel", {"phases_to_win": 1},
-                                    lobby_shot=lambda p: shot(p, "lobby", docs=True),
+                                    lobby_shot=lambda p: shot(p, "lobby-mattel"),
                                     ben_locale="de-DE", ben_width=360)
     assert ben.locator("html").get_attribute("lang") == "de"
     assert "/join/" in invite
@@ -86,12 +86,35 @@ def test_mattel_game_through_the_pages(start_server: Any, new_page: Any) -> None
 
 
 @pytest.mark.e2e
-def test_mattel_end_of_round_summary_and_score_sheet(start_server: Any, new_page: Any) -> None:
+def test_mattel_end_of_round_summary_M7_cards_left_C9_own_cards_only_and_score_sheet(start_server: Any,
+                                                                                    new_page: Any) -> None:
     """M-7, M-8: seed 114 with ``phases_to_win = 2`` is a two-round game: after round 1 both pages show the
-    round's summary (points, phases, chart), the score sheet has its row, and round 2 is dealt."""
+    round's summary (each player's cards left and their penalty points, phases, chart), the score sheet has its
+    row, and round 2 is dealt. C-9: each page shows (and holds) its own leftover cards face up, never the
+    other player's."""
     server = start_server(114)
     anna, ben, _ = h.start_two(server, new_page, "mattel", {"phases_to_win": 2})
     seen: dict[str, set[str]] = {"anna": set(), "ben": set()}
+    own_left: dict[str, list[int]] = {}
+
+    def check_cards_left(name: str, p: Any) -> None:
+        seat = p.evaluate("P10.state.seat")
+        ended = p.evaluate("P10.state.roundEnds[1]")
+        points = h.view(p)["history"][0]["points"]
+        assert p.locator("#summary-left li").count() == 2
+        for other in (0, 1):
+            row = p.locator(f"#summary-left li[data-seat='{other}']")
+            n = ended["cards_left"][other]
+            assert f"{n} card" in (row.text_content() or "")
+            if ended["went_out"] != other:
+                assert f"{points[other]} penalty point" in (row.text_content() or "")
+            if other != seat:
+                assert row.locator("[data-card-id]").count() == 0
+        shown = [int(i) for i in p.eval_on_selector_all("#summary [data-card-id]",
+                                                          "ns => ns.map(n => n.dataset.cardId)")]
+        assert sorted(shown) == sorted(c["id"] for c in ended["hand"])
+        assert len(shown) == ended["cards_left"][seat]
+        own_left[name] = shown
 
     def watch(page: Any, other: Any) -> bool:
         for name, p in (("anna", anna), ("ben", ben)):
@@ -101,6 +124,7 @@ def test_mattel_end_of_round_summary_and_score_sheet(start_server: Any, new_page
                     assert p.locator("#summary table.scores tbody tr").count() == 2  # round 1 + total
                     assert p.locator("#summary .chart").count() == 2
                     assert p.locator("#summary-replay").is_hidden()
+                    check_cards_left(name, p)
         return False
 
     stats: dict[str, int] = {}
@@ -108,6 +132,8 @@ def test_mattel_end_of_round_summary_and_score_sheet(start_server: Any, new_page
     watch(anna, ben)
     for name in seen:
         assert "Round 1 is over" in seen[name], seen
+    assert set(own_left) == {"anna", "ben"} and any(own_left.values())
+    assert not set(own_left["anna"]) & set(own_left["ben"])
     assert h.view(anna)["round"] == 2 and len(h.view(anna)["history"]) == 2
     anna.click("#summary-close")
     anna.click("#scores-button")

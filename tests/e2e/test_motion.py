@@ -314,3 +314,105 @@ def test_board_dice_tumble_and_pawn_walks_on_both_pages_b5(start_server: Any, ne
         page.wait_for_function("() => window.__animated.includes('pawn')")  # the pawn walks
         assert "dice" not in page.evaluate("window.__animated")  # the same dice: they stay still
     assert not pages[0].p10_errors and not pages[1].p10_errors
+
+
+def number_discards(page: Any) -> list[int]:
+    """The prompt's discardable cards that are number cards (a skip would also need its target, M-6)."""
+    v = h.view(page)
+    numbers = {c["id"] for c in v["hand"] if c["kind"] == "number"}
+    return [i for i in v["prompt"]["discards"] if i in numbers]
+
+
+@pytest.mark.e2e
+def test_tapping_the_lit_discard_pile_discards_the_selected_card_mouse_and_keyboard_m4(start_server: Any,
+                                                                                      new_page: Any) -> None:
+    """M-4: in the play stage the discard pile is a button only while the one selected card may be discarded
+    (the prompt's ``discards``): then it is lit, and a tap on it (or Enter on it) is the discard."""
+    server = start_server(SEED)
+    anna, ben, _ = h.start_two(server, new_page, "mattel", {})
+    anna.click("#pile-draw")
+    h.wait_version(anna, 1)
+    assert anna.is_disabled("#pile-discard")  # nothing selected: not a target
+    first, second = number_discards(anna)[:2]
+    h.click_card(anna, first)
+    assert anna.is_enabled("#pile-discard")
+    assert "legal-target" in (anna.get_attribute("#pile-discard", "class") or "")
+    h.click_card(anna, second)  # two cards selected: no single card to discard
+    assert anna.is_disabled("#pile-discard")
+    anna.click(f"#hand [data-card-id='{second}']")
+    anna.wait_for_selector(f"#hand [data-card-id='{second}'][aria-pressed=false]")
+    anna.click("#pile-discard")
+    h.wait_version(anna, 2)
+    assert h.view(anna)["discard_top"]["id"] == first and first not in [c["id"] for c in h.view(anna)["hand"]]
+
+    # Ben with the keyboard only: draw, select a card (Space), then Enter on the lit pile.
+    h.wait_version(ben, 2)
+    ben.focus("#pile-draw")
+    ben.keyboard.press("Enter")
+    h.wait_version(ben, 3)
+    card = number_discards(ben)[0]
+    ben.focus(f"#hand [data-card-id='{card}']")
+    ben.keyboard.press("Space")
+    ben.wait_for_selector(f"#hand [data-card-id='{card}'][aria-pressed=true]")
+    ben.wait_for_selector("#pile-discard.legal-target:not([disabled])")
+    ben.focus("#pile-discard")
+    ben.keyboard.press("Enter")
+    h.wait_version(ben, 4)
+    assert h.view(ben)["discard_top"]["id"] == card
+    assert h.view(anna)["prompt"]["action"] in ("draw", "wait")
+    assert not anna.p10_errors and not ben.p10_errors, (anna.p10_errors, ben.p10_errors)
+
+
+# Master seed 3, two players (found offline with the engine): Anna (seat 0) starts; after her blind draw she
+# holds Skip 121 (which only Ben may receive, R-10) and Give me five 126.
+MASTER_SEED, SKIP_CARD, GIVE_CARD = 3, 121, 126
+
+
+def lit(page: Any) -> list[str]:
+    result: list[str] = page.eval_on_selector_all(
+        ".legal-target", "ns => ns.map(n => n.id || (n.dataset.seat !== undefined ? 'seat ' + n.dataset.seat"
+                         " : 'group ' + n.dataset.group))")
+    return sorted(result)
+
+
+@pytest.mark.e2e
+def test_master_skip_dragged_onto_a_player_r10(start_server: Any, new_page: Any) -> None:
+    """R-10: a Skip dragged onto the player it may be laid in front of is played there; while it is held only
+    that player is lit (the prompt's ``plays``), and a drop onto oneself sends nothing. R-11: a Give me five
+    lights the blue pile instead. The buttons stay."""
+    server = start_server(MASTER_SEED)
+    anna, ben, _ = h.start_two(server, new_page, "master", {})
+    assert h.view(anna)["turn"] == 0
+    anna.click("#pile-draw")
+    h.wait_version(anna, 1)
+    plays = h.view(anna)["prompt"]["plays"]
+    assert {"card": SKIP_CARD, "target": 1, "to": 1} in plays
+    assert {"card": GIVE_CARD, "target": None, "to": None} in plays
+
+    # Tap path: the selected Give me five lights the blue pile, its buttons stay; the Skip lights Ben only.
+    h.click_card(anna, GIVE_CARD)
+    assert lit(anna) == ["pile-blue"]
+    assert anna.locator("#act-play-action").count() == 1 and anna.locator("#act-play-decline").count() == 1
+    anna.keyboard.press("Escape")
+    h.click_card(anna, SKIP_CARD)
+    assert lit(anna) == ["seat 1"] and anna.locator("#act-play-action").count() == 1
+    anna.keyboard.press("Escape")
+    anna.wait_for_selector(f"#hand [data-card-id='{SKIP_CARD}'][aria-pressed=false]")
+
+    # A drop onto herself sends nothing: the card flies back.
+    posts: list[str] = []
+    anna.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    held: list[list[str]] = []
+    drag(anna, SKIP_CARD, "#players [data-seat='0'] .facts", during=lambda p: held.append(lit(p)))
+    assert held == [["seat 1"]]
+    anna.wait_for_selector(".drag-ghost", state="detached")
+    assert posts == [] and h.version(anna) == 1 and SKIP_CARD in hand_ids(anna)
+
+    # Onto Ben: the Skip lies in front of him.
+    drag(anna, SKIP_CARD, "#players [data-seat='1'] .facts")
+    h.wait_version(anna, 2)
+    assert len(posts) == 1 and SKIP_CARD not in hand_ids(anna)
+    h.wait_version(ben, 2)
+    ben_seat = next(p for p in h.view(ben)["players"] if p["seat"] == 1)
+    assert SKIP_CARD in [c["id"] for c in ben_seat["in_front"]] or h.view(ben)["turn"] == 0
+    assert not anna.p10_errors and not ben.p10_errors, (anna.p10_errors, ben.p10_errors)

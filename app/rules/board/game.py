@@ -643,11 +643,12 @@ def end_round(state: BoardState, went_out: int | None, ender: int) -> Result:
     made = tuple(phase_number(state, s) if p.laid else 0 for s, p in enumerate(state.players))
     row = RoundScore(state.round, tuple(moved), made)
     players = tuple(replace(p, phase=markers[s]) for s, p in enumerate(state.players))
+    left = tuple(presented_hand(state, s) for s in range(n))  # turned cards shown as jokers (B-6)
     state = replace(state, players=players, again=False, dice=(), to_take=0, asked=None, giver=None,
                     history=state.history + (row,))
     if winner is not None:
         state = replace(state, stage=Stage.OVER, winners=(winner,))
-        events.append(BoardRoundEnded(state.round, went_out, tuple(markers), ()))
+        events.append(BoardRoundEnded(state.round, went_out, tuple(markers), (), left))
         events.append(GameEnded((winner,), tuple(markers)))
         return state, tuple(events)
     # B-8: the players with their phase down discard their hands; the others choose up to five cards.
@@ -662,7 +663,7 @@ def end_round(state: BoardState, went_out: int | None, ender: int) -> Result:
     piles = replace(state.piles, discard=tuple(gone) + state.piles.discard)  # below the visible top
     state = replace(state, players=tuple(kept_players), piles=piles, round_ender=ender,
                     turned=state.turned - {c.id for c in gone})
-    events.append(BoardRoundEnded(state.round, went_out, tuple(markers), keepers))
+    events.append(BoardRoundEnded(state.round, went_out, tuple(markers), keepers, left))
     if keepers:
         return replace(state, stage=Stage.KEEP, keepers=keepers), tuple(events)
     state, dealt = deal(state, next_seat(ender, n))

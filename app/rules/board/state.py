@@ -259,12 +259,15 @@ class MarkerMoved:
 
 @dataclass(frozen=True, slots=True)
 class BoardRoundEnded:
-    """B-8: the round ended; ``went_out`` is ``None`` for a stalled round (C-12)."""
+    """B-8: the round ended; ``went_out`` is ``None`` for a stalled round (C-12). ``hands`` are the cards each
+    seat had left in hand before the scoring's discards and keeps: every seat learns how many, only their
+    holder which (C-9)."""
 
     round: int
     went_out: int | None
     markers: tuple[int, ...]
     keepers: tuple[int, ...]
+    hands: tuple[tuple[Card, ...], ...]
 
 
 @dataclass(frozen=True, slots=True)

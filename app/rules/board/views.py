@@ -6,7 +6,7 @@ from typing import Any
 
 from ..core.cards import as_joker, card_to_json
 from ..core.commands import LayPhase, Pile, card_moves
-from ..core.events import CardDiscarded, group_to_json, redact
+from ..core.events import CardDiscarded, group_to_json, hands_left_json, redact
 from ..core.table import hand_json, history_json
 from .game import (
     ask_candidates,
@@ -26,7 +26,17 @@ from .game import (
     walk,
 )
 from .material import KEEP_MAX, SWAP_MAX, action_of
-from .state import BoardEvent, BoardState, CardGiven, CardSearched, CardsKept, CardsSwapped, JokerTurned, Stage
+from .state import (
+    BoardEvent,
+    BoardRoundEnded,
+    BoardState,
+    CardGiven,
+    CardSearched,
+    CardsKept,
+    CardsSwapped,
+    JokerTurned,
+    Stage,
+)
 
 
 def _public_prompt(state: BoardState, seat: int) -> dict[str, Any]:
@@ -171,6 +181,9 @@ def redact_event(event: BoardEvent, seat: int | None) -> dict[str, Any]:
             return {"type": "joker_turned", "seat": holder, "card": card_to_json(as_joker(card))}
         case CardDiscarded(seat=discarder, card=card):
             return {"type": "card_discarded", "seat": discarder, "card": card_to_json(card)}
+        case BoardRoundEnded(round=rnd, went_out=went_out, markers=markers, keepers=keepers, hands=hands):
+            return {"type": "board_round_ended", "round": rnd, "went_out": went_out, "markers": list(markers),
+                    "keepers": list(keepers), **hands_left_json(hands, seat)}
         case CardsKept(seat=keeper, cards=cards):
             return {"type": "cards_kept", "seat": keeper, "count": len(cards),
                     "cards": [card_to_json(c) for c in cards] if seat == keeper else None}

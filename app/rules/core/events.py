@@ -79,13 +79,15 @@ class CardDiscarded:
 
 @dataclass(frozen=True, slots=True)
 class RoundEnded:
-    """A round was scored (M-7, R-12, B-8); ``went_out`` is ``None`` for a stalled round (C-12)."""
+    """A round was scored (M-7, R-12); ``went_out`` is ``None`` for a stalled round (C-12). ``hands`` are the
+    cards each seat had left in hand: every seat learns how many, only their holder which (C-9)."""
 
     round: int
     went_out: int | None
     points: tuple[int, ...]
     totals: tuple[int, ...]
     advanced: tuple[int, ...]
+    hands: tuple[tuple[Card, ...], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +115,13 @@ def group_to_json(group: LaidGroup) -> dict[str, Any]:
     return out
 
 
+def hands_left_json(hands: tuple[tuple[Card, ...], ...], viewer: int | None) -> dict[str, Any]:
+    """The cards left in hand at a round's end (M-7, R-12, B-8) as ``viewer`` may see them (C-9): every seat's
+    count (hand sizes are public) and the viewer's own cards; a spectator gets ``hand`` ``None``."""
+    return {"cards_left": [len(h) for h in hands],
+            "hand": None if viewer is None else [card_to_json(c) for c in hands[viewer]]}
+
+
 def redact(event: object, viewer: int | None) -> dict[str, Any]:
     """The JSON of ``event`` as seat ``viewer`` may see it (C-9)."""
     match event:
@@ -131,6 +140,10 @@ def redact(event: object, viewer: int | None) -> dict[str, Any]:
         case CardHit(seat=seat, card=card, group=index, result=result):
             return {"type": "card_hit", "seat": seat, "card": card_to_json(card), "group": index,
                     "result": group_to_json(result)}
+        case RoundEnded(round=rnd, went_out=went_out, points=points, totals=totals, advanced=advanced,
+                        hands=hands):
+            return {"type": "round_ended", "round": rnd, "went_out": went_out, "points": list(points),
+                    "totals": list(totals), "advanced": list(advanced), **hands_left_json(hands, viewer)}
     data: dict[str, Any] = public_json(event)
     return data
 

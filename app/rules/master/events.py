@@ -7,7 +7,7 @@ from typing import Any
 
 from ..core import events as core_events
 from ..core.cards import card_to_json
-from ..core.events import CardDiscarded, GameEnded, RoundEnded
+from ..core.events import CardDiscarded, GameEnded
 from .state import (
     ActionPlayed,
     CardOffered,
@@ -63,9 +63,6 @@ def redact_event(event: MasterEvent, viewer: int | None) -> dict[str, Any]:
             return {"type": "hand_kept", "seat": seat, "keep": keep, "size": size}
         case CardDiscarded(seat=seat, card=card):
             return {"type": "card_discarded", "seat": seat, "card": card_to_json(card)}
-        case RoundEnded(round=rnd, went_out=went_out, points=points, totals=totals, advanced=advanced):
-            return {"type": "round_ended", "round": rnd, "went_out": went_out, "points": list(points),
-                    "totals": list(totals), "advanced": list(advanced)}
         case GameEnded(winners=winners, totals=totals):
             return {"type": "game_ended", "winners": list(winners), "totals": list(totals)}
     return core_events.redact(event, viewer)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..core.cards import Card, CardKind
@@ -547,7 +547,8 @@ def _end_round(state: MasterState, went_out: int | None, events: Events) -> Resu
     state = replace(state, players=players, drawn=(), give=None,
                     history=state.history + (RoundScore(state.round, points, made),))
     totals = tuple(p.score for p in players)
-    events = (*events, RoundEnded(state.round, went_out, points, totals, advanced))
+    hands = tuple(p.hand for p in players)
+    events = (*events, RoundEnded(state.round, went_out, points, totals, advanced, hands))
     seq = sequence(state.options)
     contenders: tuple[int, ...] = ()
     if state.options.fixed_rounds:
@@ -642,6 +643,31 @@ def legal_commands(state: MasterState, seat: int) -> tuple[MasterCommand, ...]:
                 else:
                     out.append(PlayAction(card.id))
     return tuple(out)
+
+
+def action_plays(state: MasterState, seat: int, legal: Sequence[object]) -> list[dict[str, Any]]:
+    """Where each legal action-card play of ``seat`` ends (R-6..R-11), read from its legal commands, for the
+    play prompt: ``{"card", "target", "to"}`` once per card and target (a Give me five's ask or decline is
+    one entry). ``to`` is the seat the card will lie in front of — the player's own for Take two and All mine
+    (R-8, R-9), the target for a Skip (R-10) — or ``None`` for the blue pile: Give me five (R-11), a second
+    Take two or All mine (R-7), a Skip nobody may receive, and the last card of the hand, which has no effect
+    (R-6). It matches the ``target`` of the ``ActionPlayed`` the play produces."""
+    hand = {c.id: c for c in state.players[seat].hand}
+    last = len(hand) == 1
+    out: list[dict[str, Any]] = []
+    seen: set[tuple[int, int | None]] = set()
+    for command in legal:
+        if not isinstance(command, PlayAction) or (command.card, command.target) in seen:
+            continue
+        seen.add((command.card, command.target))
+        card = hand[command.card]
+        to: int | None = None
+        if not last and card.action in IN_FRONT_OF_SELF:
+            to = None if has_in_front(state, seat, str(card.action)) else seat
+        elif not last and card.action == SKIP:
+            to = command.target
+        out.append({"card": command.card, "target": command.target, "to": to})
+    return out
 
 
 # Commands are immutable values: the ones every turn offers are made once.

@@ -10,6 +10,7 @@ from ..core.events import group_to_json
 from ..core.table import hand_json, history_json
 from .deck import TAKE_TWO
 from .game import (
+    action_plays,
     awaited,
     current_phase,
     has_in_front,
@@ -30,8 +31,8 @@ def _waiting(state: MasterState) -> dict[str, Any]:
 def prompt(state: MasterState, seat: int | None) -> dict[str, Any] | None:
     """What ``seat`` is awaited for now, or — when it is not awaited — a public note of who is awaited for
     what (e.g. the Give-me-five offers still due, R-11, or the All-mine keep choices, R-9). In play it lists
-    where each hand card may go: its legal hits and discards (C-4, R-6; action cards are played, not
-    discarded)."""
+    where each hand card may go: its legal hits and discards (C-4, R-6) and where each action card may be
+    played (``plays``, R-8..R-11; action cards are played, not discarded)."""
     if state.stage is Stage.OVER:
         return None
     if seat is None or seat not in awaited(state):
@@ -44,9 +45,10 @@ def prompt(state: MasterState, seat: int | None) -> dict[str, Any] | None:
         case Stage.CHOOSE:
             return {"action": "choose_take_two", "cards": hand_json(state.drawn)}
         case Stage.PLAY:
+            legal = legal_commands(state, seat)
             return {"action": "play", "can_lay": not player.laid, "can_hit": player.laid and len(player.hand) > 1,
                     "then": "discard_or_action", "skip_targets": list(skip_targets(state, seat)),
-                    **card_moves(legal_commands(state, seat))}
+                    **card_moves(legal), "plays": action_plays(state, seat, legal)}
         case Stage.OFFER:
             assert state.give is not None
             due = sum(1 for s, c in zip(state.give.slots, state.give.offered, strict=True)

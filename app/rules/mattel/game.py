@@ -263,7 +263,7 @@ def _end_round(state: MattelState, went_out: int | None, events: Events) -> tupl
     state = replace(state, players=players,
                     history=state.history + (RoundScore(state.round, points, made),))
     totals = tuple(p.score for p in players)
-    ended = RoundEnded(state.round, went_out, points, totals, advanced)
+    ended = RoundEnded(state.round, went_out, points, totals, advanced, tuple(p.hand for p in players))
     events = (*events, ended)
     seq = sequence(state.options)
 

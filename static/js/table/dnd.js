@@ -1,7 +1,9 @@
 /* Drag and drop of hand cards with pointer events (mouse, pen and touch alike; the HTML5 drag API does not
-   work on touch): onto a laid group to hit, onto the discard pile to discard, within the hand to reorder.
-   While a card is dragged, or is the one card selected (the tap path, keyboard included), only the groups
-   and the pile it may legally go to are highlighted, from the prompt's hits and discards (targets.js).
+   work on touch): onto a laid group to hit, onto the discard pile to discard, within the hand to reorder, and
+   (Master) an action card onto the player it is played in front of or onto the blue pile.
+   While a card is dragged, or is the one card selected (the tap path, keyboard included), only the groups,
+   players and piles it may legally go to are highlighted, from the prompt's hits, discards and plays
+   (targets.js).
    A drop anywhere else sends nothing: the card flies back. Alt+←/→ moves the selected card in the hand. */
 import { S, $, cardById, on, prompt, render, selectedIds, setError } from "./state.js";
 import { send } from "./commands.js";
@@ -25,16 +27,33 @@ function focusCard() {
 /** Marks the legal drop targets of the dragged (or the one selected) card, and only those. */
 export function highlight() {
   document.querySelectorAll(".legal-target").forEach((n) => n.classList.remove("legal-target"));
+  document.querySelectorAll(".groups.peek").forEach((box) => peek(box, false));
   const id = focusCard();
   const p = prompt();
   if (id === null || !p || p.action === "wait") return;
   const targets = targetsOf(id);
   for (const index of targets.groups.keys()) {
     const node = document.querySelector(`#players [data-group="${index}"]`);
-    if (node) node.classList.add("legal-target");
+    if (!node) continue;
+    node.classList.add("legal-target");
+    const folded = node.closest(".groups[hidden]");
+    if (folded) peek(folded, true);
   }
   if (targets.discard) { const pile = $("pile-discard"); if (pile) pile.classList.add("legal-target"); }
+  for (const seat of targets.seats.keys()) {
+    const node = document.querySelector(`#players [data-seat="${seat}"]`);
+    if (node) node.classList.add("legal-target");
+  }
+  if (targets.blue) { const pile = $("pile-blue"); if (pile) pile.classList.add("legal-target"); }
 }
+/* Folded opponent's groups (players.js) that hold a legal target open while the card is held or selected. */
+function peek(box, open) {
+  box.hidden = !open;
+  box.classList.toggle("peek", open);
+  const toggle = document.querySelector(`[aria-controls="${box.id}"]`);
+  if (toggle) toggle.setAttribute("aria-expanded", String(open));
+}
+
 on("rendered", () => {
   // A re-render during a drag (another seat moved) replaced the hand: the dragged card stays faded.
   if (drag && drag.moved) {
@@ -78,10 +97,15 @@ function startDrag() {
 function dropTarget(x, y) {
   const under = document.elementFromPoint(x, y);
   if (!under) return null;
+  const player = under.closest("#players [data-seat]");
+  const seat = player ? Number(player.dataset.seat) : null;
   const group = under.closest("#players [data-group]");
-  if (group) return { kind: "group", node: group, index: Number(group.dataset.group) };
+  if (group) return { kind: "group", node: group, index: Number(group.dataset.group), player, seat };
+  if (player) return { kind: "seat", node: player, seat };
   const pile = under.closest("#pile-discard");
   if (pile) return { kind: "discard", node: pile };
+  const blue = under.closest("#pile-blue");
+  if (blue) return { kind: "blue", node: blue };
   const hand = under.closest("#hand-area");
   if (hand) return { kind: "hand", node: hand };
   return null;
@@ -112,6 +136,7 @@ function onMove(event) {
   document.querySelectorAll(".drop-hover").forEach((n) => n.classList.remove("drop-hover"));
   const target = dropTarget(event.clientX, event.clientY);
   if (target && target.node.classList.contains("legal-target")) target.node.classList.add("drop-hover");
+  else if (target && target.player && target.player.classList.contains("legal-target")) target.player.classList.add("drop-hover");
 }
 
 function finish() {
@@ -171,6 +196,12 @@ async function drop(id, target, x, y) {
       end = x < r.left + r.width / 2 ? "low" : "high";
     }
     command = { type: "hit", card: id, group: target.index, end };
+  } else if ((target.kind === "group" || target.kind === "seat") && targets.seats.has(target.seat)) {
+    // An action card onto a player (a group of theirs counts as the player): the prompt's play for that seat.
+    const play = targets.seats.get(target.seat);
+    command = { type: "play_action", card: id, target: play.target, ask: true };
+  } else if (target.kind === "blue" && targets.blue) {
+    command = { type: "play_action", card: id, target: targets.blue.target, ask: true };  // Give me five asks
   } else if (target.kind === "discard" && targets.discard) {
     const skipTargets = (prompt() && prompt().skip_targets) || [];
     const card = cardById(id);

@@ -1,6 +1,6 @@
 /* The event log: loaded over REST (every event of this game since the last one shown, redacted for this
    seat) and then extended by the socket's updates; a gap or an update during a load triggers a catch-up. */
-import { S, $, names } from "./state.js";
+import { S, $, emit, names } from "./state.js";
 
 const P10 = window.P10;
 const { t, el, clear } = P10;
@@ -18,7 +18,10 @@ export async function loadLog() {
   S.logLoading = true;
   const result = await P10.api("GET", `/api/tables/${S.tableId}/events?since=${since}`);
   S.logLoading = false;
-  if (result.ok && S.gameId === game) appendEvents(since, result.data.version, result.data.events);
+  if (result.ok && S.gameId === game) {
+    emit("events", result.data.events);
+    appendEvents(since, result.data.version, result.data.events);
+  }
   if (S.gameId !== game || S.logAgain || (result.ok && S.version > S.logVersion)) {
     S.logAgain = false;
     if (S.gameId !== null && (S.gameId !== game || S.version > S.logVersion)) loadLog();

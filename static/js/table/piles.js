@@ -1,7 +1,11 @@
 /* The piles: draw pile, discard pile (both buttons when the prompt lets this seat draw from them), Master's
-   blue pile and the open Give-me-five offers (R-11). */
-import { S, $, nameOf, prompt } from "./state.js";
+   blue pile and the open Give-me-five offers (R-11). The discard pile is also a button while the one selected
+   hand card may be discarded (the prompt's `discards`, targets.js): the pile is lit, and a tap (or Enter)
+   discards the card. */
+import { S, $, nameOf, prompt, selectedIds } from "./state.js";
 import { send } from "./commands.js";
+import { discardSelected } from "./prompt.js";
+import { targetsOf } from "./targets.js";
 
 const P10 = window.P10;
 const { t, el, clear } = P10;
@@ -24,6 +28,18 @@ function pileButton(kind, label, card, size, enabled, onclick) {
     el("div", { class: "pile-caption", "aria-hidden": "true" }, label, el("br"), el("span", { class: "muted" }, count)));
 }
 
+function discardPile(v, piles) {
+  const label = t("table.discard_pile");
+  if (piles.includes("discard")) {
+    return pileButton("discard", label, v.discard_top, v.discard_size, true, () => send({ type: "draw", pile: "discard" }));
+  }
+  const ids = selectedIds();
+  const onto = ids.length === 1 && targetsOf(ids[0]).discard;
+  const wrap = pileButton("discard", label, v.discard_top, v.discard_size, onto, discardSelected);
+  if (onto) wrap.querySelector("button").title = t("act.discard");
+  return wrap;
+}
+
 export function renderPiles() {
   const v = S.view;
   const box = clear($("piles"));
@@ -32,11 +48,10 @@ export function renderPiles() {
   P10.add(box,
     pileButton("draw", t("table.draw_pile"), null, v.draw_size, piles.includes("draw"),
       () => send({ type: "draw", pile: "draw" })),
-    pileButton("discard", t("table.discard_pile"), v.discard_top, v.discard_size, piles.includes("discard"),
-      () => send({ type: "draw", pile: "discard" })));
+    discardPile(v, piles));
   if (v.ruleset === "master") {
     P10.add(box, el("div", { class: "pile-wrap" },
-      el("div", { class: "pile pile-blue", role: "img", "aria-label": t("table.blue_pile") + (v.blue_top ? ": " + P10.cardLabel(v.blue_top) : ": " + t("table.empty")) },
+      el("div", { class: "pile pile-blue", id: "pile-blue", "data-pile": "blue", role: "img", "aria-label": t("table.blue_pile") + (v.blue_top ? ": " + P10.cardLabel(v.blue_top) : ": " + t("table.empty")) },
         v.blue_top ? P10.cardEl(v.blue_top) : el("span", { class: "card empty" })),
       el("div", { class: "pile-caption" }, t("table.blue_pile"), el("br"), el("span", { class: "muted" }, t("table.cards", { n: v.blue_size })))));
     if (v.give_me_five) {

@@ -1,7 +1,7 @@
 /* The players: each seat's name, presence, hand size, phase, score and laid groups (with the hit buttons
    where the selected card may legally go, from the prompt's hits). Groups carry data-group (their index in
    view.table) and hit buttons data-hit/data-end: the seams drag and drop and highlighting use. */
-import { S, $, nameOf, prompt, seatInfo, selectedIds, standIn } from "./state.js";
+import { S, $, nameOf, prompt, render, seatInfo, selectedIds, standIn } from "./state.js";
 import { presenceDot } from "./connection-status.js";
 import { send } from "./commands.js";
 import { hitEnds } from "./targets.js";
@@ -44,6 +44,38 @@ export function phaseText(number, v) {
 }
 P10.phaseText = phaseText;
 
+/* An opponent's laid groups fold away to save room on a phone: a disclosure button (aria-expanded) per
+   opponent. Folded by default on small screens, open elsewhere; a player's choice per seat is remembered in
+   this browser for this table. While a card is selected or dragged, folded groups holding one of its legal
+   targets open for the moment (dnd.js). */
+const SMALL_SCREEN = "(max-width: 600px)";
+
+function savedGroups() { return P10.store.get("groups_open." + S.tableId) || {}; }
+
+export function groupsOpen(seat) {
+  const saved = savedGroups();
+  if (Object.prototype.hasOwnProperty.call(saved, seat)) return Boolean(saved[seat]);
+  return !(window.matchMedia && window.matchMedia(SMALL_SCREEN).matches);
+}
+
+function toggleGroups(seat) {
+  const saved = savedGroups();
+  saved[seat] = !groupsOpen(seat);
+  P10.store.set("groups_open." + S.tableId, saved);
+  render();
+}
+
+function groupsBox(seat, me, groups) {
+  if (!groups.length) return [null, el("div", { class: "groups" }, el("span", { class: "muted small-text no-groups" }, t("table.no_groups")))];
+  if (me) return [null, el("div", { class: "groups" }, groups)];
+  const open = groupsOpen(seat);
+  const id = "groups-" + seat;
+  const toggle = el("button", { type: "button", class: "small groups-toggle", id: "groups-toggle-" + seat,
+    "aria-expanded": String(open), "aria-controls": id, onclick: () => toggleGroups(seat) },
+  el("span", { class: "chevron", "aria-hidden": "true" }, open ? "▾" : "▸"), " ", t("table.groups_n", { n: groups.length }));
+  return [toggle, el("div", { class: "groups", id, hidden: !open }, groups)];
+}
+
 export function renderPlayers() {
   const v = S.view;
   const box = clear($("players"));
@@ -78,6 +110,8 @@ export function renderPlayers() {
       : null;
     const groups = [];
     (v.table || []).forEach((g, i) => { if (g.owner === p.seat) groups.push(groupEl(g, i)); });
+    const [toggle, groupsNode] = groupsBox(p.seat, me, groups);
+    if (toggle) facts.push(toggle);
     box.appendChild(el("article", { class: classes.join(" "), "data-seat": p.seat,
       "aria-label": nameOf(p.seat) + (onTurn ? ", " + t("table.turn") : "") },
     el("header", { class: "player-head" },
@@ -87,7 +121,6 @@ export function renderPlayers() {
       onTurn ? el("span", { class: "badge turn" }, "▶ " + t("table.turn")) : null,
       !onTurn && awaited.has(p.seat) ? el("span", { class: "badge turn" }, "… " + t("table.awaited")) : null,
       standIn(p.seat) ? el("span", { class: "badge stand-in" }, "🤖 " + t("table.stand_in")) : null),
-    el("div", { class: "facts" }, facts), front, turned,
-    el("div", { class: "groups" }, groups.length ? groups : el("span", { class: "muted small-text no-groups" }, t("table.no_groups")))));
+    el("div", { class: "facts" }, facts), front, turned, groupsNode));
   });
 }

@@ -96,7 +96,15 @@ function renderPlay(p, v, promptNode, actions) {
     }
   } else {
     P10.add(actions, el("button", { type: "button", class: "primary", id: "act-discard", disabled: ids.length !== 1 ? true : null,
-      onclick: () => { const id = oneSelected(); if (id !== null) send({ type: "discard", card: id, target: target() }); } },
-    t("act.discard")));
+      onclick: discardSelected }, t("act.discard")));
   }
+}
+
+/** Discards the one selected card (the Discard button and the lit discard pile); a Mattel skip names the
+    seat chosen in the skip-target list the play prompt shows for it (one of the prompt's `skip_targets`). */
+export function discardSelected() {
+  const id = oneSelected();
+  if (id === null) return;
+  const select = $("skip-target");
+  send({ type: "discard", card: id, target: select ? parseInt(select.value, 10) : null });
 }

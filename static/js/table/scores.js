@@ -1,6 +1,6 @@
 /* The score sheet, its charts, the round/game summary dialog, the end-of-game prompt and the rematch. */
 import { offerRematch, rematchPanel } from "./rematch.js";
-import { S, $, nameOf } from "./state.js";
+import { S, $, nameOf, on } from "./state.js";
 
 const P10 = window.P10;
 const { t, el, clear } = P10;
@@ -92,11 +92,71 @@ function pastGames() {
   return el("p", { id: "past-games" }, t("table.replays") + " ", ...links.flatMap((a, i) => (i ? [" · ", a] : [a])));
 }
 
+/* The cards left in hand at a round's end come with its round-end event (M-7, R-12, B-8): every seat's count,
+   and this seat's own cards only (C-9). Events reach the page in socket updates, in the answer to its own
+   command and in the log's REST loads; the last one per round of this game is kept for the summary. */
+const ROUND_ENDS = new Set(["round_ended", "board_round_ended"]);
+
+function rememberRoundEnds(events) {
+  let fresh = false;
+  for (const e of events || []) {
+    if (S.roundEndsGame !== S.gameId) { S.roundEnds = {}; S.roundKept = {}; S.lastRoundEnd = null; S.roundEndsGame = S.gameId; }
+    if (ROUND_ENDS.has(e.type) && Array.isArray(e.cards_left)) {
+      S.roundEnds[e.round] = e;
+      S.lastRoundEnd = e.round;
+      fresh = true;
+    } else if (e.type === "cards_kept" && S.lastRoundEnd !== null) {
+      // B-8: how many cards a player kept is public (which ones only the keeper sees)
+      (S.roundKept[S.lastRoundEnd] = S.roundKept[S.lastRoundEnd] || {})[e.seat] = e.count;
+      fresh = true;
+    }
+  }
+  // The summary may already be open (a view can land before the events): show what just arrived.
+  if (fresh && $("summary").open) openSummary();
+}
+
+function roundEnd(round) {
+  return S.roundEndsGame === S.gameId && S.roundEnds ? S.roundEnds[round] || null : null;
+}
+
+/* Per player: cards left and what they cost (Mattel penalty points M-7, Master minus points R-12; the board
+   game counts none, B-8: the players with their phase down discard their hand, the others keep up to five,
+   and once they have chosen, how many they kept),
+   and this seat's own leftover cards face up. Nobody else's cards are ever shown: the page never has them. */
+function leftInHand(v, e) {
+  const kept = (S.roundKept && S.roundKept[e.round]) || {};
+  const cost = (seat) => {
+    const n = e.points ? e.points[seat] : 0;
+    if (v.ruleset === "master" && v.scoring === "minus") return t("summary.minus", { n });
+    if (v.ruleset !== "board") return t("summary.penalty", { n });  // Mattel, Master's points scoring
+    if (v.over || !e.cards_left[seat]) return null;
+    if (kept[seat] !== undefined) return t("summary.board_kept", { n: kept[seat] });
+    return (e.keepers || []).includes(seat) ? t("summary.board_keeps") : t("summary.board_discards");
+  };
+  const rows = v.players.map((p) => {
+    const n = e.cards_left[p.seat] || 0;
+    const parts = [t("table.cards", { n })];
+    if (e.went_out === p.seat) parts.push(t("summary.out"));
+    const price = cost(p.seat);
+    if (price && e.went_out !== p.seat) parts.push(price);
+    const li = el("li", { "data-seat": p.seat }, el("strong", null, nameOf(p.seat)), ": " + parts.join(" · "));
+    if (p.seat === S.seat && e.hand && e.hand.length) {
+      P10.add(li, el("div", { class: "left-cards", id: "summary-own-cards", role: "group", "aria-label": t("summary.your_cards") },
+        el("span", { class: "muted" }, t("summary.your_cards")), " ",
+        e.hand.map((c) => P10.cardEl(c, { small: true }))));
+    }
+    return li;
+  });
+  return el("section", { class: "left-in-hand", id: "summary-left" },
+    el("h3", null, t("summary.left_in_hand")), el("ul", null, rows));
+}
+
 export function openSummary() {
   const v = S.view;
   const hist = v.history || [];
   const dialog = $("summary");
   const body = clear($("summary-body"));
+  const last = hist[hist.length - 1];
   if (v.over) {
     $("summary-title").textContent = t("summary.game");
     P10.add(body, el("p", { class: "winners" }, "🏆 " + t("summary.winners", { names: (v.winners || []).map(nameOf).join(", ") })));
@@ -105,11 +165,12 @@ export function openSummary() {
     link.classList.remove("hidden");
     $("summary-rematch").classList.toggle("hidden", S.seat === null);
   } else {
-    const last = hist[hist.length - 1];
     $("summary-title").textContent = t("summary.round", { n: last ? last.round : v.round - 1 });
     $("summary-replay").classList.add("hidden");
     $("summary-rematch").classList.add("hidden");
   }
+  const ended = last ? roundEnd(last.round) : null;
+  if (ended) P10.add(body, leftInHand(v, ended));
   if (v.ruleset === "board") {
     P10.add(body, el("ul", null, v.players.map((p) => el("li", null, nameOf(p.seat) + ": " +
       (p.finished ? t("board.finish") : t("table.phase", { n: p.phase }))))));
@@ -121,6 +182,9 @@ export function openSummary() {
 }
 
 export function initScores() {
+  on("message", (msg) => { if (msg.type === "update") rememberRoundEnds(msg.events); });
+  on("sent", (command, ok, result) => { if (ok && result.data) rememberRoundEnds(result.data.events); });
+  on("events", rememberRoundEnds);
   $("summary-close").addEventListener("click", () => $("summary").close());
   $("summary-rematch").addEventListener("click", offerRematch);
 }

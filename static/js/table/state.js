@@ -22,6 +22,10 @@ export const S = {
   retry: 0,
   closedByUs: false,
   pendingSummary: false,  // a round or the game ended since the last view: the summary opens on render
+  roundEnds: {},        // round -> this seat's round-end event of this game (cards left, own cards; scores.js)
+  roundKept: {},        // round -> {seat: count} kept at the board game's round end (B-8; scores.js)
+  lastRoundEnd: null,
+  roundEndsGame: null,  // the game those belong to
   chatSeen: new Set(),
   busy: false,
 };
@@ -36,6 +40,7 @@ export const $ = (id) => document.getElementById(id);
      "rendered"  ()                           the page was re-rendered from S
      "message"   (msg)                        a socket message arrived (before it is applied)
      "sent"      (command, ok, result)        a command went to the server
+     "events"    (events)                     this seat's redacted events, loaded over REST for the log
      "connection" (state)                     "on" | "off" | "wait"
    Handlers must not throw into the core: errors are logged and swallowed. */
 const handlers = new Map();

@@ -1,20 +1,31 @@
 /* Where a hand card may go now: read from the prompt, which the server builds from the engine's legal
-   commands (its `hits` and `discards`); this module knows no rules, it only looks the card up. Used by the
-   hit buttons (players.js) and by drag and drop and the target highlighting (dnd.js). */
+   commands (its `hits`, `discards` and Master's `plays` of action cards); this module knows no rules, it only
+   looks the card up. Used by the hit buttons (players.js), the discard pile (piles.js) and by drag and drop
+   and the target highlighting (dnd.js). */
 import { prompt } from "./state.js";
 
-/** The legal targets of hand card `id`: {groups: Map(group index -> [end, ...]), discard: bool}. An end is
-    "low", "high" (runs) or null (other groups). */
+/** The legal targets of hand card `id`: {groups: Map(group index -> [end, ...]), discard: bool,
+    seats: Map(seat -> play), blue: play | null}. An end is "low", "high" (runs) or null (other groups). A play
+    (Master action cards) is the prompt's {card, target, to}: `seats` holds those that leave the card in front
+    of seat `to` (a Skip in front of its target, Take two / All mine in front of oneself), `blue` one that
+    puts it onto the blue pile (`to` null). */
 export function targetsOf(id) {
   const p = prompt();
   const groups = new Map();
-  if (!p || id === null || id === undefined) return { groups, discard: false };
+  const seats = new Map();
+  let blue = null;
+  if (!p || id === null || id === undefined) return { groups, discard: false, seats, blue };
   for (const hit of p.hits || []) {
     if (hit.card !== id) continue;
     if (!groups.has(hit.group)) groups.set(hit.group, []);
     groups.get(hit.group).push(hit.end);
   }
-  return { groups, discard: (p.discards || []).includes(id) };
+  for (const play of p.plays || []) {
+    if (play.card !== id) continue;
+    if (play.to === null) blue = blue || play;
+    else if (!seats.has(play.to)) seats.set(play.to, play);
+  }
+  return { groups, discard: (p.discards || []).includes(id), seats, blue };
 }
 
 /** The ends of group `index` that card `id` may be hit onto ([] when none). */

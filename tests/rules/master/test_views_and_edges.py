@@ -40,9 +40,10 @@ def test_C9_views_show_own_hand_fronts_and_blue_top_only() -> None:
 def test_C9_play_prompt() -> None:
     state = crafted(["skip r1", TEN_B, TEN_C], fronts=["", "skip", ""])
     natural = state.players[0].hand[1].id  # r1: discarded; the skip is played, not discarded
+    skip = state.players[0].hand[0].id  # only in front of seat 2: seat 1 has a Skip already
     assert RULESET.player_view(state, 0)["prompt"] == {
         "action": "play", "can_lay": True, "can_hit": False, "then": "discard_or_action", "skip_targets": [2],
-        "hits": [], "discards": [natural]}
+        "hits": [], "discards": [natural], "plays": [{"card": skip, "target": 2, "to": 2}]}
 
 
 def test_R11_no_replacement_when_no_card_is_left() -> None:
