@@ -128,10 +128,8 @@ class Fanout(ServiceBase):
         data = FanoutData(table=table, seat_ids=hot.seat_ids, game_id=game_id, version=version,
                           engine_seat={entry["seat_id"]: i for i, entry in enumerate(hot.seats)}, views={},
                           steps=steps)
-        for seat_id in seat_ids:
-            seat = self._engine_seat_in(hot.seats, seat_id)
-            if seat not in data.views:
-                data.views[seat] = ruleset.player_view(state, seat)
+        seats = {self._engine_seat_in(hot.seats, seat_id) for seat_id in seat_ids}
+        data.views.update(ruleset.player_views(state, seats))  # one view per distinct seat
         self._decorate(s, table_id, GameRef(game_id, version, "playing", hot.ruleset, hot.seats), data.views.values())
         return data
 
@@ -164,10 +162,8 @@ class Fanout(ServiceBase):
             data.engine_seat = {entry["seat_id"]: i for i, entry in enumerate(game.seats)}
             ruleset = self._ruleset(game.ruleset)
             state = self._state(s, ruleset, game)
-            for seat_id in seat_ids:
-                seat = self._engine_seat(game, seat_id)
-                if seat not in data.views:
-                    data.views[seat] = ruleset.player_view(state, seat)
+            engine_seats = {self._engine_seat(game, seat_id) for seat_id in seat_ids}
+            data.views.update(ruleset.player_views(state, engine_seats))  # one view per distinct seat
             self._decorate(s, table_id, game, data.views.values())
             if since < game.version:
                 # Bounded by the version read above: under READ COMMITTED a command committed since is in the
