@@ -50,6 +50,9 @@ class MemoryNotifier:
     def in_transaction(self, session: Session, table_id: str, version: int, step: Step | None = None) -> None:
         pass
 
+    def notification(self, table_id: str, version: int, step: Step) -> tuple[str, str] | None:
+        return None
+
     def after_commit(self, table_id: str, version: int) -> None:
         self.hub.wake(table_id, version)
 
@@ -79,6 +82,12 @@ class PgNotifier(MemoryNotifier):
         payload = table_payload(table_id, version, step)
         metrics.ROUND_TRIPS.sent(payload)
         cursor.execute(_PG_NOTIFY, (CHANNEL, payload))
+
+    def notification(self, table_id: str, version: int, step: Step) -> tuple[str, str] | None:
+        """The NOTIFY of an accepted command, for the command's own statement to send (one round trip)."""
+        payload = table_payload(table_id, version, step)
+        metrics.ROUND_TRIPS.sent(payload)
+        return CHANNEL, payload
 
     def chat_in_transaction(self, session: Session, table_id: str, message: dict[str, Any]) -> None:
         session.execute(_PG_CHAT_NOTIFY, {"channel": CHAT_CHANNEL, "payload": chat_payload(table_id, message)})

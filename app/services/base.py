@@ -70,12 +70,18 @@ class Notifier(Protocol):
     the realtime hub."""
 
     def in_transaction(self, session: Session, table_id: str, version: int, step: Step | None = None) -> None: ...
+    def notification(self, table_id: str, version: int, step: Step) -> tuple[str, str] | None:
+        """What ``in_transaction`` would publish, as the ``(channel, payload)`` of a Postgres NOTIFY for a writer
+        that runs its own statement (``None``: this notifier publishes nothing in the database)."""
     def after_commit(self, table_id: str, version: int) -> None: ...
 
 
 class NullNotifier:
     def in_transaction(self, session: Session, table_id: str, version: int, step: Step | None = None) -> None:
         pass
+
+    def notification(self, table_id: str, version: int, step: Step) -> tuple[str, str] | None:
+        return None
 
     def after_commit(self, table_id: str, version: int) -> None:
         pass

@@ -65,6 +65,20 @@ class _Hot:
     table: JSONDict
     seat_ids: list[int]
     steps: deque[tuple[int, JSONDict]]
+    # The version of the game's latest stored snapshot, as far as this process knows (a step from another process
+    # is assumed to have stored one when it was due: ``snapshot_every``).
+    snapshot_version: int = 0
+
+
+@dataclass(frozen=True)
+class HotGame:
+    """What the command path's one-round-trip attempt needs of a running table this process keeps current."""
+
+    game_id: int
+    version: int
+    snapshot_version: int
+    ruleset: str
+    seats: list[Any]
 
 
 class Fanout(ServiceBase):
@@ -76,7 +90,10 @@ class Fanout(ServiceBase):
         self._hot: OrderedDict[str, _Hot] = OrderedDict()
         self._hot_lock = threading.Lock()
 
-    def _hot_step(self, table_id: str, game_id: int, version: int, redacted: JSONDict, over: bool) -> None:
+    def _hot_step(self, table_id: str, game_id: int, version: int, redacted: JSONDict, over: bool,
+                  snapshot: bool | None = None) -> None:
+        """``version`` of the game was accepted (``snapshot``: with a stored snapshot; ``None``: another process's
+        step, assumed to have stored one when it was due)."""
         with self._hot_lock:
             hot = self._hot.get(table_id)
             if hot is None or (hot.game_id == game_id and hot.version == version):
@@ -86,6 +103,19 @@ class Fanout(ServiceBase):
                 return
             hot.steps.append((version, redacted))
             hot.version = version
+            if snapshot is None:
+                snapshot = version - hot.snapshot_version >= self.settings.snapshot_every
+            if snapshot:
+                hot.snapshot_version = version
+
+    def hot_game(self, table_id: str) -> HotGame | None:
+        """The running game of ``table_id`` as this process's hot cache has it (``None`` if not cached). It may be
+        behind the database: a writer must guard on its version."""
+        with self._hot_lock:
+            hot = self._hot.get(table_id)
+            if hot is None:
+                return None
+            return HotGame(hot.game_id, hot.version, hot.snapshot_version, hot.ruleset, hot.seats)
 
     def apply_step(self, table_id: str, version: int, step: Step) -> None:
         """Another process accepted ``step`` at ``version``: bring this process's copy of the running table (hot
@@ -177,7 +207,7 @@ class Fanout(ServiceBase):
                 with self._hot_lock:
                     self._hot[table_id] = _Hot(table.revision, game.id, game.version, game.ruleset,
                                                list(game.seats), data.table, list(data.seat_ids),
-                                               deque(data.steps, maxlen=64))
+                                               deque(data.steps, maxlen=64), game.snapshot_version)
                     self._hot.move_to_end(table_id)
                     while len(self._hot) > self.settings.state_cache_size:
                         self._hot.popitem(last=False)

@@ -11,13 +11,16 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import event, select, update
 
 from app.bots.runner import BotRunner
 from app.bots.timers import store_clock
 from app.persistence.models import Game, GameTable, Seat
+from app.rules.core.errors import RuleError
 from app.services import base, games
+from app.services.errors import ServiceError
 from app.services.games import GameService
 from tests.server_helpers import bearer, command_body, new_table, pick
 
@@ -45,7 +48,7 @@ class RecordingCursor:
 @contextmanager
 def statements(service: GameService) -> Iterator[list[str]]:
     """The SQL this thread runs while the block runs (queries only): through SQLAlchemy, and on Postgres the
-    hot path's statements on the raw psycopg cursor."""
+    hot path's statements on the raw psycopg cursor (in the session's transaction, or in autocommit)."""
     seen: list[str] = []
     me = threading.get_ident()
 
@@ -60,14 +63,24 @@ def statements(service: GameService) -> Iterator[list[str]]:
         cursor = original(s)
         return RecordingCursor(cursor, seen) if threading.get_ident() == me else cursor
 
-    engines = {service.db.read_engine, service.db.write_engine}
+    db = service.db
+    autocommit = db.autocommit_cursor
+
+    @contextmanager
+    def recording_autocommit() -> Iterator[Any]:
+        with autocommit() as cursor:
+            yield RecordingCursor(cursor, seen) if threading.get_ident() == me else cursor
+
+    engines = {db.read_engine, db.write_engine}
     for engine in engines:
         event.listen(engine, "before_cursor_execute", listen)
     for module in users:
         module.pg_cursor = recording  # type: ignore[attr-defined]
+    db.autocommit_cursor = recording_autocommit  # type: ignore[method-assign]
     try:
         yield seen
     finally:
+        del db.autocommit_cursor  # the class's method again
         for module in users:
             module.pg_cursor = original  # type: ignore[attr-defined]
         for engine in engines:
@@ -187,3 +200,44 @@ def test_a_resent_command_is_a_duplicate_and_a_reused_id_is_refused(client: Test
                     headers=bearer(t.tokens[1 - seat]))
     assert r.status_code == 409 and r.json()["error"]["code"] == "command_id_reused"
     assert other_id != seat_id
+
+
+def test_a_socket_command_at_a_running_table_is_one_statement(client: TestClient) -> None:
+    """Postgres: a socket's command at a table whose fan-out this process keeps current is checked on the cached
+    state and written by one statement in autocommit (the version bump, the command row and the NOTIFY: one round
+    trip, no read). A resend, a reused id, a stale version and a refused command fall back to the ordinary path:
+    same answers, same error codes, nothing changed."""
+    service = service_of(client)
+    if not service.db.is_psycopg:
+        pytest.skip("the one-statement command is Postgres only")
+    t = new_table(client, players=2, start=True)
+    with service.db.read() as s:
+        game_seats = s.scalar(select(Game.seats).where(Game.table_id == t.id))
+    assert game_seats is not None
+    service.fanout(t.id, seat_ids(service, t.id), 0)  # the sockets' first fan-out primes the hot cache
+    picked = pick(client, t.id, random.Random(3))
+    assert picked is not None
+    seat, command = picked
+    seat_id, other_id = game_seats[seat]["seat_id"], game_seats[1 - seat]["seat_id"]
+    with statements(service) as seen:
+        first = service.submit_as(t.id, seat_id, "one-trip", 0, command)
+    assert (first["version"], first["duplicate"]) == (1, False)
+    assert len(seen) == 1 and seen[0].startswith("WITH bump") and "pg_notify" in seen[0], seen
+    r = client.get(f"/api/tables/{t.id}/events", params={"since": 0}, headers=bearer(t.tokens[seat]))
+    assert r.status_code == 200 and r.json()["version"] == 1 and r.json()["events"] == first["events"]
+    for expected in (0, None):  # a resend (of a stale version, or of none) is answered by the ordinary read
+        with statements(service) as seen:
+            again = service.submit_as(t.id, seat_id, "one-trip", expected, command)
+        assert (again["version"], again["duplicate"], again["events"]) == (1, True, first["events"])
+        assert any(sql.startswith("SELECT g.id") for sql in seen), seen
+    with pytest.raises(ServiceError) as reused:
+        service.submit_as(t.id, other_id, "one-trip", None, command)
+    assert reused.value.code == "command_id_reused"
+    with pytest.raises(RuleError) as stale:
+        service.submit_as(t.id, seat_id, "stale", 0, command)
+    assert stale.value.code == "stale_version"
+    with pytest.raises(RuleError) as refused:
+        service.submit_as(t.id, seat_id, "refused", 1, {"type": "discard", "card": 10_000})
+    assert refused.value.code in {"invalid_command", "not_your_turn", "wrong_stage", "card_not_in_hand"}
+    with service.db.read() as s:
+        assert s.scalar(select(Game.version).where(Game.table_id == t.id)) == 1
