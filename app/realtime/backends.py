@@ -131,10 +131,14 @@ class PgListener:
     ``connected`` flags across processes) on the same LISTEN."""
 
     def __init__(self, url: str, hub: Hub, presence: PgPresence | None = None,
-                 on_step: Callable[[str, int, Step], None] | None = None) -> None:
+                 on_table: Callable[[str, int | None, Step | None], None] | None = None,
+                 on_listening: Callable[[], None] | None = None) -> None:
         self.dsn = psycopg_dsn(url)
         self.hub = hub
-        self.on_step = on_step  # the service's ``apply_step``: run before the table's wake, in order
+        # The service's ``notified`` (its cached copy of the table follows): run before the table's wake, in order.
+        self.on_table = on_table
+        # The service's ``forget``: called on every (re)connection, after which notifications may have been missed.
+        self.on_listening = on_listening
         self.task: asyncio.Task[None] | None = None
         self.ready = asyncio.Event()
         self.presence = presence or PgPresence(self.dsn, hub)
@@ -155,6 +159,8 @@ class PgListener:
                     await conn.execute(f"LISTEN {CHAT_CHANNEL}")
                     await conn.execute(f"LISTEN {HANDOFF_CHANNEL}")
                     self.ready.set()
+                    if self.on_listening is not None:
+                        self.on_listening()
                     self.hub.wake_all()  # we may have missed notifications while (re)connecting
                     self.presence.listening()
                     async for note in conn.notifies():
@@ -177,12 +183,12 @@ class PgListener:
                 await asyncio.sleep(1.0)
 
     def table(self, payload: str) -> None:
-        """One notification from ``phase10_tables``: apply its command to this process's copy of the game (if
-        it has one), then wake the table's sockets here."""
+        """One notification from ``phase10_tables``: bring this process's copy of the table up to date (apply its
+        command, or drop the copy), then wake the table's sockets here."""
         table_id, version, step = parse_table_payload(payload)
-        if step is not None and version is not None and self.on_step is not None:
+        if self.on_table is not None:
             try:
-                self.on_step(table_id, version, step)
+                self.on_table(table_id, version, step)
             except Exception:  # the wake below reads the table from the database instead
                 log.exception("could not apply a notified step", extra={"table_id": table_id})
         self.hub.wake_local(table_id, version)

@@ -1,6 +1,11 @@
 """The fan-out: what the realtime hub sends every socket of a table after a change (the table, one view per seat,
 the redacted events since a version), and the per-process cache of running tables that lets most fan-outs run
-on one small query.
+with no query at all.
+
+The cache is kept current by what this process hears: its own commits, and every table notification (another
+process's command is applied with the deterministic engine, C-10; a lobby change drops the table, and so does a
+lost LISTEN connection for every table). A fan-out uses it only if it holds the latest version this process has
+heard of; a full read begun before a drop is not cached.
 """
 
 from __future__ import annotations
@@ -11,12 +16,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app import metrics
 from app.persistence.db import Database
-from app.persistence.models import Game, GameCommand, GameTable
+from app.persistence.models import GameCommand
 from app.settings import Settings
 
 from .base import (
@@ -27,16 +32,23 @@ from .base import (
     ServiceBase,
     Step,
     TableExtension,
-    first_row,
     redact_all,
 )
 
-_G = cast(Table, Game.__table__)
-_T = cast(Table, GameTable.__table__)
-_HOT_CHECK = (select(_T.c.revision, _G.c.id, _G.c.version).select_from(_T.join(_G, _G.c.table_id == _T.c.id))
-              .where(_T.c.id == bindparam("table_id")).order_by(_G.c.number.desc()).limit(1))
-_PG_HOT_CHECK = ("SELECT t.revision, g.id, g.version FROM game_table t JOIN game g ON g.table_id = t.id "
-                 "WHERE t.id = %(table_id)s ORDER BY g.number DESC LIMIT 1")
+
+class _NeedsDatabase(Exception):
+    """An extension asked for the database during a fan-out made on the event loop."""
+
+
+class _NoDatabase:
+    """The session of a fan-out made on the event loop (``fanout_cached``): any use raises ``_NeedsDatabase``, and
+    the fan-out is made in a worker thread instead."""
+
+    def __getattr__(self, name: str) -> Any:
+        raise _NeedsDatabase(name)
+
+
+_NO_DATABASE = cast(Session, _NoDatabase())
 
 
 @dataclass
@@ -55,9 +67,8 @@ class FanoutData:
 @dataclass
 class _Hot:
     """What the last full fan-out read of a running table found, kept up to date by this process's own
-    commands, so a fan-out usually needs one small query (is the table still at this version?)."""
+    commands and by the notifications of the others, so a fan-out usually needs no query."""
 
-    revision: int
     game_id: int
     version: int
     ruleset: str
@@ -89,12 +100,55 @@ class Fanout(ServiceBase):
         super().__init__(db, settings, catalog, notifier, extensions)
         self._hot: OrderedDict[str, _Hot] = OrderedDict()
         self._hot_lock = threading.Lock()
+        # The highest version of each table this process has heard of (its commits, notifications): a cached
+        # table behind it is not used. Bounded; a table forgotten here is dropped from the cache too.
+        self._heard: OrderedDict[str, int] = OrderedDict()
+        # Bumped whenever cached tables are dropped for a change they cannot follow (``forget``).
+        self._epoch = 0
+
+    def _hear(self, table_id: str, version: int) -> None:
+        """``table_id`` is at ``version`` at least (call with ``_hot_lock`` held)."""
+        if version > self._heard.get(table_id, 0):
+            self._heard[table_id] = version
+            self._heard.move_to_end(table_id)
+            while len(self._heard) > 2 * max(self.settings.state_cache_size, 1000):
+                self._hot.pop(self._heard.popitem(last=False)[0], None)
+
+    def forget(self, table_id: str | None = None) -> None:
+        """Drop ``table_id`` (``None``: every table) from the hot cache: it changed in a way only a full read
+        follows (a lobby change), or this process may have missed notifications (its LISTEN connection was
+        lost). A full read already under way does not cache what it read."""
+        with self._hot_lock:
+            self._epoch += 1
+            if table_id is None:
+                self._hot.clear()
+            else:
+                self._hot.pop(table_id, None)
+
+    def notified(self, table_id: str, version: int | None, step: Step | None) -> None:
+        """A table notification (``app.realtime.backends``): a command with its step is applied to the cached copy
+        (``apply_step``); a command without one (too large to carry) makes the next fan-out read; a lobby change
+        (no version) drops the table."""
+        if not version:
+            self.forget(table_id)
+        elif step is not None:
+            self.apply_step(table_id, version, step)
+        else:
+            with self._hot_lock:
+                self._hear(table_id, version)
+
+    def after_commit(self, table_id: str, version: int) -> None:
+        """A lobby change (``version`` 0) drops the table from the hot cache before the hub is woken."""
+        if not version:
+            self.forget(table_id)
+        super().after_commit(table_id, version)
 
     def _hot_step(self, table_id: str, game_id: int, version: int, redacted: JSONDict, over: bool,
                   snapshot: bool | None = None) -> None:
         """``version`` of the game was accepted (``snapshot``: with a stored snapshot; ``None``: another process's
         step, assumed to have stored one when it was due)."""
         with self._hot_lock:
+            self._hear(table_id, version)
             hot = self._hot.get(table_id)
             if hot is None or (hot.game_id == game_id and hot.version == version):
                 return  # nothing cached, or this step is in already (the notification came first)
@@ -123,6 +177,7 @@ class Fanout(ServiceBase):
         and its next command need no read of the game. A copy that is not exactly one behind is left to the
         next fan-out's full read (it drops the table from the hot cache)."""
         with self._hot_lock:
+            self._hear(table_id, version)
             hot = self._hot.get(table_id)
             if hot is None or hot.game_id != step.game_id or hot.version >= version:
                 return
@@ -140,15 +195,12 @@ class Fanout(ServiceBase):
     def _hot_fanout(self, s: Session, table_id: str, seat_ids: set[int | None], since: int) -> FanoutData | None:
         with self._hot_lock:
             hot = self._hot.get(table_id)
-            if hot is None:
+            if hot is None or hot.version < self._heard.get(table_id, 0):
                 return None
-            revision, game_id, version = hot.revision, hot.game_id, hot.version
+            game_id, version = hot.game_id, hot.version
             steps = [step for step in hot.steps if step[0] > since]
             oldest = hot.steps[0][0] if hot.steps else version + 1
         if since < oldest - 1 or since > version:
-            return None
-        row = first_row(s, self.db.is_psycopg, _HOT_CHECK, _PG_HOT_CHECK, {"table_id": table_id})
-        if row is None or tuple(row) != (revision, game_id, version):
             return None
         state = self.states.get(game_id, version)
         if state is None:
@@ -169,16 +221,30 @@ class Fanout(ServiceBase):
             return None
         return next((i for i, entry in enumerate(seats) if entry["seat_id"] == seat_id), None)
 
+    def fanout_cached(self, table_id: str, seat_ids: set[int | None], since: int) -> FanoutData | None:
+        """``fanout`` from the hot cache alone, with no I/O (for the event loop); ``None`` when that needs the
+        database (the table is not cached or is behind, or an extension reads for its views)."""
+        if table_id not in self._hot:
+            return None
+        try:
+            data = self._hot_fanout(_NO_DATABASE, table_id, seat_ids, since)
+        except _NeedsDatabase:
+            return None
+        if data is not None:
+            metrics.FANOUT_WAKEUPS.inc()
+        return data
+
     def fanout(self, table_id: str, seat_ids: set[int | None], since: int) -> FanoutData:
         """The table, its game's version, one view per seat asked for, and the stored redacted events
         after ``since`` (connected flags are the hub's to fill in)."""
         metrics.FANOUT_WAKEUPS.inc()
         if table_id in self._hot:
-            with self.db.peek() as s:
+            with self.db.peek() as s:  # for the extensions (no connection is taken unless one reads)
                 fast = self._hot_fanout(s, table_id, seat_ids, since)
             if fast is not None:
                 return fast
         metrics.FANOUT_SLOW.inc()
+        epoch = self._epoch
         with self.db.read() as s:
             table = self._table(s, table_id)
             game = self._game(s, table_id)
@@ -205,7 +271,9 @@ class Fanout(ServiceBase):
                     .order_by(GameCommand.seq)).all()]
             if game.status == "playing" and self.settings.state_cache_size > 0:
                 with self._hot_lock:
-                    self._hot[table_id] = _Hot(table.revision, game.id, game.version, game.ruleset,
+                    if epoch != self._epoch:
+                        return data  # a change this read may have missed dropped cached tables meanwhile
+                    self._hot[table_id] = _Hot(game.id, game.version, game.ruleset,
                                                list(game.seats), data.table, list(data.seat_ids),
                                                deque(data.steps, maxlen=64), game.snapshot_version)
                     self._hot.move_to_end(table_id)

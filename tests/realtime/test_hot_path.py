@@ -1,5 +1,5 @@
 """The per-command hot path stays cheap (Benchmark): a command at an ordinary table (no bot seat, timer
-off, no stand-ins) makes the bot runner plan nothing and read nothing, a fan-out of a running table is one query,
+off, no stand-ins) makes the bot runner plan nothing and read nothing, a fan-out of a running table needs no query,
 and a clock switched on later -- here or, as another process would, behind this process's back -- is still seen."""
 
 from __future__ import annotations
@@ -126,22 +126,44 @@ def test_an_ordinary_table_goes_quiet_and_its_commands_plan_nothing(client: Test
     wait_for(lambda: t.id in runner.quiet)
 
 
-def test_a_running_tables_fan_out_is_one_query_with_views_and_events(client: TestClient) -> None:
+def test_a_running_tables_fan_out_needs_no_query_and_runs_on_the_loop(client: TestClient) -> None:
+    """After one full read, the fan-out of a command this process accepted comes from the hot cache: no query
+    (in a worker thread, or on the event loop with no session at all), the same data as a full read."""
     t = new_table(client, players=2, spectators=True, start=True)
     service = service_of(client)
     wait_for(lambda: t.id in runner_of(client).quiet)
     seats = seat_ids(service, t.id) | {None}
+    assert service.fanout_cached(t.id, seats, 0) is None  # not cached yet: the hub reads in a worker thread
     first = service.fanout(t.id, seats, 0)  # a full read primes the fast path
     version = play_one(client, t.id, t.tokens, random.Random(2))
     with statements(service) as seen:
         data = service.fanout(t.id, seats, first.version)
-    assert len(seen) == 1 and "table_clock" not in seen[0] and "revision" in seen[0], seen
+        on_loop = service.fanout_cached(t.id, seats, first.version)
+    assert seen == []
+    assert on_loop is not None and on_loop.views == data.views and on_loop.steps == data.steps
     assert data.version == version == first.version + 1
     assert [seq for seq, _ in data.steps] == [version]
     assert set(data.views) == {0, 1, None}
     for seat, view in data.views.items():
         assert view is not None and view["seat"] == seat and view["timer"] is None
         assert view["hand"] is None if seat is None else isinstance(view["hand"], list)
+    service.forget(t.id)  # what a lobby change does: the next fan-out reads the table
+    assert service.fanout_cached(t.id, seats, first.version) is None
+    with statements(service) as seen:
+        again = service.fanout(t.id, seats, first.version)
+    assert seen and again.views == data.views
+
+
+def test_a_cached_table_behind_what_this_process_heard_is_read_again(client: TestClient) -> None:
+    """A notification of a version the cache cannot follow (a command too large to carry, or one that is not
+    the next) makes the next fan-out read the game: the cache never answers for an older version."""
+    t = new_table(client, players=2, start=True)
+    service = service_of(client)
+    seats = seat_ids(service, t.id)
+    service.fanout(t.id, seats, 0)
+    assert service.fanout_cached(t.id, seats, 0) is not None
+    service.notified(t.id, 1, None)  # version 1 was accepted elsewhere; its command did not fit the payload
+    assert service.fanout_cached(t.id, seats, 0) is None
 
 
 def test_a_clock_switched_on_at_a_quiet_table_shows_and_runs(client: TestClient) -> None:
@@ -160,8 +182,9 @@ def test_a_clock_switched_on_at_a_quiet_table_shows_and_runs(client: TestClient)
 
 
 def test_a_clock_switched_on_by_another_process_is_seen_at_the_next_table_read(client: TestClient) -> None:
-    """Another process changes the clock and bumps the revision; this process hears only the notification, so
-    its next fan-out reads the table in full, and the runner stops treating the table as quiet."""
+    """Another process changes the clock and bumps the revision; this process hears only the notification (a
+    lobby change: version 0), so its next fan-out reads the table in full, and the runner stops treating the
+    table as quiet."""
     t = new_table(client, players=2, start=True)
     service, runner = service_of(client), runner_of(client)
     wait_for(lambda: t.id in runner.quiet)
@@ -170,6 +193,7 @@ def test_a_clock_switched_on_by_another_process_is_seen_at_the_next_table_read(c
     with service.db.write() as s:  # what the other process commits (no after_commit here)
         store_clock(s, t.id, turn_timer="relaxed")
         s.execute(update(GameTable).where(GameTable.id == t.id).values(revision=GameTable.revision + 1))
+    service.notified(t.id, 0, None)  # what the LISTEN connection hears of it
     try:
         data = service.fanout(t.id, seats, 0)
         assert data.table["turn_timer"] == "relaxed"
