@@ -131,11 +131,12 @@ class PgListener:
     ``connected`` flags across processes) on the same LISTEN."""
 
     def __init__(self, url: str, hub: Hub, presence: PgPresence | None = None,
-                 on_table: Callable[[str, int | None, Step | None], None] | None = None,
+                 on_table: Callable[[str, int | None, Step | None], bool] | None = None,
                  on_listening: Callable[[], None] | None = None) -> None:
         self.dsn = psycopg_dsn(url)
         self.hub = hub
-        # The service's ``notified`` (its cached copy of the table follows): run before the table's wake, in order.
+        # The service's ``notified`` (its cached copy of the table follows): run before the table's wake, in order;
+        # true for a command this process is still writing, whose writer wakes the hub itself.
         self.on_table = on_table
         # The service's ``forget``: called on every (re)connection, after which notifications may have been missed.
         self.on_listening = on_listening
@@ -188,7 +189,8 @@ class PgListener:
         table_id, version, step = parse_table_payload(payload)
         if self.on_table is not None:
             try:
-                self.on_table(table_id, version, step)
+                if self.on_table(table_id, version, step):
+                    return  # this process's own command, still being written: its writer wakes the hub
             except Exception:  # the wake below reads the table from the database instead
                 log.exception("could not apply a notified step", extra={"table_id": table_id})
         self.hub.wake_local(table_id, version)

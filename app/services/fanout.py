@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict, deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -105,6 +106,27 @@ class Fanout(ServiceBase):
         self._heard: OrderedDict[str, int] = OrderedDict()
         # Bumped whenever cached tables are dropped for a change they cannot follow (``forget``).
         self._epoch = 0
+        # (table id, version) of the commands this process is writing right now (``committing``): their own
+        # notification may come back before the writer has updated the cache and woken the hub itself.
+        self._committing: set[tuple[str, int]] = set()
+
+    @contextmanager
+    def committing(self, table_id: str, version: int) -> Iterator[None]:
+        """Around the write of ``version`` of ``table_id`` by this process: its notification, if it arrives
+        meanwhile, is left to the writer (which updates the cache and wakes the hub after the commit). A write that
+        fails in an unknown state (the connection broke) drops the table and wakes the hub to read it."""
+        with self._hot_lock:
+            self._committing.add((table_id, version))
+        ok = False
+        try:
+            yield
+            ok = True
+        finally:
+            with self._hot_lock:
+                self._committing.discard((table_id, version))
+            if not ok:
+                self.forget(table_id)
+                self.notifier.after_commit(table_id, 0)
 
     def _hear(self, table_id: str, version: int) -> None:
         """``table_id`` is at ``version`` at least (call with ``_hot_lock`` held)."""
@@ -125,17 +147,22 @@ class Fanout(ServiceBase):
             else:
                 self._hot.pop(table_id, None)
 
-    def notified(self, table_id: str, version: int | None, step: Step | None) -> None:
+    def notified(self, table_id: str, version: int | None, step: Step | None) -> bool:
         """A table notification (``app.realtime.backends``): a command with its step is applied to the cached copy
         (``apply_step``); a command without one (too large to carry) makes the next fan-out read; a lobby change
-        (no version) drops the table."""
+        (no version) drops the table. True: a command this process is still writing (``committing``), whose
+        writer updates the cache and wakes the hub itself."""
         if not version:
             self.forget(table_id)
-        elif step is not None:
-            self.apply_step(table_id, version, step)
-        else:
-            with self._hot_lock:
+            return False
+        with self._hot_lock:
+            if (table_id, version) in self._committing:
+                return True
+            if step is None:
                 self._hear(table_id, version)
+                return False
+        self.apply_step(table_id, version, step)
+        return False
 
     def after_commit(self, table_id: str, version: int) -> None:
         """A lobby change (``version`` 0) drops the table from the hot cache before the hub is woken."""

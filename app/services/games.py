@@ -248,16 +248,17 @@ class GameService(Lobby, Replays, Fanout):
         notify = self.notifier.notification(table_id, version, Step(hot.game_id, seat, command_json))
         if notify is not None:
             params["channel"], params["payload"] = notify
-        try:
-            with self.db.autocommit_cursor() as cursor:
-                cursor.execute(_PG_HOT_WRITE_ONLY if notify is None else _PG_HOT_WRITE_NOTIFY, params)
-                moved = cursor.rowcount
-        except psycopg.IntegrityError:
-            return None  # this command id was used before: the ordinary path tells a resend from a reuse
-        if moved != 1:
-            return None
-        self.states.put(hot.game_id, version, new_state)
-        self._hot_step(table_id, hot.game_id, version, redacted, False, snapshot=False)
+        with self.committing(table_id, version):
+            try:
+                with self.db.autocommit_cursor() as cursor:
+                    cursor.execute(_PG_HOT_WRITE_ONLY if notify is None else _PG_HOT_WRITE_NOTIFY, params)
+                    moved = cursor.rowcount
+            except psycopg.IntegrityError:
+                return None  # this command id was used before: the ordinary path tells a resend from a reuse
+            if moved != 1:
+                return None
+            self.states.put(hot.game_id, version, new_state)
+            self._hot_step(table_id, hot.game_id, version, redacted, False, snapshot=False)
         log.info("command accepted", extra={"table_id": table_id, "game_id": hot.game_id, "version": version,
                                             "seat": seat})
         return ({"game_id": hot.game_id, "version": version, "duplicate": False, "events": redacted[key(seat)],

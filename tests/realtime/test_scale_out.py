@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.persistence.db import Database
-from app.realtime.backends import MAX_PAYLOAD, parse_table_payload, table_payload
+from app.realtime.backends import MAX_PAYLOAD, PgListener, parse_table_payload, table_payload
 from app.services.base import Step
 from app.services.games import GameService
 from app.settings import Settings
@@ -88,3 +88,28 @@ def test_a_step_this_process_cannot_apply_falls_back_to_a_full_read(client: Test
     assert t.id not in service._hot
     data = service.fanout(t.id, {None}, game.version)
     assert [seq for seq, _ in data.steps] == [game.version + 1, game.version + 2] == [v for v, _ in steps]
+
+
+def test_a_notification_of_a_command_this_process_is_still_writing_is_left_to_its_writer(client: TestClient) -> None:
+    """This process's own NOTIFY may come back before the writer has updated the cache: it is neither applied a
+    second time nor a wake of its own (the writer wakes the hub after its commit); once written, it is ordinary."""
+    service = service_of(client)
+    t = new_table(client, players=2, start=True)
+    step = Step(1, 0, {"type": "draw", "pile": "draw"})
+    woken: list[tuple[str, int | None]] = []
+
+    class Hub:
+        remote = None
+        on_local_change = None
+
+        def wake_local(self, table_id: str, version: int | None = None) -> None:
+            woken.append((table_id, version))
+
+    listener = PgListener("postgresql://localhost/unused", Hub(), on_table=service.notified)  # type: ignore[arg-type]
+    with service.committing(t.id, 1):
+        assert service.notified(t.id, 1, step) is True
+        listener.table(table_payload(t.id, 1, step))
+    assert woken == []
+    assert service.notified(t.id, 1, step) is False
+    listener.table(table_payload(t.id, 1, step))
+    assert woken == [(t.id, 1)]
