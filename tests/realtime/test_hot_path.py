@@ -160,8 +160,8 @@ def test_a_cached_table_behind_what_this_process_heard_is_read_again(client: Tes
     t = new_table(client, players=2, start=True)
     service = service_of(client)
     seats = seat_ids(service, t.id)
-    service.fanout(t.id, seats, 0)
-    assert service.fanout_cached(t.id, seats, 0) is not None
+    # Cached once the runner has found the table quiet and the start's own notification (a lobby change) is in.
+    wait_for(lambda: service.fanout(t.id, seats, 0) and service.fanout_cached(t.id, seats, 0) is not None)
     service.notified(t.id, 1, None)  # version 1 was accepted elsewhere; its command did not fit the payload
     assert service.fanout_cached(t.id, seats, 0) is None
 

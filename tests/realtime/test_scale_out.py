@@ -16,7 +16,7 @@ from app.realtime.backends import MAX_PAYLOAD, PgListener, parse_table_payload, 
 from app.services.base import Step
 from app.services.games import GameService
 from app.settings import Settings
-from tests.realtime.test_hot_path import service_of, statements
+from tests.realtime.test_hot_path import runner_of, service_of, statements, wait_for
 from tests.server_helpers import new_table, pick, play, server_game
 
 
@@ -47,6 +47,7 @@ def test_a_step_from_another_process_keeps_the_hot_table_current(client: TestCli
     play(client, t, 2, seed=4)
     game = server_game(client, t.id)[2]
     seat_ids: set[int | None] = {None, *(entry["seat_id"] for entry in game.seats)}
+    wait_for(lambda: t.id in runner_of(client).quiet)  # no bot, no timer: the views need no clock read
     service.fanout(t.id, seat_ids, game.version)  # primes this process's hot table
     assert t.id in service._hot
     rnd = random.Random(8)
