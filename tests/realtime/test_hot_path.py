@@ -265,3 +265,16 @@ def test_a_socket_command_at_a_running_table_is_one_statement(client: TestClient
     assert refused.value.code in {"invalid_command", "not_your_turn", "wrong_stage", "card_not_in_hand"}
     with service.db.read() as s:
         assert s.scalar(select(Game.version).where(Game.table_id == t.id)) == 1
+
+
+def test_an_ordinary_table_planned_only_by_another_process_turns_quiet_here_at_its_first_read(
+        client: TestClient) -> None:
+    """A table whose start and commands all went through another process was never planned here: its first full
+    fan-out read has the runner plan it, so it turns quiet and its fan-outs stop reading the clock."""
+    t = new_table(client, players=2, start=True)
+    runner, service = runner_of(client), service_of(client)
+    wait_for(lambda: t.id in runner.quiet)
+    runner.quiet.discard(t.id)  # as in a process that has not planned it
+    seats = seat_ids(service, t.id)
+    service.fanout(t.id, seats, 0)
+    wait_for(lambda: t.id in runner.quiet)
