@@ -13,10 +13,12 @@ from fastapi.testclient import TestClient
 
 from app.persistence.db import Database
 from app.realtime.backends import MAX_PAYLOAD, PgListener, parse_table_payload, table_payload
-from app.services.base import Step
+from app.rules import registry
+from app.services.base import SPECTATOR, LazyRedaction, Step, redact_all
 from app.services.games import GameService
 from app.settings import Settings
 from tests.realtime.test_hot_path import runner_of, service_of, statements, wait_for
+from tests.rules.playout import playout
 from tests.server_helpers import new_table, pick, play, server_game
 
 
@@ -114,3 +116,20 @@ def test_a_notification_of_a_command_this_process_is_still_writing_is_left_to_it
     assert service.notified(t.id, 1, step) is False
     listener.table(table_payload(t.id, 1, step))
     assert woken == [(t.id, 1)]
+
+
+def test_a_lazy_redaction_is_the_full_redaction() -> None:
+    """A step applied from another process's notification is redacted seat by seat as sockets need it; read key
+    by key or as a whole it is exactly ``redact_all`` (C-9), and a key outside the table is missing."""
+    ruleset = registry.get("mattel")
+    options = ruleset.parse_options({})
+    for number, step in enumerate(playout(ruleset, 5, 3, options)):
+        if number > 40:
+            break
+        full = redact_all(ruleset, 3, step.events)
+        lazy = LazyRedaction(ruleset, 3, step.events)
+        assert lazy["1"] == full["1"] and lazy[SPECTATOR] == full[SPECTATOR]
+        assert "2" in lazy and "3" not in lazy and lazy.get("3") is None and len(lazy) == 4
+        with pytest.raises(KeyError):
+            lazy["3"]  # noqa: B018
+        assert lazy == full and dict(lazy.items()) == full and sorted(lazy) == sorted(full)
