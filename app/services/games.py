@@ -234,7 +234,7 @@ class GameService(Lobby, Replays, Fanout):
         try:
             command = ruleset.parse_command(raw)
             new_state, events = ruleset.apply(state, seat, command)
-        except RuleError:
+        except Exception:  # a refusal (or anything odd) is the ordinary path's to answer, exactly as it does
             return None
         if ruleset.is_over(new_state):
             return None
