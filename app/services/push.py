@@ -32,12 +32,12 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 from urllib.parse import urlsplit
 
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from py_vapid import Vapid
-from sqlalchemy import bindparam, delete, or_, select, update
+from sqlalchemy import Table, bindparam, delete, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -58,9 +58,12 @@ MAX_SUBSCRIPTIONS_PER_SEAT = 5
 # A table found without subscriptions is not read again for this long (its commands cost the worker nothing);
 # a subscription stored by this process ends the wait at once, one stored by another process within it.
 UNSUBSCRIBED_SECONDS = 10.0
-# Whether any seat of a table has a subscription (the check of a table without one stops here).
-_ANY_SUBSCRIPTION = (select(PushSubscription.id).join(Seat, Seat.id == PushSubscription.seat_id)
-                     .where(Seat.table_id == bindparam("table_id")).limit(1))
+# Whether any seat of a table has a subscription (the check of a table without one stops here): a Core statement
+# on the tables, run on the session's connection (no ORM layer: every active table is checked every 10 s).
+_PS = cast(Table, PushSubscription.__table__)
+_SEAT = cast(Table, Seat.__table__)
+_ANY_SUBSCRIPTION = (select(_PS.c.id).select_from(_PS.join(_SEAT, _SEAT.c.id == _PS.c.seat_id))
+                     .where(_SEAT.c.table_id == bindparam("table_id")).limit(1))
 _STOP = object()
 
 
@@ -304,7 +307,7 @@ class PushService:
         if alert and self._unsubscribed.get(table_id, 0.0) > time.monotonic():
             return
         with self.db.peek() as s:  # the usual table has no subscription: one small query says so
-            subscribed = s.execute(_ANY_SUBSCRIPTION, {"table_id": table_id}).first() is not None
+            subscribed = s.connection().execute(_ANY_SUBSCRIPTION, {"table_id": table_id}).first() is not None
         if not subscribed:
             self._unsubscribed_for_now(table_id)
             return
