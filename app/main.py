@@ -103,6 +103,10 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
     service.add_extension(rematches)
 
     async def fanout(table_id: str, seat_ids: set[int | None], since: int) -> FanoutData:
+        # A running table this process keeps current is fanned out on the loop (no I/O, no thread hop).
+        cached = service.fanout_cached(table_id, seat_ids, since)
+        if cached is not None:
+            return cached
         return await asyncio.to_thread(service.fanout, table_id, seat_ids, since)
 
     hub = Hub(fanout)
@@ -126,8 +130,8 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
         loop.set_default_executor(ThreadPoolExecutor(settings.db_threads, thread_name_prefix="phase10-db"))
         hub.bind(loop)
         hub.start_heartbeat(settings.ws_heartbeat_seconds, settings.ws_idle_timeout_seconds)
-        listener = (PgListener(settings.database_url, hub, on_step=service.apply_step) if settings.use_pg_hub
-                    else None)
+        listener = (PgListener(settings.database_url, hub, on_table=service.notified, on_listening=service.forget)
+                    if settings.use_pg_hub else None)
         if listener is not None:
             listener.on_handoff = take_over
             listener.start()

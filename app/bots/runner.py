@@ -395,6 +395,10 @@ class BotRunner:
         if table_id in self.quiet and (levels or not table_clock.ordinary):
             self.forget_quiet(table_id)  # changed by another process: its revision bump brought us here
             self.poke(table_id)
+        elif table_id not in self.quiet and not levels and table_clock.ordinary:
+            # Ordinary, but not planned here yet (its commands came through another process): the plan makes it
+            # quiet, and its views need no clock read from then on.
+            self.poke(table_id)
         stand_ins = self.stand_ins.get(table_id, set())
         timer = None
         table_timer = None if game is None else self.table_timer(s, table_id, GameRef.of(game), table_clock, levels)

@@ -85,6 +85,27 @@ class Database:
         with self._peek() as session, session.begin():
             yield session
 
+    @contextmanager
+    def autocommit_cursor(self) -> Iterator[Any]:
+        """Postgres through psycopg only: a raw cursor on a pooled connection in autocommit mode, for a hot path
+        whose one statement is its whole transaction (no BEGIN or COMMIT round trip)."""
+        fairy = self.write_engine.raw_connection()
+        try:
+            conn: Any = fairy.driver_connection
+            conn.autocommit = True
+            try:
+                with conn.cursor() as cursor:
+                    yield cursor
+            finally:
+                if not conn.closed:
+                    conn.autocommit = False
+        except Exception:
+            if fairy.driver_connection is not None and fairy.driver_connection.closed:
+                fairy.invalidate()  # a broken connection is not handed out again
+            raise
+        finally:
+            fairy.close()
+
     def ping(self) -> None:
         with self.read_engine.connect() as conn:
             conn.execute(text("SELECT 1"))

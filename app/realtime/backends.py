@@ -50,6 +50,9 @@ class MemoryNotifier:
     def in_transaction(self, session: Session, table_id: str, version: int, step: Step | None = None) -> None:
         pass
 
+    def notification(self, table_id: str, version: int, step: Step) -> tuple[str, str] | None:
+        return None
+
     def after_commit(self, table_id: str, version: int) -> None:
         self.hub.wake(table_id, version)
 
@@ -79,6 +82,12 @@ class PgNotifier(MemoryNotifier):
         payload = table_payload(table_id, version, step)
         metrics.ROUND_TRIPS.sent(payload)
         cursor.execute(_PG_NOTIFY, (CHANNEL, payload))
+
+    def notification(self, table_id: str, version: int, step: Step) -> tuple[str, str] | None:
+        """The NOTIFY of an accepted command, for the command's own statement to send (one round trip)."""
+        payload = table_payload(table_id, version, step)
+        metrics.ROUND_TRIPS.sent(payload)
+        return CHANNEL, payload
 
     def chat_in_transaction(self, session: Session, table_id: str, message: dict[str, Any]) -> None:
         session.execute(_PG_CHAT_NOTIFY, {"channel": CHAT_CHANNEL, "payload": chat_payload(table_id, message)})
@@ -122,10 +131,15 @@ class PgListener:
     ``connected`` flags across processes) on the same LISTEN."""
 
     def __init__(self, url: str, hub: Hub, presence: PgPresence | None = None,
-                 on_step: Callable[[str, int, Step], None] | None = None) -> None:
+                 on_table: Callable[[str, int | None, Step | None], bool] | None = None,
+                 on_listening: Callable[[], None] | None = None) -> None:
         self.dsn = psycopg_dsn(url)
         self.hub = hub
-        self.on_step = on_step  # the service's ``apply_step``: run before the table's wake, in order
+        # The service's ``notified`` (its cached copy of the table follows): run before the table's wake, in order;
+        # true for a command this process is still writing, whose writer wakes the hub itself.
+        self.on_table = on_table
+        # The service's ``forget``: called on every (re)connection, after which notifications may have been missed.
+        self.on_listening = on_listening
         self.task: asyncio.Task[None] | None = None
         self.ready = asyncio.Event()
         self.presence = presence or PgPresence(self.dsn, hub)
@@ -146,6 +160,8 @@ class PgListener:
                     await conn.execute(f"LISTEN {CHAT_CHANNEL}")
                     await conn.execute(f"LISTEN {HANDOFF_CHANNEL}")
                     self.ready.set()
+                    if self.on_listening is not None:
+                        self.on_listening()
                     self.hub.wake_all()  # we may have missed notifications while (re)connecting
                     self.presence.listening()
                     async for note in conn.notifies():
@@ -168,12 +184,13 @@ class PgListener:
                 await asyncio.sleep(1.0)
 
     def table(self, payload: str) -> None:
-        """One notification from ``phase10_tables``: apply its command to this process's copy of the game (if
-        it has one), then wake the table's sockets here."""
+        """One notification from ``phase10_tables``: bring this process's copy of the table up to date (apply its
+        command, or drop the copy), then wake the table's sockets here."""
         table_id, version, step = parse_table_payload(payload)
-        if step is not None and version is not None and self.on_step is not None:
+        if self.on_table is not None:
             try:
-                self.on_step(table_id, version, step)
+                if self.on_table(table_id, version, step):
+                    return  # this process's own command, still being written: its writer wakes the hub
             except Exception:  # the wake below reads the table from the database instead
                 log.exception("could not apply a notified step", extra={"table_id": table_id})
         self.hub.wake_local(table_id, version)

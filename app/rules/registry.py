@@ -23,10 +23,18 @@ def ruleset_ids() -> tuple[str, ...]:
     return tuple(_MODULES)
 
 
+_LOADED: dict[str, AnyRuleset] = {}
+
+
 def get(ruleset_id: str) -> AnyRuleset:
-    """The rule set with this id; an unknown id raises ``InvalidOptions('ruleset', ...)``."""
+    """The rule set with this id; an unknown id raises ``InvalidOptions('ruleset', ...)``. Imported on first use,
+    then remembered (every command looks its rule set up: ``import_module`` takes the import lock each time)."""
+    ruleset = _LOADED.get(ruleset_id)
+    if ruleset is not None:
+        return ruleset
     module = _MODULES.get(ruleset_id)
     if module is None:
         raise InvalidOptions("ruleset", f"unknown rule set {ruleset_id!r}; one of {list(_MODULES)}")
-    ruleset: AnyRuleset = import_module(module).RULESET
-    return ruleset
+    loaded: AnyRuleset = import_module(module).RULESET
+    _LOADED[ruleset_id] = loaded
+    return loaded

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
@@ -70,12 +70,18 @@ class Notifier(Protocol):
     the realtime hub."""
 
     def in_transaction(self, session: Session, table_id: str, version: int, step: Step | None = None) -> None: ...
+    def notification(self, table_id: str, version: int, step: Step) -> tuple[str, str] | None:
+        """What ``in_transaction`` would publish, as the ``(channel, payload)`` of a Postgres NOTIFY for a writer
+        that runs its own statement (``None``: this notifier publishes nothing in the database)."""
     def after_commit(self, table_id: str, version: int) -> None: ...
 
 
 class NullNotifier:
     def in_transaction(self, session: Session, table_id: str, version: int, step: Step | None = None) -> None:
         pass
+
+    def notification(self, table_id: str, version: int, step: Step) -> tuple[str, str] | None:
+        return None
 
     def after_commit(self, table_id: str, version: int) -> None:
         pass
@@ -164,6 +170,56 @@ class StateCache:
                 self._items.popitem(last=False)
 
 
+
+
+class LazyRedaction(dict[str, Any]):
+    """``redact_all`` made on demand: each key (a seat's, or ``spectator``) is redacted when first read. For a
+    step another process accepted (it stored the full redaction): this process needs only its sockets' seats."""
+
+    def __init__(self, ruleset: AnyRuleset, players: int, events: Iterable[Any]) -> None:
+        super().__init__()
+        self._ruleset, self._events = ruleset, tuple(events)
+        self._keys = frozenset([*(key(i) for i in range(players)), SPECTATOR])
+
+    def __missing__(self, name: str) -> list[JSONDict]:
+        if name not in self._keys:
+            raise KeyError(name)
+        seat = None if name == SPECTATOR else int(name)
+        value = self[name] = [self._ruleset.redact_event(e, seat) for e in self._events]
+        return value
+
+    def _whole(self) -> dict[str, Any]:
+        """Every key redacted (for the whole-mapping reads below, so this is a ``redact_all`` in every respect)."""
+        for name in self._keys:
+            self[name]  # noqa: B018 - computes and stores the key
+        return self
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self[name] if name in self._keys else default
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._keys
+
+    def __iter__(self) -> Iterator[str]:
+        return dict.__iter__(self._whole())
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def keys(self) -> Any:
+        return dict.keys(self._whole())
+
+    def values(self) -> Any:
+        return dict.values(self._whole())
+
+    def items(self) -> Any:
+        return dict.items(self._whole())
+
+    def __eq__(self, other: object) -> bool:
+        return dict.__eq__(self._whole(), other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
 
 
 def redact_all(ruleset: AnyRuleset, players: int, events: Iterable[Any]) -> JSONDict:

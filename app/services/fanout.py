@@ -1,42 +1,55 @@
 """The fan-out: what the realtime hub sends every socket of a table after a change (the table, one view per seat,
 the redacted events since a version), and the per-process cache of running tables that lets most fan-outs run
-on one small query.
+with no query at all.
+
+The cache is kept current by what this process hears: its own commits, and every table notification (another
+process's command is applied with the deterministic engine, C-10; a lobby change drops the table, and so does a
+lost LISTEN connection for every table). A fan-out uses it only if it holds the latest version this process has
+heard of; a full read begun before a drop is not cached.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict, deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app import metrics
 from app.persistence.db import Database
-from app.persistence.models import Game, GameCommand, GameTable
+from app.persistence.models import GameCommand
 from app.settings import Settings
 
 from .base import (
     GameRef,
     JSONDict,
+    LazyRedaction,
     Notifier,
     RulesetCatalog,
     ServiceBase,
     Step,
     TableExtension,
-    first_row,
-    redact_all,
 )
 
-_G = cast(Table, Game.__table__)
-_T = cast(Table, GameTable.__table__)
-_HOT_CHECK = (select(_T.c.revision, _G.c.id, _G.c.version).select_from(_T.join(_G, _G.c.table_id == _T.c.id))
-              .where(_T.c.id == bindparam("table_id")).order_by(_G.c.number.desc()).limit(1))
-_PG_HOT_CHECK = ("SELECT t.revision, g.id, g.version FROM game_table t JOIN game g ON g.table_id = t.id "
-                 "WHERE t.id = %(table_id)s ORDER BY g.number DESC LIMIT 1")
+
+class _NeedsDatabase(Exception):
+    """An extension asked for the database during a fan-out made on the event loop."""
+
+
+class _NoDatabase:
+    """The session of a fan-out made on the event loop (``fanout_cached``): any use raises ``_NeedsDatabase``, and
+    the fan-out is made in a worker thread instead."""
+
+    def __getattr__(self, name: str) -> Any:
+        raise _NeedsDatabase(name)
+
+
+_NO_DATABASE = cast(Session, _NoDatabase())
 
 
 @dataclass
@@ -55,9 +68,8 @@ class FanoutData:
 @dataclass
 class _Hot:
     """What the last full fan-out read of a running table found, kept up to date by this process's own
-    commands, so a fan-out usually needs one small query (is the table still at this version?)."""
+    commands and by the notifications of the others, so a fan-out usually needs no query."""
 
-    revision: int
     game_id: int
     version: int
     ruleset: str
@@ -65,6 +77,20 @@ class _Hot:
     table: JSONDict
     seat_ids: list[int]
     steps: deque[tuple[int, JSONDict]]
+    # The version of the game's latest stored snapshot, as far as this process knows (a step from another process
+    # is assumed to have stored one when it was due: ``snapshot_every``).
+    snapshot_version: int = 0
+
+
+@dataclass(frozen=True)
+class HotGame:
+    """What the command path's one-round-trip attempt needs of a running table this process keeps current."""
+
+    game_id: int
+    version: int
+    snapshot_version: int
+    ruleset: str
+    seats: list[Any]
 
 
 class Fanout(ServiceBase):
@@ -75,9 +101,81 @@ class Fanout(ServiceBase):
         super().__init__(db, settings, catalog, notifier, extensions)
         self._hot: OrderedDict[str, _Hot] = OrderedDict()
         self._hot_lock = threading.Lock()
+        # The highest version of each table this process has heard of (its commits, notifications): a cached
+        # table behind it is not used. Bounded; a table forgotten here is dropped from the cache too.
+        self._heard: OrderedDict[str, int] = OrderedDict()
+        # Bumped whenever cached tables are dropped for a change they cannot follow (``forget``).
+        self._epoch = 0
+        # (table id, version) of the commands this process is writing right now (``committing``): their own
+        # notification may come back before the writer has updated the cache and woken the hub itself.
+        self._committing: set[tuple[str, int]] = set()
 
-    def _hot_step(self, table_id: str, game_id: int, version: int, redacted: JSONDict, over: bool) -> None:
+    @contextmanager
+    def committing(self, table_id: str, version: int) -> Iterator[None]:
+        """Around the write of ``version`` of ``table_id`` by this process: its notification, if it arrives
+        meanwhile, is left to the writer (which updates the cache and wakes the hub after the commit). A write that
+        fails in an unknown state (the connection broke) drops the table and wakes the hub to read it."""
         with self._hot_lock:
+            self._committing.add((table_id, version))
+        ok = False
+        try:
+            yield
+            ok = True
+        finally:
+            with self._hot_lock:
+                self._committing.discard((table_id, version))
+            if not ok:
+                self.forget(table_id)
+                self.notifier.after_commit(table_id, 0)
+
+    def _hear(self, table_id: str, version: int) -> None:
+        """``table_id`` is at ``version`` at least (call with ``_hot_lock`` held)."""
+        if version > self._heard.get(table_id, 0):
+            self._heard[table_id] = version
+            self._heard.move_to_end(table_id)
+            while len(self._heard) > 2 * max(self.settings.state_cache_size, 1000):
+                self._hot.pop(self._heard.popitem(last=False)[0], None)
+
+    def forget(self, table_id: str | None = None) -> None:
+        """Drop ``table_id`` (``None``: every table) from the hot cache: it changed in a way only a full read
+        follows (a lobby change), or this process may have missed notifications (its LISTEN connection was
+        lost). A full read already under way does not cache what it read."""
+        with self._hot_lock:
+            self._epoch += 1
+            if table_id is None:
+                self._hot.clear()
+            else:
+                self._hot.pop(table_id, None)
+
+    def notified(self, table_id: str, version: int | None, step: Step | None) -> bool:
+        """A table notification (``app.realtime.backends``): a command with its step is applied to the cached copy
+        (``apply_step``); a command without one (too large to carry) makes the next fan-out read; a lobby change
+        (no version) drops the table. True: a command this process is still writing (``committing``), whose
+        writer updates the cache and wakes the hub itself."""
+        if not version:
+            self.forget(table_id)
+            return False
+        with self._hot_lock:
+            if (table_id, version) in self._committing:
+                return True
+            if step is None:
+                self._hear(table_id, version)
+                return False
+        self.apply_step(table_id, version, step)
+        return False
+
+    def after_commit(self, table_id: str, version: int) -> None:
+        """A lobby change (``version`` 0) drops the table from the hot cache before the hub is woken."""
+        if not version:
+            self.forget(table_id)
+        super().after_commit(table_id, version)
+
+    def _hot_step(self, table_id: str, game_id: int, version: int, redacted: JSONDict, over: bool,
+                  snapshot: bool | None = None) -> None:
+        """``version`` of the game was accepted (``snapshot``: with a stored snapshot; ``None``: another process's
+        step, assumed to have stored one when it was due)."""
+        with self._hot_lock:
+            self._hear(table_id, version)
             hot = self._hot.get(table_id)
             if hot is None or (hot.game_id == game_id and hot.version == version):
                 return  # nothing cached, or this step is in already (the notification came first)
@@ -86,6 +184,19 @@ class Fanout(ServiceBase):
                 return
             hot.steps.append((version, redacted))
             hot.version = version
+            if snapshot is None:
+                snapshot = version - hot.snapshot_version >= self.settings.snapshot_every
+            if snapshot:
+                hot.snapshot_version = version
+
+    def hot_game(self, table_id: str) -> HotGame | None:
+        """The running game of ``table_id`` as this process's hot cache has it (``None`` if not cached). It may be
+        behind the database: a writer must guard on its version."""
+        with self._hot_lock:
+            hot = self._hot.get(table_id)
+            if hot is None:
+                return None
+            return HotGame(hot.game_id, hot.version, hot.snapshot_version, hot.ruleset, hot.seats)
 
     def apply_step(self, table_id: str, version: int, step: Step) -> None:
         """Another process accepted ``step`` at ``version``: bring this process's copy of the running table (hot
@@ -93,6 +204,7 @@ class Fanout(ServiceBase):
         and its next command need no read of the game. A copy that is not exactly one behind is left to the
         next fan-out's full read (it drops the table from the hot cache)."""
         with self._hot_lock:
+            self._hear(table_id, version)
             hot = self._hot.get(table_id)
             if hot is None or hot.game_id != step.game_id or hot.version >= version:
                 return
@@ -104,21 +216,18 @@ class Fanout(ServiceBase):
         ruleset = self._ruleset(ruleset_id)
         new_state, events = ruleset.apply(state, step.seat, ruleset.parse_command(step.command))
         self.states.put(step.game_id, version, new_state)
-        self._hot_step(table_id, step.game_id, version, redact_all(ruleset, players, events),
+        self._hot_step(table_id, step.game_id, version, LazyRedaction(ruleset, players, events),
                        ruleset.is_over(new_state))
 
     def _hot_fanout(self, s: Session, table_id: str, seat_ids: set[int | None], since: int) -> FanoutData | None:
         with self._hot_lock:
             hot = self._hot.get(table_id)
-            if hot is None:
+            if hot is None or hot.version < self._heard.get(table_id, 0):
                 return None
-            revision, game_id, version = hot.revision, hot.game_id, hot.version
+            game_id, version = hot.game_id, hot.version
             steps = [step for step in hot.steps if step[0] > since]
             oldest = hot.steps[0][0] if hot.steps else version + 1
         if since < oldest - 1 or since > version:
-            return None
-        row = first_row(s, self.db.is_psycopg, _HOT_CHECK, _PG_HOT_CHECK, {"table_id": table_id})
-        if row is None or tuple(row) != (revision, game_id, version):
             return None
         state = self.states.get(game_id, version)
         if state is None:
@@ -128,10 +237,8 @@ class Fanout(ServiceBase):
         data = FanoutData(table=table, seat_ids=hot.seat_ids, game_id=game_id, version=version,
                           engine_seat={entry["seat_id"]: i for i, entry in enumerate(hot.seats)}, views={},
                           steps=steps)
-        for seat_id in seat_ids:
-            seat = self._engine_seat_in(hot.seats, seat_id)
-            if seat not in data.views:
-                data.views[seat] = ruleset.player_view(state, seat)
+        seats = {self._engine_seat_in(hot.seats, seat_id) for seat_id in seat_ids}
+        data.views.update(ruleset.player_views(state, seats))  # one view per distinct seat
         self._decorate(s, table_id, GameRef(game_id, version, "playing", hot.ruleset, hot.seats), data.views.values())
         return data
 
@@ -141,16 +248,30 @@ class Fanout(ServiceBase):
             return None
         return next((i for i, entry in enumerate(seats) if entry["seat_id"] == seat_id), None)
 
+    def fanout_cached(self, table_id: str, seat_ids: set[int | None], since: int) -> FanoutData | None:
+        """``fanout`` from the hot cache alone, with no I/O (for the event loop); ``None`` when that needs the
+        database (the table is not cached or is behind, or an extension reads for its views)."""
+        if table_id not in self._hot:
+            return None
+        try:
+            data = self._hot_fanout(_NO_DATABASE, table_id, seat_ids, since)
+        except _NeedsDatabase:
+            return None
+        if data is not None:
+            metrics.FANOUT_WAKEUPS.inc()
+        return data
+
     def fanout(self, table_id: str, seat_ids: set[int | None], since: int) -> FanoutData:
         """The table, its game's version, one view per seat asked for, and the stored redacted events
         after ``since`` (connected flags are the hub's to fill in)."""
         metrics.FANOUT_WAKEUPS.inc()
         if table_id in self._hot:
-            with self.db.peek() as s:
+            with self.db.peek() as s:  # for the extensions (no connection is taken unless one reads)
                 fast = self._hot_fanout(s, table_id, seat_ids, since)
             if fast is not None:
                 return fast
         metrics.FANOUT_SLOW.inc()
+        epoch = self._epoch
         with self.db.read() as s:
             table = self._table(s, table_id)
             game = self._game(s, table_id)
@@ -164,10 +285,8 @@ class Fanout(ServiceBase):
             data.engine_seat = {entry["seat_id"]: i for i, entry in enumerate(game.seats)}
             ruleset = self._ruleset(game.ruleset)
             state = self._state(s, ruleset, game)
-            for seat_id in seat_ids:
-                seat = self._engine_seat(game, seat_id)
-                if seat not in data.views:
-                    data.views[seat] = ruleset.player_view(state, seat)
+            engine_seats = {self._engine_seat(game, seat_id) for seat_id in seat_ids}
+            data.views.update(ruleset.player_views(state, engine_seats))  # one view per distinct seat
             self._decorate(s, table_id, game, data.views.values())
             if since < game.version:
                 # Bounded by the version read above: under READ COMMITTED a command committed since is in the
@@ -179,9 +298,11 @@ class Fanout(ServiceBase):
                     .order_by(GameCommand.seq)).all()]
             if game.status == "playing" and self.settings.state_cache_size > 0:
                 with self._hot_lock:
-                    self._hot[table_id] = _Hot(table.revision, game.id, game.version, game.ruleset,
+                    if epoch != self._epoch:
+                        return data  # a change this read may have missed dropped cached tables meanwhile
+                    self._hot[table_id] = _Hot(game.id, game.version, game.ruleset,
                                                list(game.seats), data.table, list(data.seat_ids),
-                                               deque(data.steps, maxlen=64))
+                                               deque(data.steps, maxlen=64), game.snapshot_version)
                     self._hot.move_to_end(table_id)
                     while len(self._hot) > self.settings.state_cache_size:
                         self._hot.popitem(last=False)

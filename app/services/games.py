@@ -81,6 +81,17 @@ _PG_INSERT_COMMAND = (
     "INSERT INTO game_command (game_id, seq, seat, command_id, command, events, redacted, created_at) "
     "VALUES (%(game_id)s, %(seq)s, %(seat)s, %(command_id)s, %(command)s, %(events)s, %(redacted)s, %(created_at)s)")
 _PG_JSON = ("command", "events", "redacted")
+# A socket's command on a running table this process keeps current (``_submit_hot``): the version bump, the command
+# row and the NOTIFY in one statement, in autocommit (one round trip: no separate read, BEGIN or COMMIT). The
+# version guard makes it apply only on exactly the version the command was checked against; a copy of a command
+# id already accepted fails the unique constraint (the whole statement is undone).
+_PG_HOT_WRITE = (
+    "WITH bump AS (UPDATE game SET version = %(seq)s WHERE id = %(game_id)s AND version = %(b_old)s RETURNING id), "
+    "ins AS (INSERT INTO game_command (game_id, seq, seat, command_id, command, events, redacted, created_at) "
+    "SELECT id, %(seq)s, %(seat)s, %(command_id)s, %(command)s, %(events)s, %(redacted)s, %(created_at)s FROM bump "
+    "RETURNING seq) ")
+_PG_HOT_WRITE_ONLY = _PG_HOT_WRITE + "SELECT seq FROM ins"
+_PG_HOT_WRITE_NOTIFY = _PG_HOT_WRITE + "SELECT pg_notify(%(channel)s, %(payload)s) FROM ins"
 
 
 class _Conflict(Exception):
@@ -178,6 +189,12 @@ class GameService(Lobby, Replays, Fanout):
         # is retried on the new state.
         arrived = time.perf_counter()
         attempts = 2 if expected_version is not None else 5
+        if known is not None and not with_view and self.db.is_psycopg:
+            hot = self._submit_hot(table_id, known, command_id, expected_version, raw)
+            if hot is not None:
+                metrics.command_committed(table_id, hot[1], hot[2], arrived)
+                self.after_commit(table_id, hot[1])
+                return hot[0]
         try:
             for attempt in range(attempts):
                 try:
@@ -195,6 +212,57 @@ class GameService(Lobby, Replays, Fanout):
             metrics.COMMANDS_REFUSED.labels(self._ruleset_of(table_id), err.code).inc()
             raise
         raise AssertionError("unreachable")
+
+    def _submit_hot(self, table_id: str, viewer: Viewer, command_id: str, expected_version: int | None,
+                    raw: Any) -> tuple[JSONDict, int, str] | None:
+        """The usual socket command in one round trip (Postgres): checked and applied on this process's current
+        copy of the running game (the fan-out's hot cache and the state cache), then written by one guarded
+        statement. ``None`` whenever that cannot decide it alone -- no copy, a refusal (the copy may be behind),
+        a snapshot or the end of the game due, another version in the database, a command id seen before: then
+        the ordinary path reads the game and decides, exactly as without this attempt."""
+        hot = self.hot_game(table_id)
+        if hot is None or viewer.seat_id is None or expected_version not in (None, hot.version):
+            return None
+        seat = self._engine_seat_in(hot.seats, viewer.seat_id)
+        version = hot.version + 1
+        if seat is None or version - hot.snapshot_version >= self.settings.snapshot_every:
+            return None
+        state = self.states.get(hot.game_id, hot.version)
+        if state is None:
+            return None
+        ruleset = self._ruleset(hot.ruleset)
+        try:
+            command = ruleset.parse_command(raw)
+            new_state, events = ruleset.apply(state, seat, command)
+        except Exception:  # a refusal (or anything odd) is the ordinary path's to answer, exactly as it does
+            return None
+        if ruleset.is_over(new_state):
+            return None
+        redacted = redact_all(ruleset, len(hot.seats), events)
+        command_json = ruleset.command_to_json(command)
+        params: JSONDict = {
+            "game_id": hot.game_id, "b_old": hot.version, "seq": version, "seat": seat, "command_id": command_id,
+            "command": Json(command_json, dumps=fastjson.dumps),
+            "events": Json([ruleset.event_to_json(e) for e in events], dumps=fastjson.dumps),
+            "redacted": Json(redacted, dumps=fastjson.dumps), "created_at": utcnow()}
+        notify = self.notifier.notification(table_id, version, Step(hot.game_id, seat, command_json))
+        if notify is not None:
+            params["channel"], params["payload"] = notify
+        with self.committing(table_id, version):
+            try:
+                with self.db.autocommit_cursor() as cursor:
+                    cursor.execute(_PG_HOT_WRITE_ONLY if notify is None else _PG_HOT_WRITE_NOTIFY, params)
+                    moved = cursor.rowcount
+            except psycopg.IntegrityError:
+                return None  # this command id was used before: the ordinary path tells a resend from a reuse
+            if moved != 1:
+                return None
+            self.states.put(hot.game_id, version, new_state)
+            self._hot_step(table_id, hot.game_id, version, redacted, False, snapshot=False)
+        log.info("command accepted", extra={"table_id": table_id, "game_id": hot.game_id, "version": version,
+                                            "seat": seat})
+        return ({"game_id": hot.game_id, "version": version, "duplicate": False, "events": redacted[key(seat)],
+                 "view": None}, version, hot.ruleset)
 
     def _ruleset_of(self, table_id: str) -> str:
         """The table's rule set for the refused-commands metric (``unknown`` for a table that does not exist)."""
@@ -227,7 +295,8 @@ class GameService(Lobby, Replays, Fanout):
                 over = ruleset.is_over(new_state)
                 conn = s.connection()
                 pg = self.db.is_psycopg
-                if over or version - game.snapshot_version >= self.settings.snapshot_every:
+                snapshot = over or version - game.snapshot_version >= self.settings.snapshot_every
+                if snapshot:
                     values: JSONDict = {"version": version, "snapshot": ruleset.state_to_json(new_state),
                                         "snapshot_version": version}
                     if over:
@@ -265,7 +334,7 @@ class GameService(Lobby, Replays, Fanout):
         except (IntegrityError, psycopg.IntegrityError):
             raise _Conflict() from None
         self.states.put(result["game_id"], version, new_state_to_cache)
-        self._hot_step(table_id, result["game_id"], version, redacted, over)
+        self._hot_step(table_id, result["game_id"], version, redacted, over, snapshot)
         log.info("command accepted", extra={"table_id": table_id, "game_id": result["game_id"],
                                             "version": version, "seat": seat})
         return result, version, game.ruleset

@@ -32,12 +32,12 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 from urllib.parse import urlsplit
 
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from py_vapid import Vapid
-from sqlalchemy import delete, or_, select, update
+from sqlalchemy import Table, bindparam, delete, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -58,6 +58,12 @@ MAX_SUBSCRIPTIONS_PER_SEAT = 5
 # A table found without subscriptions is not read again for this long (its commands cost the worker nothing);
 # a subscription stored by this process ends the wait at once, one stored by another process within it.
 UNSUBSCRIBED_SECONDS = 10.0
+# Whether any seat of a table has a subscription (the check of a table without one stops here): a Core statement
+# on the tables, run on the session's connection (no ORM layer: every active table is checked every 10 s).
+_PS = cast(Table, PushSubscription.__table__)
+_SEAT = cast(Table, Seat.__table__)
+_ANY_SUBSCRIPTION = (select(_PS.c.id).select_from(_PS.join(_SEAT, _SEAT.c.id == _PS.c.seat_id))
+                     .where(_SEAT.c.table_id == bindparam("table_id")).limit(1))
 _STOP = object()
 
 
@@ -300,6 +306,11 @@ class PushService:
         alerts: list[tuple[Target, JSONDict]] = []
         if alert and self._unsubscribed.get(table_id, 0.0) > time.monotonic():
             return
+        with self.db.peek() as s:  # the usual table has no subscription: one small query says so
+            subscribed = s.connection().execute(_ANY_SUBSCRIPTION, {"table_id": table_id}).first() is not None
+        if not subscribed:
+            self._unsubscribed_for_now(table_id)
+            return
         with self.db.read() as s:
             game = self.service._game(s, table_id)
             if game is None or game.status != "playing":
@@ -307,10 +318,7 @@ class PushService:
             seat_ids = [entry["seat_id"] for entry in game.seats]
             targets = self._targets(s, seat_ids)
             if not targets:
-                self._unsubscribed[table_id] = time.monotonic() + UNSUBSCRIBED_SECONDS
-                if len(self._unsubscribed) > 10_000:
-                    now = time.monotonic()
-                    self._unsubscribed = {k: v for k, v in self._unsubscribed.items() if v > now}
+                self._unsubscribed_for_now(table_id)
                 return
             self._unsubscribed.pop(table_id, None)
             ruleset = self.service._ruleset(game.ruleset)
@@ -338,6 +346,13 @@ class PushService:
         for target, payload in alerts:
             if self._claim(target.id, "turn_key", key):
                 self._submit(target, payload)
+
+    def _unsubscribed_for_now(self, table_id: str) -> None:
+        """``table_id`` has no subscription: its commits are not looked at for ``UNSUBSCRIBED_SECONDS``."""
+        self._unsubscribed[table_id] = time.monotonic() + UNSUBSCRIBED_SECONDS
+        if len(self._unsubscribed) > 10_000:
+            now = time.monotonic()
+            self._unsubscribed = {k: v for k, v in self._unsubscribed.items() if v > now}
 
     def _became_awaited(self, s: Session, ruleset: Any, game: Game, awaited: frozenset[int]) -> frozenset[int]:
         """The seats of ``awaited`` (awaited at ``game``'s version) that were not awaited all along since this

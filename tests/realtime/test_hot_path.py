@@ -1,5 +1,5 @@
 """The per-command hot path stays cheap (Benchmark): a command at an ordinary table (no bot seat, timer
-off, no stand-ins) makes the bot runner plan nothing and read nothing, a fan-out of a running table is one query,
+off, no stand-ins) makes the bot runner plan nothing and read nothing, a fan-out of a running table needs no query,
 and a clock switched on later -- here or, as another process would, behind this process's back -- is still seen."""
 
 from __future__ import annotations
@@ -11,13 +11,16 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import event, select, update
 
 from app.bots.runner import BotRunner
 from app.bots.timers import store_clock
 from app.persistence.models import Game, GameTable, Seat
+from app.rules.core.errors import RuleError
 from app.services import base, games
+from app.services.errors import ServiceError
 from app.services.games import GameService
 from tests.server_helpers import bearer, command_body, new_table, pick
 
@@ -45,7 +48,7 @@ class RecordingCursor:
 @contextmanager
 def statements(service: GameService) -> Iterator[list[str]]:
     """The SQL this thread runs while the block runs (queries only): through SQLAlchemy, and on Postgres the
-    hot path's statements on the raw psycopg cursor."""
+    hot path's statements on the raw psycopg cursor (in the session's transaction, or in autocommit)."""
     seen: list[str] = []
     me = threading.get_ident()
 
@@ -60,14 +63,24 @@ def statements(service: GameService) -> Iterator[list[str]]:
         cursor = original(s)
         return RecordingCursor(cursor, seen) if threading.get_ident() == me else cursor
 
-    engines = {service.db.read_engine, service.db.write_engine}
+    db = service.db
+    autocommit = db.autocommit_cursor
+
+    @contextmanager
+    def recording_autocommit() -> Iterator[Any]:
+        with autocommit() as cursor:
+            yield RecordingCursor(cursor, seen) if threading.get_ident() == me else cursor
+
+    engines = {db.read_engine, db.write_engine}
     for engine in engines:
         event.listen(engine, "before_cursor_execute", listen)
     for module in users:
         module.pg_cursor = recording  # type: ignore[attr-defined]
+    db.autocommit_cursor = recording_autocommit  # type: ignore[method-assign]
     try:
         yield seen
     finally:
+        del db.autocommit_cursor  # the class's method again
         for module in users:
             module.pg_cursor = original  # type: ignore[attr-defined]
         for engine in engines:
@@ -113,22 +126,44 @@ def test_an_ordinary_table_goes_quiet_and_its_commands_plan_nothing(client: Test
     wait_for(lambda: t.id in runner.quiet)
 
 
-def test_a_running_tables_fan_out_is_one_query_with_views_and_events(client: TestClient) -> None:
+def test_a_running_tables_fan_out_needs_no_query_and_runs_on_the_loop(client: TestClient) -> None:
+    """After one full read, the fan-out of a command this process accepted comes from the hot cache: no query
+    (in a worker thread, or on the event loop with no session at all), the same data as a full read."""
     t = new_table(client, players=2, spectators=True, start=True)
     service = service_of(client)
     wait_for(lambda: t.id in runner_of(client).quiet)
     seats = seat_ids(service, t.id) | {None}
+    assert service.fanout_cached(t.id, seats, 0) is None  # not cached yet: the hub reads in a worker thread
     first = service.fanout(t.id, seats, 0)  # a full read primes the fast path
     version = play_one(client, t.id, t.tokens, random.Random(2))
     with statements(service) as seen:
         data = service.fanout(t.id, seats, first.version)
-    assert len(seen) == 1 and "table_clock" not in seen[0] and "revision" in seen[0], seen
+        on_loop = service.fanout_cached(t.id, seats, first.version)
+    assert seen == []
+    assert on_loop is not None and on_loop.views == data.views and on_loop.steps == data.steps
     assert data.version == version == first.version + 1
     assert [seq for seq, _ in data.steps] == [version]
     assert set(data.views) == {0, 1, None}
     for seat, view in data.views.items():
         assert view is not None and view["seat"] == seat and view["timer"] is None
         assert view["hand"] is None if seat is None else isinstance(view["hand"], list)
+    service.forget(t.id)  # what a lobby change does: the next fan-out reads the table
+    assert service.fanout_cached(t.id, seats, first.version) is None
+    with statements(service) as seen:
+        again = service.fanout(t.id, seats, first.version)
+    assert seen and again.views == data.views
+
+
+def test_a_cached_table_behind_what_this_process_heard_is_read_again(client: TestClient) -> None:
+    """A notification of a version the cache cannot follow (a command too large to carry, or one that is not
+    the next) makes the next fan-out read the game: the cache never answers for an older version."""
+    t = new_table(client, players=2, start=True)
+    service = service_of(client)
+    seats = seat_ids(service, t.id)
+    # Cached once the runner has found the table quiet and the start's own notification (a lobby change) is in.
+    wait_for(lambda: service.fanout(t.id, seats, 0) and service.fanout_cached(t.id, seats, 0) is not None)
+    service.notified(t.id, 1, None)  # version 1 was accepted elsewhere; its command did not fit the payload
+    assert service.fanout_cached(t.id, seats, 0) is None
 
 
 def test_a_clock_switched_on_at_a_quiet_table_shows_and_runs(client: TestClient) -> None:
@@ -147,8 +182,9 @@ def test_a_clock_switched_on_at_a_quiet_table_shows_and_runs(client: TestClient)
 
 
 def test_a_clock_switched_on_by_another_process_is_seen_at_the_next_table_read(client: TestClient) -> None:
-    """Another process changes the clock and bumps the revision; this process hears only the notification, so
-    its next fan-out reads the table in full, and the runner stops treating the table as quiet."""
+    """Another process changes the clock and bumps the revision; this process hears only the notification (a
+    lobby change: version 0), so its next fan-out reads the table in full, and the runner stops treating the
+    table as quiet."""
     t = new_table(client, players=2, start=True)
     service, runner = service_of(client), runner_of(client)
     wait_for(lambda: t.id in runner.quiet)
@@ -157,6 +193,7 @@ def test_a_clock_switched_on_by_another_process_is_seen_at_the_next_table_read(c
     with service.db.write() as s:  # what the other process commits (no after_commit here)
         store_clock(s, t.id, turn_timer="relaxed")
         s.execute(update(GameTable).where(GameTable.id == t.id).values(revision=GameTable.revision + 1))
+    service.notified(t.id, 0, None)  # what the LISTEN connection hears of it
     try:
         data = service.fanout(t.id, seats, 0)
         assert data.table["turn_timer"] == "relaxed"
@@ -187,3 +224,57 @@ def test_a_resent_command_is_a_duplicate_and_a_reused_id_is_refused(client: Test
                     headers=bearer(t.tokens[1 - seat]))
     assert r.status_code == 409 and r.json()["error"]["code"] == "command_id_reused"
     assert other_id != seat_id
+
+
+def test_a_socket_command_at_a_running_table_is_one_statement(client: TestClient) -> None:
+    """Postgres: a socket's command at a table whose fan-out this process keeps current is checked on the cached
+    state and written by one statement in autocommit (the version bump, the command row and the NOTIFY: one round
+    trip, no read). A resend, a reused id, a stale version and a refused command fall back to the ordinary path:
+    same answers, same error codes, nothing changed."""
+    service = service_of(client)
+    if not service.db.is_psycopg:
+        pytest.skip("the one-statement command is Postgres only")
+    t = new_table(client, players=2, start=True)
+    with service.db.read() as s:
+        game_seats = s.scalar(select(Game.seats).where(Game.table_id == t.id))
+    assert game_seats is not None
+    service.fanout(t.id, seat_ids(service, t.id), 0)  # the sockets' first fan-out primes the hot cache
+    picked = pick(client, t.id, random.Random(3))
+    assert picked is not None
+    seat, command = picked
+    seat_id, other_id = game_seats[seat]["seat_id"], game_seats[1 - seat]["seat_id"]
+    with statements(service) as seen:
+        first = service.submit_as(t.id, seat_id, "one-trip", 0, command)
+    assert (first["version"], first["duplicate"]) == (1, False)
+    assert len(seen) == 1 and seen[0].startswith("WITH bump") and "pg_notify" in seen[0], seen
+    r = client.get(f"/api/tables/{t.id}/events", params={"since": 0}, headers=bearer(t.tokens[seat]))
+    assert r.status_code == 200 and r.json()["version"] == 1 and r.json()["events"] == first["events"]
+    for expected in (0, None):  # a resend (of a stale version, or of none) is answered by the ordinary read
+        with statements(service) as seen:
+            again = service.submit_as(t.id, seat_id, "one-trip", expected, command)
+        assert (again["version"], again["duplicate"], again["events"]) == (1, True, first["events"])
+        assert any(sql.startswith("SELECT g.id") for sql in seen), seen
+    with pytest.raises(ServiceError) as reused:
+        service.submit_as(t.id, other_id, "one-trip", None, command)
+    assert reused.value.code == "command_id_reused"
+    with pytest.raises(RuleError) as stale:
+        service.submit_as(t.id, seat_id, "stale", 0, command)
+    assert stale.value.code == "stale_version"
+    with pytest.raises(RuleError) as refused:
+        service.submit_as(t.id, seat_id, "refused", 1, {"type": "discard", "card": 10_000})
+    assert refused.value.code in {"invalid_command", "not_your_turn", "wrong_stage", "card_not_in_hand"}
+    with service.db.read() as s:
+        assert s.scalar(select(Game.version).where(Game.table_id == t.id)) == 1
+
+
+def test_an_ordinary_table_planned_only_by_another_process_turns_quiet_here_at_its_first_read(
+        client: TestClient) -> None:
+    """A table whose start and commands all went through another process was never planned here: its first full
+    fan-out read has the runner plan it, so it turns quiet and its fan-outs stop reading the clock."""
+    t = new_table(client, players=2, start=True)
+    runner, service = runner_of(client), service_of(client)
+    wait_for(lambda: t.id in runner.quiet)
+    runner.quiet.discard(t.id)  # as in a process that has not planned it
+    seats = seat_ids(service, t.id)
+    service.fanout(t.id, seats, 0)
+    wait_for(lambda: t.id in runner.quiet)

@@ -87,6 +87,24 @@ def test_C9_views_and_events_never_leak(game: tuple[str, int, int, int]) -> None
 
 @FAST
 @given(games)
+def test_C9_player_views_are_each_seats_player_view(game: tuple[str, int, int, int]) -> None:
+    """``player_views`` (the fan-out's: the public part made once) gives every seat exactly its ``player_view``,
+    and a key added to one view shows in no other."""
+    rid, seed, players, phases = game
+    ruleset = registry.get(rid)
+    viewers: list[int | None] = [*range(players), None]
+    for step in playout(ruleset, seed, players, short_options(ruleset, phases)):
+        views = ruleset.player_views(step.after, viewers)
+        assert list(views) == viewers
+        for viewer in viewers:
+            alone = ruleset.player_view(step.after, viewer)
+            assert views[viewer] == alone and list(views[viewer]) == list(alone)  # same keys, same order
+        views[None]["timer"] = "mine"
+        assert all("timer" not in views[v] for v in viewers if v is not None)
+
+
+@FAST
+@given(games)
 def test_C10_replay_equals_live_and_json_round_trips(game: tuple[str, int, int, int]) -> None:
     """C-10: a game replays bit for bit from seed, options and commands; states and commands survive JSON."""
     rid, seed, players, phases = game

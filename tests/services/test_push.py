@@ -281,3 +281,26 @@ def wait_for(condition: Callable[[], bool], seconds: float = 5) -> None:
     while not condition():
         assert time.monotonic() < end, "condition not met in time"
         time.sleep(0.02)
+
+
+def test_the_look_at_a_table_without_subscriptions_is_one_query(client: TestClient, settings: Settings) -> None:
+    """The worker looks at every table a command changed; one without any subscription costs one small query
+    (then none for a while), and a subscription at the table makes it read the game again."""
+    from tests.realtime.test_hot_path import statements
+
+    service = client.app.state.service  # type: ignore[attr-defined]
+    table = new_table(client, players=2, start=True)
+    looker = PushService(service, settings, sender=lambda target, payload: 201)
+    with statements(service) as seen:
+        looker.check(table.id)
+    assert len(seen) == 1 and "push_subscription" in seen[0], seen
+    with statements(service) as seen:
+        looker.check(table.id)
+    assert seen == []  # found without subscriptions a moment ago
+    looker._unsubscribed.clear()
+    with service.db.write() as s:
+        seat_id = server_game(client, table.id)[2].seats[0]["seat_id"]
+        s.add(PushSubscription(seat_id=seat_id, endpoint="https://push.invalid/x", p256dh="k", auth="a"))
+    with statements(service) as seen:
+        looker.check(table.id, alert=False)
+    assert len(seen) > 1 and any("FROM game" in sql for sql in seen), seen

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ..core.phases import phase_list_schema
 from ..core.ruleset import CodecMixin, JSONDict
 from . import game, views
@@ -52,6 +54,9 @@ class BoardRuleset(CodecMixin[BoardState, BoardCommand, BoardEvent, BoardOptions
 
     def player_view(self, state: BoardState, seat: int | None) -> JSONDict:
         return views.player_view(state, seat)
+
+    def player_views(self, state: BoardState, seats: Iterable[int | None]) -> dict[int | None, JSONDict]:
+        return views.player_views(state, seats)
 
     def full_view(self, state: BoardState) -> JSONDict:
         return views.full_view(state)

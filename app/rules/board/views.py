@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from ..core.cards import as_joker, card_to_json
@@ -140,7 +141,18 @@ def player_view(state: BoardState, seat: int | None) -> dict[str, Any]:
     """C-9: own hand (turned cards as jokers), tops of piles, laid groups, the ring, pawns and markers, the
     faces of turned cards (B-6) — never another hand, the draw pile or the discard pile below its top (but
     for the searching player, B-5)."""
-    view = _public(state)
+    return _for_seat(_public(state), state, seat)
+
+
+def player_views(state: BoardState, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
+    """``player_view`` of each of ``seats``, the part every seat sees alike made once (the views share it:
+    callers add keys, never change shared values)."""
+    public = _public(state)
+    return {seat: _for_seat(public, state, seat) for seat in seats}
+
+
+def _for_seat(public: dict[str, Any], state: BoardState, seat: int | None) -> dict[str, Any]:
+    view = dict(public)
     view["seat"] = seat
     view["hand"] = None if seat is None else [card_to_json(present(state, c)) for c in state.players[seat].hand]
     view["prompt"] = None if seat is None else prompt(state, seat)

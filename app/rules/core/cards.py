@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cache
 
 
 class Colour(StrEnum):
@@ -99,7 +100,17 @@ def as_joker(card: Card) -> Card:
 
 
 def card_to_json(card: Card) -> dict[str, object]:
-    """The public JSON shape of a card (used in views and events)."""
+    """The public JSON shape of a card (used in views and events): a new dict each time, made from the shape
+    built once per card (cards are immutable values; a view shows dozens of them)."""
+    out = dict(_card_json(card))
+    colours = out.get("colours")
+    if isinstance(colours, list):
+        out["colours"] = list(colours)
+    return out
+
+
+@cache
+def _card_json(card: Card) -> dict[str, object]:
     out: dict[str, object] = {"id": card.id, "kind": card.kind.value}
     if card.number is not None:
         out["number"] = card.number

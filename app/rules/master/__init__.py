@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ..core.phases import phase_list_schema
 from ..core.ruleset import CodecMixin, JSONDict
 from . import game, views
@@ -54,6 +56,9 @@ class MasterRuleset(CodecMixin[MasterState, MasterCommand, MasterEvent, MasterOp
 
     def player_view(self, state: MasterState, seat: int | None) -> JSONDict:
         return views.player_view(state, seat)
+
+    def player_views(self, state: MasterState, seats: Iterable[int | None]) -> dict[int | None, JSONDict]:
+        return views.player_views(state, seats)
 
     def full_view(self, state: MasterState) -> JSONDict:
         return views.full_view(state)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from ..core.events import redact
@@ -48,6 +49,9 @@ class MattelRuleset(CodecMixin[MattelState, MattelCommand, MattelEvent, MattelOp
 
     def player_view(self, state: MattelState, seat: int | None) -> JSONDict:
         return views.player_view(state, seat)
+
+    def player_views(self, state: MattelState, seats: Iterable[int | None]) -> dict[int | None, JSONDict]:
+        return views.player_views(state, seats)
 
     def full_view(self, state: MattelState) -> JSONDict:
         return views.full_view(state)

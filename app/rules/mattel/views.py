@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from ..core.cards import card_to_json
@@ -56,7 +57,18 @@ def _public(state: MattelState) -> dict[str, Any]:
 
 def player_view(state: MattelState, seat: int | None) -> dict[str, Any]:
     """C-9: own hand, tops of piles, laid groups, public counts — never another hand or the pile order."""
-    view = _public(state)
+    return _for_seat(_public(state), state, seat)
+
+
+def player_views(state: MattelState, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
+    """``player_view`` of each of ``seats``, the part every seat sees alike made once (the views share it:
+    callers add keys, never change shared values)."""
+    public = _public(state)
+    return {seat: _for_seat(public, state, seat) for seat in seats}
+
+
+def _for_seat(public: dict[str, Any], state: MattelState, seat: int | None) -> dict[str, Any]:
+    view = dict(public)
     view["seat"] = seat
     view["hand"] = None if seat is None else hand_json(state.players[seat].hand)
     view["prompt"] = None if seat is None else prompt(state, seat)
