@@ -20,6 +20,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 
+from app import stalls
 from app.api import errors, far, ops, rematch, routes, ws
 from app.api.bots import router as bots_router
 from app.api.middleware import BodyLimit, SecurityHeaders, UrlGuard
@@ -125,6 +126,9 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
         # many tables waiting on Postgres round trips at once.
         loop.set_default_executor(ThreadPoolExecutor(settings.db_threads, thread_name_prefix="phase10-db"))
         hub.bind(loop)
+        stalls.watch_gc()
+        loop_lag = stalls.LoopLag()
+        loop_lag.start()
         hub.start_heartbeat(settings.ws_heartbeat_seconds, settings.ws_idle_timeout_seconds)
         listener = (PgListener(settings.database_url, hub, on_step=service.apply_step) if settings.use_pg_hub
                     else None)
@@ -145,6 +149,7 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
             if listener is not None:
                 await listener.handoff(handed_off)  # another process goes on with their bots and timers
             await hub.close()
+            await loop_lag.stop()
             if listener is not None:
                 await listener.stop()
             db.dispose()

@@ -2,13 +2,14 @@
 
     python bench/load.py [--tables 200] [--rate 200] [--duration 20] [--idle 2000] [--workers 1] [--ws-deflate on]
 
-Starts uvicorn on loopback against a scratch Postgres database (created and dropped here; or pass
-``--database-url``), seats 4 players per table, and plays ``mattel`` games over the websockets at a steady
-total command rate. Each table has at most one command in flight; a command's latency runs from its send
-to the moment the last of the table's 4 sockets has received the new version. The clients know the
-server's deal because the server runs with ``PHASE10_FIXED_SEED`` (test-only setting), so each table keeps
-a local copy of its state and picks a legal command with the engine. Prints commands per second, p50/p99
-latency and the server's resident memory; then opens ``--idle`` idle sockets and prints memory again.
+Starts the server as deployed (``python -m app.serve``: uvicorn with the project's settings) on loopback
+against a scratch Postgres database (created and dropped here; or pass ``--database-url``), seats 4 players
+per table, and plays ``mattel`` games over the websockets at a steady total command rate. Each table has at
+most one command in flight; a command's latency runs from its send to the moment the last of the table's 4
+sockets has received the new version. The clients know the server's deal because the server runs with
+``PHASE10_FIXED_SEED`` (test-only setting), so each table keeps a local copy of its state and picks a legal
+command with the engine. Prints commands per second, p50/p99 latency, the server's stalls (garbage
+collections, event loop lag) and its resident memory; then opens ``--idle`` idle sockets and prints memory again.
 
     python bench/load.py --find-ceiling [--duration 10]
 
@@ -379,7 +380,7 @@ def run(args: argparse.Namespace) -> None:
                "PHASE10_LOG_LEVEL": "WARNING", "PHASE10_JOIN_FAILURES_PER_ADDRESS": "1000000",
                "PHASE10_METRICS_ALLOW": "127.0.0.1"}
         server = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port),
+            [sys.executable, "-m", "app.serve", "--host", "127.0.0.1", "--port", str(port),
              "--workers", str(args.workers), "--log-level", "warning", "--no-access-log",
              "--ws-per-message-deflate", "true" if args.ws_deflate == "on" else "false"],
             cwd=ROOT, env=env)
