@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import json
 import logging
 import time
@@ -26,27 +25,8 @@ log = logging.getLogger("phase10.hub")
 JSONDict = dict[str, Any]
 Fanout = Callable[[str, set[int | None], int], Awaitable[FanoutData]]
 
-# The cyclic garbage collector's thresholds for a serving process (``tune_gc``). With the defaults (700, 10, 10) a
-# busy server spent about a fifth of its CPU in collections (~2,000 in a 20 s bench/load.py run) and stalled every
-# socket for up to ~280 ms in a full collection. Start-up objects are frozen out of every collection; young objects
-# are collected a little less often. Larger first thresholds (10,000 and up) cost ~60 MB more at 2,000 idle
-# sockets (326 MB against the 300 MB target) for no better latency.
-GC_THRESHOLDS = (2_000, 10, 10)
 # How long a closing socket may take to send its last queued frames.
 FLUSH_SECONDS = 2.0
-_gc_tuned = False
-
-
-def tune_gc() -> None:
-    """Once per process, when the hub starts serving: move the start-up objects (modules, mappers, compiled
-    statements) out of the collector's sight and collect young objects less often."""
-    global _gc_tuned
-    if _gc_tuned:
-        return
-    _gc_tuned = True
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
 
 
 class Sink(Protocol):
@@ -209,7 +189,6 @@ class Hub:
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         """The server's loop (called once when the app starts serving)."""
         self.loop = loop
-        tune_gc()
 
     def presence(self, table_id: str) -> set[int]:
         """Seat ids with an open socket at ``table_id``, on this process or (Postgres hub) any other."""
@@ -267,8 +246,12 @@ class Hub:
 
     def detach(self, conn: Connection) -> None:
         conn.closed = True
+        # No reference cycle outlives the socket (its closure refers to conn, and so does the cancelled writer's
+        # traceback): conn is freed by its reference count, even when the collector no longer examines it.
+        conn.seat_changed = None
         if conn.writer is not None:
             conn.writer.cancel()
+            conn.writer = None
         if conn.seat_id is not None:
             self._local_changed(conn.table_id)
         channel = self.channels.get(conn.table_id)
