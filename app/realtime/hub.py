@@ -3,8 +3,9 @@
 A notification carries only the table id (and version); the channel's single worker then reads what it
 needs from the database through the game service (the table, one view per seat, the stored per-seat
 redacted events each socket missed) and queues one message per socket. Sends go through bounded per-socket
-queues drained by a writer task per socket, so a slow or dead client never blocks the others: a client
-whose queue overflows is closed.
+queues, each drained by a writer task that runs while its queue holds something (an idle socket has neither
+a task nor a queue object), so a slow or dead client never blocks the others: a client whose queue
+overflows is closed.
 """
 
 from __future__ import annotations
@@ -44,7 +45,8 @@ class Connection:
         self.sink = sink
         self.table_id = table_id
         self.seat_id = seat_id
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=queue_size)
+        self.queue: list[str] = []  # sent in order by ``writer``, a task that runs while this is not empty
+        self.queue_size = queue_size
         self.game_id: int | None = None
         self.version = 0
         self.table_key: str | None = None
@@ -80,11 +82,13 @@ class Connection:
         """Queue an encoded message (one fan-out encodes a message shared by several sockets once)."""
         if self.closed:
             return
-        try:
-            self.queue.put_nowait(text)
-        except asyncio.QueueFull:
+        if len(self.queue) >= self.queue_size:
             log.warning("socket lagging, closed", extra={"table_id": self.table_id})
             self.close(1013, "too slow")
+            return
+        self.queue.append(text)
+        if self.writer is None:
+            self.writer = asyncio.get_running_loop().create_task(self.write_loop())
 
     def close(self, code: int = 1000, reason: str = "", flush: bool = False) -> None:
         """Close the socket. ``flush``: send what is queued first (a last error frame such as
@@ -95,29 +99,30 @@ class Connection:
         drain = self.writer if flush else None
         if self.writer is not None and drain is None:
             self.writer.cancel()
+            self.queue.clear()
         task = asyncio.get_running_loop().create_task(self._close(code, reason, drain))
         task.add_done_callback(lambda _t: None)
 
     async def _close(self, code: int, reason: str, drain: asyncio.Task[None] | None) -> None:
-        if drain is not None and not drain.done():
-            with contextlib.suppress(asyncio.QueueFull):
-                self.queue.put_nowait(None)  # the writer returns once it has sent everything before this
+        if drain is not None and not drain.done():  # nothing is queued after close: the writer ends by itself
             with contextlib.suppress(Exception, asyncio.CancelledError):
                 await asyncio.wait_for(drain, FLUSH_SECONDS)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.sink.close(code, reason), 2.0)
 
     async def write_loop(self) -> None:
+        """Send the queue in order until it is empty (``send_text`` starts the next writer)."""
         try:
-            while True:
-                text = await self.queue.get()
-                if text is None:
-                    return
-                await self.sink.send_text(text)
+            while self.queue:
+                await self.sink.send_text(self.queue.pop(0))
         except asyncio.CancelledError:
             raise
         except Exception:  # the peer went away; the reader side notices and detaches
             self.closed = True
+            self.queue.clear()
+        finally:
+            if self.writer is asyncio.current_task():
+                self.writer = None
 
 
 class Channel:
@@ -238,7 +243,6 @@ class Hub:
     def attach(self, conn: Connection) -> None:
         channel = self.channels.setdefault(conn.table_id, Channel(conn.table_id))
         channel.connections.add(conn)
-        conn.writer = asyncio.get_running_loop().create_task(conn.write_loop())
         conn.seat_changed = lambda: self._local_changed(conn.table_id)
         if conn.seat_id is not None:
             self._local_changed(conn.table_id)

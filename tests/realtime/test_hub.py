@@ -140,3 +140,26 @@ def test_a_detached_connection_is_freed_without_the_cycle_collector() -> None:
         assert ref() is None
     finally:
         gc.enable()
+
+
+def test_an_idle_socket_holds_no_writer_task() -> None:
+    """A socket's writer task runs only while its queue holds something (an idle socket costs less memory), and
+    messages still go out in order."""
+
+    async def scenario() -> tuple[FastSink, list[bool]]:
+        sink = FastSink()
+        conn = Connection(sink, "t", 1, queue_size=8)
+        seen = [conn.writer is None]
+        for i in range(3):
+            conn.send({"type": "n", "i": i})
+        seen.append(conn.writer is not None)
+        await asyncio.sleep(0.01)
+        seen.append(conn.writer is None and conn.queue == [])
+        conn.send({"type": "n", "i": 3})
+        await asyncio.sleep(0.01)
+        seen.append(conn.writer is None)
+        return sink, seen
+
+    sink, seen = asyncio.run(scenario())
+    assert seen == [True, True, True, True]
+    assert [m["i"] for m in sink.sent] == [0, 1, 2, 3]
