@@ -13,7 +13,7 @@ becomes garbage (a table's cached state, a socket's tasks), so the collector is 
   among frozen objects outlives them, until the sweep: every ``gc_sweep_seconds`` (settings; 10 minutes) the
   frozen objects are given back to the collector and one full collection (the one long pause of the period)
   frees those cycles. The server avoids such cycles where it can (a closed socket's connection has none): a
-  bench/load.py run's objects left only some 50 cycles to a sweep;
+  bench/load.py run left some 50 unreachable objects to a sweep;
 * young objects are collected a little less often than by default (``GC_THRESHOLDS``): with the defaults
   (700, 10, 10) a busy server spent about a fifth of its CPU in collections; larger first thresholds (10,000
   and up) cost memory (~60 MB at 2,000 idle sockets) for no better latency.
