@@ -17,7 +17,9 @@ given later win):
   compression state between messages (``server_no_context_takeover`` and ``client_no_context_takeover``): each
   message is compressed on its own and the zlib compressor and decompressor exist only while a message is
   encoded or decoded, instead of living as long as the socket (about 44 KB of memory per socket, idle or
-  not, with uvicorn's settings). Frames are small JSON documents: they still shrink several times each.
+  not, with uvicorn's settings). Frames are small JSON documents: they still shrink on their own (a 420-byte
+  update to 160 bytes; a kept context does better on content repeated from earlier messages), and a fresh
+  compressor per message costs ~4 µs.
 * ``--no-server-header``.
 
 A reverse proxy in front (``deploy/Caddyfile``) adds its own header, body and idle timeouts.
