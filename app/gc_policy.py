@@ -18,6 +18,11 @@ becomes garbage (a table's cached state, a socket's tasks), so the collector is 
   (700, 10, 10) a busy server spent about a fifth of its CPU in collections; larger first thresholds (10,000
   and up) cost memory (~60 MB at 2,000 idle sockets) for no better latency.
 
+Memory the process freed stays in the C allocator's heap (glibc keeps freed pages; a socket's message
+compressors, request buffers and query results come and go): every ``TRIM_SECONDS`` the policy asks glibc to
+give free pages back to the system (``malloc_trim``, in a worker thread: a few ms that do not hold the event
+loop; 5-10 MB of a bench/load.py server's resident memory). Without glibc there is nothing to ask.
+
 At stop the frozen objects are given back to the collector (a process that serves several apps in turn, as
 the tests do, does not keep their garbage).
 """
@@ -26,16 +31,32 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import gc
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
 log = logging.getLogger("phase10.gc")
 
 GC_THRESHOLDS = (2_000, 10, 10)
 GC_SWEEP_SECONDS = 600.0
+TRIM_SECONDS = 10.0
 _state = {"collected": False, "active": 0}
+
+
+def _malloc_trim() -> Callable[[], int] | None:
+    """glibc's ``malloc_trim(0)``, or None where the C library has none."""
+    try:
+        trim = ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):
+        return None
+    trim.argtypes, trim.restype = [ctypes.c_size_t], ctypes.c_int
+    return lambda: int(trim(0))
+
+
+TRIM = _malloc_trim()
 
 
 def _freeze_survivors(phase: str, info: dict[str, Any]) -> None:
@@ -48,9 +69,11 @@ def _freeze_survivors(phase: str, info: dict[str, Any]) -> None:
 class GcPolicy:
     """The policy of one serving app: ``start`` when it starts serving, ``stop`` when it stops."""
 
-    def __init__(self, sweep_seconds: float = GC_SWEEP_SECONDS) -> None:
+    def __init__(self, sweep_seconds: float = GC_SWEEP_SECONDS, trim_seconds: float = TRIM_SECONDS) -> None:
         self.sweep_seconds = sweep_seconds
+        self.trim_seconds = trim_seconds
         self.task: asyncio.Task[None] | None = None
+        self.trim_task: asyncio.Task[None] | None = None
         self.started = False
 
     def start(self) -> None:
@@ -69,11 +92,20 @@ class GcPolicy:
             gc.callbacks.append(_freeze_survivors)
         if self.sweep_seconds > 0:
             self.task = asyncio.get_running_loop().create_task(self._sweeps())
+        if self.trim_seconds > 0:
+            self.trim_task = asyncio.get_running_loop().create_task(self._trims())
 
     async def _sweeps(self) -> None:
         while True:
             await asyncio.sleep(self.sweep_seconds)
             self.sweep()
+
+    async def _trims(self) -> None:
+        while True:
+            await asyncio.sleep(self.trim_seconds)
+            trim = TRIM
+            if trim is not None:
+                await asyncio.to_thread(trim)
 
     def sweep(self) -> int:
         """Give the frozen objects back to the collector, collect everything (the survivors are frozen again by
@@ -90,11 +122,12 @@ class GcPolicy:
         if not self.started:
             return
         self.started = False
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.task
-            self.task = None
+        for task in (self.task, self.trim_task):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self.task = self.trim_task = None
         _state["active"] -= 1
         if _state["active"] <= 0:
             _state["active"] = 0

@@ -108,3 +108,24 @@ def test_a_serving_app_applies_the_policy_until_it_stops(settings: Settings) -> 
         assert gc.get_threshold() == GC_THRESHOLDS
         assert gc.get_freeze_count() > 0 and _freeze_survivors in gc.callbacks
     assert gc.get_freeze_count() == 0 and _freeze_survivors not in gc.callbacks
+
+
+def test_freed_memory_is_given_back_to_the_system(monkeypatch: Any) -> None:
+    from app import gc_policy
+
+    calls: list[int] = []
+    monkeypatch.setattr(gc_policy, "TRIM", lambda: calls.append(1) or 1)
+
+    async def scenario() -> None:
+        policy = GcPolicy(sweep_seconds=0, trim_seconds=0.02)
+        policy.start()
+        await asyncio.sleep(0.3)
+        await policy.stop()
+        done = len(calls)
+        await asyncio.sleep(0.1)
+        assert len(calls) == done  # no trim after stop
+
+    asyncio.run(scenario())
+    assert len(calls) >= 2
+    trim = gc_policy._malloc_trim()  # glibc, here as in the image (python:3.11-slim)
+    assert trim is not None and trim() in (0, 1)
