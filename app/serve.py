@@ -19,7 +19,7 @@ given later win):
   encoded or decoded, instead of living as long as the socket (about 44 KB of memory per socket, idle or
   not, with uvicorn's settings). Frames are small JSON documents: they still shrink on their own (a 420-byte
   update to 160 bytes; a kept context does better on content repeated from earlier messages), and a fresh
-  compressor per message costs ~4 µs.
+  compressor per message costs ~4 µs. The handshake's request and response (their headers) are dropped once it is done.
 * ``--no-server-header``.
 
 A reverse proxy in front (``deploy/Caddyfile``) adds its own header, body and idle timeouts.
@@ -87,7 +87,8 @@ def lean_deflate() -> ServerPerMessageDeflateFactory:
 
 
 class LeanWebSockets(WebSocketsSansIOProtocol):
-    """uvicorn's websockets protocol with ``lean_deflate`` (when deflate is on: ``--ws-per-message-deflate``)."""
+    """uvicorn's websockets protocol with ``lean_deflate`` (when deflate is on: ``--ws-per-message-deflate``),
+    which forgets the handshake's request and response (their headers) once the handshake is done."""
 
     def __init__(self, config: Config, server_state: ServerState, app_state: dict[str, Any],
                  _loop: asyncio.AbstractEventLoop | None = None) -> None:
@@ -95,6 +96,11 @@ class LeanWebSockets(WebSocketsSansIOProtocol):
         if config.ws_per_message_deflate:
             self.conn = ServerProtocol(extensions=[lean_deflate()], max_size=config.ws_max_size,
                                        logger=logging.getLogger("uvicorn.error"))
+
+    def start_keepalive(self) -> None:
+        """Called once the accepting response is sent: the handshake's objects are no longer used."""
+        super().start_keepalive()
+        self.request = self.response = None  # type: ignore[assignment]
 
 
 def uvicorn_args(extra: list[str]) -> list[str]:

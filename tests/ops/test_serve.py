@@ -34,7 +34,8 @@ def test_the_command_line_carries_the_limits() -> None:
 
 def test_websockets_compress_without_state_kept_between_messages() -> None:
     """permessage-deflate is negotiated without context takeover either way: a socket holds no zlib compressor
-    or decompressor between messages (they cost ~44 KB per socket), and messages still go through compressed."""
+    or decompressor between messages (they cost ~44 KB per socket), and messages still go through compressed;
+    the handshake's request and response are not kept either."""
     import asyncio
     import socket
 
@@ -68,6 +69,7 @@ def test_websockets_compress_without_state_kept_between_messages() -> None:
                 (protocol,) = [c for c in server.server_state.connections if isinstance(c, LeanWebSockets)]
                 (deflate,) = protocol.conn.extensions
                 assert not hasattr(deflate, "encoder") and not hasattr(deflate, "decoder")
+                assert protocol.request is None and protocol.response is None  # the handshake is forgotten
         finally:
             server.should_exit = True
             await task
