@@ -20,6 +20,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 
+from app import stalls
 from app.api import errors, far, ops, rematch, routes, ws
 from app.api.bots import router as bots_router
 from app.api.middleware import BodyLimit, SecurityHeaders, UrlGuard
@@ -27,6 +28,7 @@ from app.api.push import router as push_router
 from app.api.schemas import Health
 from app.bots.runner import BotRunner
 from app.bots.settings import BotSettings
+from app.gc_policy import GcPolicy
 from app.persistence.db import Database
 from app.realtime.backends import MemoryNotifier, PgListener, PgNotifier
 from app.realtime.hub import Hub
@@ -129,6 +131,10 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
         # many tables waiting on Postgres round trips at once.
         loop.set_default_executor(ThreadPoolExecutor(settings.db_threads, thread_name_prefix="phase10-db"))
         hub.bind(loop)
+        stalls.watch_gc()
+        loop_lag = stalls.LoopLag()
+        loop_lag.start()
+        gc_policy = GcPolicy(settings.gc_sweep_seconds)
         hub.start_heartbeat(settings.ws_heartbeat_seconds, settings.ws_idle_timeout_seconds)
         listener = (PgListener(settings.database_url, hub, on_table=service.notified, on_listening=service.forget)
                     if settings.use_pg_hub else None)
@@ -140,6 +146,7 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
         await bots.start()
         pruner.start()
         await asyncio.to_thread(push.start)
+        gc_policy.start()  # last: what start-up built is frozen
         try:
             yield
         finally:
@@ -149,6 +156,8 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
             if listener is not None:
                 await listener.handoff(handed_off)  # another process goes on with their bots and timers
             await hub.close()
+            await loop_lag.stop()
+            await gc_policy.stop()
             if listener is not None:
                 await listener.stop()
             db.dispose()

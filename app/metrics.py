@@ -22,11 +22,14 @@ from prometheus_client import (
     generate_latest,
 )
 
+from app.stalls import StallCollector
+
 __all__ = ["CONTENT_TYPE", "REGISTRY", "render"]
 
 REGISTRY = CollectorRegistry(auto_describe=True)
 ProcessCollector(registry=REGISTRY)  # process_cpu_seconds_total, process_resident_memory_bytes, open fds
 PlatformCollector(registry=REGISTRY)
+REGISTRY.register(StallCollector())  # garbage collector pauses and event loop lag (app/stalls.py)
 
 # Latency buckets from 1 ms to 10 s: a command's commit is a few ms, its fan-out tens of ms under load.
 _SECONDS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)

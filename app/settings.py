@@ -59,6 +59,9 @@ class Settings(BaseSettings):
     # has not heard from (a pong, a ping, anything) for ws_idle_timeout_seconds; 0 turns either off.
     ws_heartbeat_seconds: float = 4.0
     ws_idle_timeout_seconds: float = 10.0
+    # The cyclic garbage collector (app/gc_policy.py): every this many seconds the objects frozen out of its
+    # sight are examined once (one full collection frees reference cycles among them); 0: never.
+    gc_sweep_seconds: float = 600.0
     join_failures_per_table: int = 10
     join_failures_per_address: int = 30
     join_window_seconds: float = 60.0

@@ -2,13 +2,14 @@
 
     python bench/load.py [--tables 200] [--rate 200] [--duration 20] [--idle 2000] [--workers 1] [--ws-deflate on]
 
-Starts uvicorn on loopback against a scratch Postgres database (created and dropped here; or pass
-``--database-url``), seats 4 players per table, and plays ``mattel`` games over the websockets at a steady
-total command rate. Each table has at most one command in flight; a command's latency runs from its send
-to the moment the last of the table's 4 sockets has received the new version. The clients know the
-server's deal because the server runs with ``PHASE10_FIXED_SEED`` (test-only setting), so each table keeps
-a local copy of its state and picks a legal command with the engine. Prints commands per second, p50/p99
-latency and the server's resident memory; then opens ``--idle`` idle sockets and prints memory again.
+Starts the server as deployed (``python -m app.serve``: uvicorn with the project's settings) on loopback
+against a scratch Postgres database (created and dropped here; or pass ``--database-url``), seats 4 players
+per table, and plays ``mattel`` games over the websockets at a steady total command rate. Each table has at
+most one command in flight; a command's latency runs from its send to the moment the last of the table's 4
+sockets has received the new version. The clients know the server's deal because the server runs with
+``PHASE10_FIXED_SEED`` (test-only setting), so each table keeps a local copy of its state and picks a legal
+command with the engine. Prints commands per second, p50/p99 latency, the server's stalls (garbage
+collections, event loop lag) and its resident memory; then opens ``--idle`` idle sockets and prints memory again.
 
     python bench/load.py --find-ceiling [--duration 10]
 
@@ -256,9 +257,10 @@ async def play(runs: list[TableRun], pid: int, rate: float, duration: float, rnd
 CEILING_RATES = (50, 100, 150, 200, 250, 300, 400, 500, 600, 800)
 
 
-async def find_ceiling(runs: list[TableRun], pid: int, args: argparse.Namespace) -> None:
+async def find_ceiling(runs: list[TableRun], pid: int, args: argparse.Namespace) -> Figures | None:
     """Ramp the command rate (``CEILING_RATES``, ``args.duration`` seconds each) until a step is not sustained
-    (p99 >= 100 ms, an error, or under 95% of the asked rate served); print every step and the ceiling."""
+    (p99 >= 100 ms, an error, or under 95% of the asked rate served); print every step and the ceiling (the last
+    sustained step, also returned)."""
     rnd = random.Random(1)
     best: Figures | None = None
     print("asked/s  served/s  errors  CPU ms/cmd  p50 ms  p99 ms  load")
@@ -278,9 +280,11 @@ async def find_ceiling(runs: list[TableRun], pid: int, args: argparse.Namespace)
         print(f"ceiling (x{args.workers}): {best.asked:.0f} commands/s sustained with p99 < 100 ms and no errors "
               f"(served {best.served:.0f}/s, {best.cpu_ms:.2f} ms server CPU per command, p50 {best.p50_ms:.1f} ms, "
               f"p99 {best.p99_ms:.1f} ms)")
+    return best
 
 
-async def bench(base: str, pid: int, args: argparse.Namespace) -> None:
+async def bench(base: str, pid: int, args: argparse.Namespace) -> Figures | None:
+    """Set up the tables and sockets, then play (or, with ``--find-ceiling``, ramp: its ceiling is returned)."""
     ruleset = registry.get("mattel")
     options = ruleset.parse_options({})
     limits = httpx.Limits(max_connections=50)
@@ -302,8 +306,9 @@ async def bench(base: str, pid: int, args: argparse.Namespace) -> None:
         print(f"set up {args.tables} tables, {PLAYERS * args.tables} sockets in {time.perf_counter() - t0:.1f} s; "
               f"server RSS {rss_mb(pid):.0f} MB")
 
+        ceiling = None
         if args.find_ceiling:
-            await find_ceiling(runs, pid, args)
+            ceiling = await find_ceiling(runs, pid, args)
         else:
             # One process's own figures (with --workers N a scrape reaches any one of them: skipped).
             metrics_before = server_metrics.scrape(base) if args.workers == 1 else None
@@ -336,6 +341,7 @@ async def bench(base: str, pid: int, args: argparse.Namespace) -> None:
                 await ws.close()
             for task in idle_readers:
                 task.cancel()
+        return ceiling
 
 
 def main() -> None:
@@ -357,11 +363,18 @@ def main() -> None:
     if not args.find_ceiling:
         run(args)
         return
-    for workers in (1, 2):
-        run(argparse.Namespace(**{**vars(args), "workers": workers, "idle": 0}))
+    ceilings = {workers: run(argparse.Namespace(**{**vars(args), "workers": workers, "idle": 0}))
+                for workers in (1, 2)}
+    print("\nceilings (p99 < 100 ms, no errors): processes  commands/s  served/s  CPU ms/cmd  p50 ms  p99 ms  load")
+    for workers, best in ceilings.items():
+        if best is None:
+            print(f"{workers:49d}  none sustained")
+        else:
+            print(f"{workers:49d}  {best.asked:10.0f}  {best.served:8.0f}  {best.cpu_ms:10.2f}  {best.p50_ms:6.1f}  "
+                  f"{best.p99_ms:6.1f}  {best.load:4.1f}")
 
 
-def run(args: argparse.Namespace) -> None:
+def run(args: argparse.Namespace) -> Figures | None:
     """One server (``args.workers`` processes) on a scratch database (or ``--database-url``), one bench."""
     scratch = ""
     url = args.database_url
@@ -379,7 +392,7 @@ def run(args: argparse.Namespace) -> None:
                "PHASE10_LOG_LEVEL": "WARNING", "PHASE10_JOIN_FAILURES_PER_ADDRESS": "1000000",
                "PHASE10_METRICS_ALLOW": "127.0.0.1"}
         server = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port),
+            [sys.executable, "-m", "app.serve", "--host", "127.0.0.1", "--port", str(port),
              "--workers", str(args.workers), "--log-level", "warning", "--no-access-log",
              "--ws-per-message-deflate", "true" if args.ws_deflate == "on" else "false"],
             cwd=ROOT, env=env)
@@ -397,7 +410,7 @@ def run(args: argparse.Namespace) -> None:
             print(f"server: uvicorn x{args.workers} (permessage-deflate {args.ws_deflate}) on 127.0.0.1:{port}, "
                   f"Postgres {url.rsplit('/', 1)[1]}; "
                   f"{os.cpu_count()} CPUs shared by server, Postgres and clients")
-            asyncio.run(bench(f"127.0.0.1:{port}", server.pid, args))
+            return asyncio.run(bench(f"127.0.0.1:{port}", server.pid, args))
         finally:
             server.terminate()
             server.wait(20)

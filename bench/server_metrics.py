@@ -2,8 +2,9 @@
 
 ``scrape`` takes a snapshot; ``report`` prints what changed between two snapshots: commands accepted and
 refused, the server-side arrival -> commit and arrival -> last socket times (quantiles interpolated in the
-histogram buckets, as Prometheus's ``histogram_quantile`` does), the fan-out's slow-path share and the NOTIFY
-round trip. Each server process has its own registry: with several processes a scrape reads one of them.
+histogram buckets, as Prometheus's ``histogram_quantile`` does), the fan-out's slow-path share, the NOTIFY
+round trip, the garbage collector's pauses by generation and the event loop's lag (``app.stalls``). Each
+server process has its own registry: with several processes a scrape reads one of them.
 """
 
 from __future__ import annotations
@@ -64,3 +65,23 @@ def report(before: Snapshot, after: Snapshot) -> None:
           f"{ms('phase10_command_commit_seconds')}; arrival -> last socket {ms('phase10_command_fanout_seconds')}; "
           f"fan-out slow path {100 * slow / wakeups if wakeups else 0:.1f}% of {wakeups:.0f} wake-ups; "
           f"NOTIFY round trip {ms('phase10_notify_round_trip_seconds')}")
+    print(f"server stalls: {stalls(before, after)}")
+
+
+def stalls(before: Snapshot, after: Snapshot) -> str:
+    """Collections per generation (count, total and longest pause) and the loop lag, between the snapshots."""
+    parts = []
+    for generation in ("0", "1", "2"):
+        labels = (("generation", generation),)
+        count = (after.get(("phase10_gc_pause_seconds_count", labels), 0.0)
+                 - before.get(("phase10_gc_pause_seconds_count", labels), 0.0))
+        seconds = (after.get(("phase10_gc_pause_seconds_sum", labels), 0.0)
+                   - before.get(("phase10_gc_pause_seconds_sum", labels), 0.0))
+        cpu = (after.get(("phase10_gc_cpu_seconds_total", labels), 0.0)
+               - before.get(("phase10_gc_cpu_seconds_total", labels), 0.0))
+        longest = after.get(("phase10_gc_pause_max_seconds", labels), 0.0)
+        parts.append(f"gen {generation}: {count:.0f} x, {1000 * seconds:.0f} ms ({1000 * cpu:.0f} ms CPU), "
+                     f"max so far {1000 * longest:.1f} ms")
+    lag = (f"loop lag p99 {1000 * quantile(before, after, 'phase10_loop_lag_seconds', 0.99):.1f} ms, max so far "
+           f"{1000 * after.get(('phase10_loop_lag_max_seconds', ()), 0.0):.1f} ms")
+    return f"GC {'; '.join(parts)}; {lag}"

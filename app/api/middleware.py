@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections.abc import Awaitable
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -78,10 +79,11 @@ class BodyLimit:
             if not message.get("more_body", False):
                 return
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    def __call__(self, scope: Scope, receive: Receive, send: Send) -> Awaitable[None]:
+        """HTTP only; anything else is the app's own call (no frame of this one stays on a socket's stack)."""
+        return self._http(scope, receive, send) if scope["type"] == "http" else self.app(scope, receive, send)
+
+    async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
         for name, value in scope["headers"]:
             if name == b"content-length":
                 if not value.isdigit():
@@ -139,16 +141,20 @@ class UrlGuard:
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+    def __call__(self, scope: Scope, receive: Receive, send: Send) -> Awaitable[None]:
+        """A refusal, or the app's own call (no frame of this one stays on a socket's stack)."""
         if scope["type"] in ("http", "websocket"):
             query = scope.get("query_string", b"")
             if "\x00" in scope["path"] or b"%00" in query or b"\x00" in query:
-                if scope["type"] == "websocket":
-                    await send({"type": "websocket.close", "code": 1008})
-                else:
-                    await _send_error(send, 422, "invalid_request", "NUL characters are not allowed in the URL")
-                return
-        await self.app(scope, receive, send)
+                return self._refuse(scope, send)
+        return self.app(scope, receive, send)
+
+    @staticmethod
+    async def _refuse(scope: Scope, send: Send) -> None:
+        if scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": 1008})
+        else:
+            await _send_error(send, 422, "invalid_request", "NUL characters are not allowed in the URL")
 
 
 # FastAPI's interactive API pages load their scripts from a CDN with an inline bootstrap: a developer tool
@@ -163,11 +169,11 @@ class SecurityHeaders:
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    def __call__(self, scope: Scope, receive: Receive, send: Send) -> Awaitable[None]:
+        """HTTP only; anything else is the app's own call (no frame of this one stays on a socket's stack)."""
+        return self._http(scope, receive, send) if scope["type"] == "http" else self.app(scope, receive, send)
 
+    async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
         exempt = scope["path"] in CSP_EXEMPT
 
         async def with_headers(message: Message) -> None:

@@ -3,15 +3,15 @@
 A notification carries only the table id (and version); the channel's single worker then reads what it
 needs from the database through the game service (the table, one view per seat, the stored per-seat
 redacted events each socket missed) and queues one message per socket. Sends go through bounded per-socket
-queues drained by a writer task per socket, so a slow or dead client never blocks the others: a client
-whose queue overflows is closed.
+queues, each drained by a writer task that runs while its queue holds something (an idle socket has neither
+a task nor a queue object), so a slow or dead client never blocks the others: a client whose queue
+overflows is closed.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import json
 import logging
 import time
@@ -26,27 +26,8 @@ log = logging.getLogger("phase10.hub")
 JSONDict = dict[str, Any]
 Fanout = Callable[[str, set[int | None], int], Awaitable[FanoutData]]
 
-# The cyclic garbage collector's thresholds for a serving process (``tune_gc``). With the defaults (700, 10, 10) a
-# busy server spent about a fifth of its CPU in collections (~2,000 in a 20 s bench/load.py run) and stalled every
-# socket for up to ~280 ms in a full collection. Start-up objects are frozen out of every collection; young objects
-# are collected a little less often. Larger first thresholds (10,000 and up) cost ~60 MB more at 2,000 idle
-# sockets (326 MB against the 300 MB target) for no better latency.
-GC_THRESHOLDS = (2_000, 10, 10)
 # How long a closing socket may take to send its last queued frames.
 FLUSH_SECONDS = 2.0
-_gc_tuned = False
-
-
-def tune_gc() -> None:
-    """Once per process, when the hub starts serving: move the start-up objects (modules, mappers, compiled
-    statements) out of the collector's sight and collect young objects less often."""
-    global _gc_tuned
-    if _gc_tuned:
-        return
-    _gc_tuned = True
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
 
 
 class Sink(Protocol):
@@ -64,7 +45,8 @@ class Connection:
         self.sink = sink
         self.table_id = table_id
         self.seat_id = seat_id
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=queue_size)
+        self.queue: list[str] = []  # sent in order by ``writer``, a task that runs while this is not empty
+        self.queue_size = queue_size
         self.game_id: int | None = None
         self.version = 0
         self.table_key: str | None = None
@@ -100,11 +82,13 @@ class Connection:
         """Queue an encoded message (one fan-out encodes a message shared by several sockets once)."""
         if self.closed:
             return
-        try:
-            self.queue.put_nowait(text)
-        except asyncio.QueueFull:
+        if len(self.queue) >= self.queue_size:
             log.warning("socket lagging, closed", extra={"table_id": self.table_id})
             self.close(1013, "too slow")
+            return
+        self.queue.append(text)
+        if self.writer is None:
+            self.writer = asyncio.get_running_loop().create_task(self.write_loop())
 
     def close(self, code: int = 1000, reason: str = "", flush: bool = False) -> None:
         """Close the socket. ``flush``: send what is queued first (a last error frame such as
@@ -115,29 +99,30 @@ class Connection:
         drain = self.writer if flush else None
         if self.writer is not None and drain is None:
             self.writer.cancel()
+            self.queue.clear()
         task = asyncio.get_running_loop().create_task(self._close(code, reason, drain))
         task.add_done_callback(lambda _t: None)
 
     async def _close(self, code: int, reason: str, drain: asyncio.Task[None] | None) -> None:
-        if drain is not None and not drain.done():
-            with contextlib.suppress(asyncio.QueueFull):
-                self.queue.put_nowait(None)  # the writer returns once it has sent everything before this
+        if drain is not None and not drain.done():  # nothing is queued after close: the writer ends by itself
             with contextlib.suppress(Exception, asyncio.CancelledError):
                 await asyncio.wait_for(drain, FLUSH_SECONDS)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.sink.close(code, reason), 2.0)
 
     async def write_loop(self) -> None:
+        """Send the queue in order until it is empty (``send_text`` starts the next writer)."""
         try:
-            while True:
-                text = await self.queue.get()
-                if text is None:
-                    return
-                await self.sink.send_text(text)
+            while self.queue:
+                await self.sink.send_text(self.queue.pop(0))
         except asyncio.CancelledError:
             raise
         except Exception:  # the peer went away; the reader side notices and detaches
             self.closed = True
+            self.queue.clear()
+        finally:
+            if self.writer is asyncio.current_task():
+                self.writer = None
 
 
 class Channel:
@@ -209,7 +194,6 @@ class Hub:
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         """The server's loop (called once when the app starts serving)."""
         self.loop = loop
-        tune_gc()
 
     def presence(self, table_id: str) -> set[int]:
         """Seat ids with an open socket at ``table_id``, on this process or (Postgres hub) any other."""
@@ -259,7 +243,6 @@ class Hub:
     def attach(self, conn: Connection) -> None:
         channel = self.channels.setdefault(conn.table_id, Channel(conn.table_id))
         channel.connections.add(conn)
-        conn.writer = asyncio.get_running_loop().create_task(conn.write_loop())
         conn.seat_changed = lambda: self._local_changed(conn.table_id)
         if conn.seat_id is not None:
             self._local_changed(conn.table_id)
@@ -267,8 +250,12 @@ class Hub:
 
     def detach(self, conn: Connection) -> None:
         conn.closed = True
+        # No reference cycle outlives the socket (its closure refers to conn, and so does the cancelled writer's
+        # traceback): conn is freed by its reference count, even when the collector no longer examines it.
+        conn.seat_changed = None
         if conn.writer is not None:
             conn.writer.cancel()
+            conn.writer = None
         if conn.seat_id is not None:
             self._local_changed(conn.table_id)
         channel = self.channels.get(conn.table_id)

@@ -35,8 +35,6 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol, cast
 from urllib.parse import urlsplit
 
-from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
-from py_vapid import Vapid
 from sqlalchemy import Table, bindparam, delete, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -77,12 +75,18 @@ def b64url_decode(text: str) -> bytes:
 
 def public_key_of(vapid: Any) -> str:
     """The application server key a browser subscribes with: the uncompressed P-256 point, base64url."""
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
     return b64url(vapid.public_key.public_bytes(Encoding.X962, PublicFormat.UncompressedPoint))
 
 
 def load_vapid(db: Database, settings: Settings) -> Any:
     """The server's VAPID key: from ``PHASE10_VAPID_PRIVATE_KEY`` (PEM or raw base64url), else the one kept in
-    the database, made on first start (two processes starting at once agree: the second insert loses)."""
+    the database, made on first start (two processes starting at once agree: the second insert loses).
+    ``py_vapid`` and ``cryptography`` are imported here, not with the module: they cost a server ~8 MB of memory,
+    and most servers load the key only for their first push (``PushService``)."""
+    from py_vapid import Vapid
+
     if settings.vapid_private_key:
         return Vapid.from_string(settings.vapid_private_key)
     with db.read() as s:
@@ -166,8 +170,9 @@ class PushService:
         self.visible = visible
         self.timer = timer
         self.sender: Sender = sender or self._webpush
-        self.vapid: Any = None
-        self.public_key = ""
+        self.vapid: Any = None  # the signing key, loaded by the first send (or ``start``, for a configured key)
+        self._vapid_lock = threading.Lock()
+        self._public_key = ""
         self._queue: queue.Queue[Any] = queue.Queue()
         self._thread: threading.Thread | None = None
         self._pool: ThreadPoolExecutor | None = None
@@ -181,9 +186,11 @@ class PushService:
 
     # -- lifecycle -------------------------------------------------------------------------------------
     def start(self) -> None:
-        """Load (or make) the VAPID key, start the worker and resume the reminders of running games."""
-        self.vapid = load_vapid(self.db, self.settings)
-        self.public_key = public_key_of(self.vapid)
+        """Start the worker and resume the reminders of running games. A key of ``PHASE10_VAPID_PRIVATE_KEY`` is
+        loaded (checked) here; the one kept in the database is read (or made) when first needed: its public half
+        by ``public_key``, its private half by the first send."""
+        if self.settings.vapid_private_key:
+            self._signing_key()
         self._pool = ThreadPoolExecutor(4, thread_name_prefix="phase10-push")
         self._thread = threading.Thread(target=self._run, name="phase10-push-worker", daemon=True)
         self._thread.start()
@@ -458,6 +465,27 @@ class PushService:
         else:
             metrics.PUSH_SENT.inc()
 
+    @property
+    def public_key(self) -> str:
+        """The VAPID public key browsers subscribe with: as stored with the key, else of the loaded (or made) key."""
+        with self._vapid_lock:
+            if not self._public_key and not self.settings.vapid_private_key:
+                with self.db.read() as s:
+                    row = s.get(PushKey, 1)
+                    self._public_key = "" if row is None else row.public_key
+            if not self._public_key:
+                if self.vapid is None:
+                    self.vapid = load_vapid(self.db, self.settings)
+                self._public_key = public_key_of(self.vapid)
+            return self._public_key
+
+    def _signing_key(self) -> Any:
+        """The VAPID key, loaded on the first send when ``start`` did not need it (any sender thread)."""
+        with self._vapid_lock:
+            if self.vapid is None:
+                self.vapid = load_vapid(self.db, self.settings)
+            return self.vapid
+
     def _webpush(self, target: Target, payload: JSONDict) -> int:
         """Encrypt (aes128gcm, RFC 8291) and POST one message with a VAPID signature; the push service's status."""
         # Imported on the first send, in a sender thread: pywebpush pulls in aiohttp and requests (over a second
@@ -470,7 +498,7 @@ class PushService:
         try:
             response = webpush(
                 {"endpoint": target.endpoint, "keys": {"p256dh": target.p256dh, "auth": target.auth}},
-                json.dumps(payload), vapid_private_key=self.vapid,
+                json.dumps(payload), vapid_private_key=self._signing_key(),
                 vapid_claims={"sub": self.settings.vapid_subject}, timeout=self.settings.push_timeout_seconds,
                 ttl=self.settings.push_ttl_seconds, requests_session=self._session,
                 headers={"Urgency": "high"})

@@ -1,12 +1,15 @@
 """``python -m app.serve``: the uvicorn command line carries the slow-client limits from the settings, the
-protocol class it names is importable by uvicorn, and options given later win (a host may override)."""
+protocol classes it names are importable by uvicorn, options given later win (a host may override), and
+websockets compress without keeping zlib state between messages."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from uvicorn.importer import import_from_string
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from app.serve import GuardedHttpTools, uvicorn_args
+from app.serve import GuardedHttpTools, LeanWebSockets, uvicorn_args
 from app.settings import get_settings
 
 
@@ -25,4 +28,50 @@ def test_the_command_line_carries_the_limits() -> None:
     assert "--no-server-header" in args
     assert import_from_string(_option(args, "--http")) is GuardedHttpTools
     assert issubclass(GuardedHttpTools, HttpToolsProtocol)
+    assert import_from_string(_option(args, "--ws")) is LeanWebSockets
     assert _option(uvicorn_args(["--limit-concurrency", "7"]), "--limit-concurrency") == "7"
+
+
+def test_websockets_compress_without_state_kept_between_messages() -> None:
+    """permessage-deflate is negotiated without context takeover either way: a socket holds no zlib compressor
+    or decompressor between messages (they cost ~44 KB per socket), and messages still go through compressed;
+    the handshake's request and response are not kept either."""
+    import asyncio
+    import socket
+
+    import uvicorn
+    import websockets
+
+    async def echo(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        assert scope["type"] == "websocket"
+        await receive()
+        await send({"type": "websocket.accept"})
+        while (message := await receive())["type"] == "websocket.receive":
+            await send({"type": "websocket.send", "text": message["text"] * 20})
+
+    async def scenario() -> None:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        server = uvicorn.Server(uvicorn.Config(echo, host="127.0.0.1", port=port, ws=LeanWebSockets,
+                                               lifespan="off", log_level="warning"))
+        task = asyncio.create_task(server.serve())
+        while not server.started:
+            await asyncio.sleep(0.01)
+        try:
+            async with websockets.connect(f"ws://127.0.0.1:{port}/") as ws:
+                agreed = ws.response.headers["Sec-WebSocket-Extensions"]
+                assert "permessage-deflate" in agreed
+                assert "server_no_context_takeover" in agreed and "client_no_context_takeover" in agreed
+                for text in ("hello", '{"type": "ping"}'):
+                    await ws.send(text)
+                    assert await ws.recv() == text * 20
+                (protocol,) = [c for c in server.server_state.connections if isinstance(c, LeanWebSockets)]
+                (deflate,) = protocol.conn.extensions
+                assert not hasattr(deflate, "encoder") and not hasattr(deflate, "decoder")
+                assert protocol.request is None and protocol.response is None  # the handshake is forgotten
+        finally:
+            server.should_exit = True
+            await task
+
+    asyncio.run(scenario())

@@ -269,6 +269,39 @@ def test_the_vapid_key_is_made_once_and_kept(settings: Settings, receiver: PushR
     assert keys[0] == keys[1] and len(keys[0]) == 87  # 65 bytes, base64url without padding
 
 
+def test_a_stored_key_is_loaded_with_the_first_push_only(settings: Settings, receiver: PushReceiver) -> None:
+    """A server whose key is in the database serves its public half as stored and loads the private key (and
+    the cryptography it needs, ~8 MB of memory) only to sign its first push; the push is signed with it."""
+    with _client(settings, receiver) as c:
+        key = c.get("/api/push/key").json()["public_key"]  # made (or read) here
+    with _client(settings, receiver) as c:
+        push: PushService = c.app.state.push  # type: ignore[attr-defined]
+        assert c.get("/api/push/key").json()["public_key"] == key
+        assert push.vapid is None
+        receiver.server_key = key
+        table = new_table(c, players=2)
+        subscribe(c, table, 0, receiver, "host")
+        subscribe(c, table, 1, receiver, "guest")
+        assert c.post(f"/api/tables/{table.id}/start", headers=bearer(table.tokens[0])).status_code == 200
+        [delivery] = receiver.wait(1)
+        assert delivery.problem is None and delivery.status == 201, delivery.problem  # signed with the stored key
+        assert push.vapid is not None
+
+
+def test_a_fresh_server_makes_its_key_when_first_asked(tmp_path: Any, settings: Settings,
+                                                       receiver: PushReceiver) -> None:
+    from app.persistence.db import upgrade
+
+    url = f"sqlite:///{tmp_path / 'fresh.db'}"
+    upgrade(url)
+    with _client(settings.model_copy(update={"database_url": url}), receiver) as c:
+        push: PushService = c.app.state.push  # type: ignore[attr-defined]
+        assert push.vapid is None and push._public_key == ""  # nothing made at start
+        key = c.get("/api/push/key").json()["public_key"]
+        assert len(key) == 87 and push.vapid is not None
+        assert c.get("/api/push/key").json()["public_key"] == key
+
+
 def test_reminder_lead_is_a_quarter_of_the_timer_at_most_an_hour(settings: Settings) -> None:
     """The reminder goes a quarter of the decision's time before it runs out, never more than an hour before:
     30 s -> 7.5 s, 120 s -> 30 s, 1 h -> 15 min, 1 day -> 1 h, 3 days -> 1 h."""
