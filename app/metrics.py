@@ -80,18 +80,24 @@ class Arrivals:
     """When this process received each command, by table and version, until its fan-out here is done.
 
     The service records a command's arrival when it commits; the hub, after handing a version to the table's
-    last socket here, settles it and observes ``COMMAND_FANOUT_SECONDS``. Bounded: tables a fan-out never
-    settles (no sockets here) are dropped oldest first, and a table keeps at most ``per_table`` arrivals.
+    last socket here, settles it and observes ``COMMAND_FANOUT_SECONDS``. The fan-out may run before the
+    arrival is recorded (the commit's notification can wake it first): a version recorded after its table was
+    settled past it is observed at once. Bounded: at most ``tables`` tables (oldest dropped first) and
+    ``per_table`` arrivals a table.
     """
 
     def __init__(self, tables: int = 4096, per_table: int = 64) -> None:
         self.tables = tables
         self.per_table = per_table
         self._items: dict[str, dict[int, float]] = {}
+        self._settled: dict[str, int] = {}  # the version each table's fan-out here has reached
         self._lock = threading.Lock()
 
     def put(self, table_id: str, version: int, arrived: float) -> None:
         with self._lock:
+            if self._settled.get(table_id, -1) >= version:
+                COMMAND_FANOUT_SECONDS.observe(max(0.0, time.perf_counter() - arrived))
+                return
             versions = self._items.pop(table_id, None) or {}
             versions[version] = arrived
             if len(versions) > self.per_table:
@@ -102,11 +108,16 @@ class Arrivals:
 
     def settle(self, table_id: str, upto: int, now: float | None = None) -> None:
         """Every version of ``table_id`` up to ``upto`` has been handed to this process's sockets."""
-        if table_id not in self._items:  # the usual case without a local arrival: no lock
-            return
         now = time.perf_counter() if now is None else now
         with self._lock:
-            versions = self._items.get(table_id) or {}
+            # The latest, not the highest: a table's next game counts from 0 again (one fan-out at a time a table).
+            self._settled.pop(table_id, None)
+            self._settled[table_id] = upto  # (re)inserted last: the dict's order is the tables' age
+            if len(self._settled) > self.tables:
+                del self._settled[next(iter(self._settled))]
+            versions = self._items.get(table_id)
+            if not versions:
+                return
             done = [v for v in versions if v <= upto]
             arrived = [versions.pop(v) for v in done]
             if not versions:

@@ -4,6 +4,7 @@ server does (one registry per process: tests compare before and after)."""
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -153,3 +154,25 @@ def test_the_bench_reads_quantiles_from_the_histogram_between_two_scrapes() -> N
     assert quantile(before, after, "h", 0.5) == pytest.approx(0.01)
     assert quantile(before, after, "h", 0.75) == pytest.approx(0.055)
     assert total(before, after, "phase10_commands_accepted_total") == 3
+
+
+def test_an_arrival_recorded_after_its_fan_out_is_still_observed() -> None:
+    """The commit's notification may wake the fan-out before the service records the arrival: the version is
+    observed when it is recorded, once; a later game of the table (versions from 0 again) is not."""
+    from app.metrics import COMMAND_FANOUT_SECONDS, Arrivals
+
+    def count() -> float:
+        return next(s.value for m in COMMAND_FANOUT_SECONDS.collect() for s in m.samples if s.name.endswith("_count"))
+
+    arrivals, start = Arrivals(), count()
+    arrivals.put("t", 1, time.perf_counter())
+    arrivals.settle("t", 1)
+    assert count() == start + 1
+    arrivals.settle("t", 2)  # the fan-out of version 2 ran first
+    arrivals.put("t", 2, time.perf_counter())
+    assert count() == start + 2
+    arrivals.settle("t", 0)  # the table's next game
+    arrivals.put("t", 1, time.perf_counter())
+    assert count() == start + 2
+    arrivals.settle("t", 1)
+    assert count() == start + 3
