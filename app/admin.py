@@ -38,7 +38,7 @@ def _parser() -> argparse.ArgumentParser:
     p = commands.add_parser("prune", help="delete what the retention settings no longer keep")
     p.add_argument("--dry-run", action="store_true", help="only count what would be deleted")
     p = commands.add_parser("export", help="print a table's game record (JSON)")
-    p.add_argument("table_id")
+    p.add_argument("table_id", help='an id starting with "-" (made by older versions) goes after "--"')
     p.add_argument("--output", "-o", type=Path, help="write to this new file instead of stdout")
     p = commands.add_parser("import", help="re-host an exported game record for replay")
     p.add_argument("file", help="the exported JSON file, or - for stdin")

@@ -29,7 +29,11 @@ def new_join_code() -> str:
 
 
 def new_table_id() -> str:
-    return secrets.token_urlsafe(9)
+    """12 URL-safe characters (72 random bits), never starting with "-" (a command line would take it for an
+    option: ``python -m app.admin export TABLE_ID``)."""
+    while (table_id := secrets.token_urlsafe(9)).startswith("-"):
+        pass
+    return table_id
 
 
 def digest(secret: str) -> str:
