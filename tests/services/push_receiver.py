@@ -140,8 +140,9 @@ class PushReceiver:
             self.cond.notify_all()
         return delivery
 
-    def wait(self, count: int, timeout: float = 10.0) -> list[Delivery]:
-        """At least ``count`` deliveries (all of them), or an AssertionError after ``timeout``."""
+    def wait(self, count: int, timeout: float = 30.0) -> list[Delivery]:
+        """At least ``count`` deliveries (all of them), or an AssertionError after ``timeout`` (roomy: a process's
+        first push loads the VAPID key and the push libraries, seconds on a loaded machine)."""
         end = time.monotonic() + timeout
         with self.cond:
             while len(self.deliveries) < count:
