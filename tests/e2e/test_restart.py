@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.realtime.processes import wait_until_answers
+from tests.realtime.processes import stop_process, wait_until_answers
 
 from . import helpers as h
 from .conftest import ROOT
@@ -85,8 +85,4 @@ def test_a_restart_closes_with_1012_and_the_page_reconnects_at_once_and_resumes(
             h.wait_version(page, before + 1)
         assert h.version(anna) == h.version(ben) and not anna.p10_errors and not ben.p10_errors
     finally:
-        again.terminate()
-        try:
-            again.wait(10)
-        except subprocess.TimeoutExpired:
-            again.kill()
+        stop_process(again)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.realtime.processes import ROOT, Server, _free_port, wait_until_answers
+from tests.realtime.processes import ROOT, Server, _free_port, stop_process, wait_until_answers
 
 CADDY = shutil.which("caddy")
 needs_caddy = pytest.mark.skipif(CADDY is None and not os.environ.get("CI"), reason="caddy is not installed")
@@ -37,10 +37,6 @@ def caddy_in_front_of(apps: Sequence[Server], home: Path, ready_path: str = "/he
         wait_until_answers(f"http://127.0.0.1:{port}{ready_path}", deadline, proxy, home / "caddy.log")
         yield f"127.0.0.1:{port}"
     finally:
-        proxy.terminate()
-        try:
-            proxy.wait(10)
-        except subprocess.TimeoutExpired:
-            proxy.kill()
+        stop_process(proxy)
         for app in apps:
             app.stop()

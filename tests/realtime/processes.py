@@ -38,6 +38,16 @@ def wait_until_answers(url: str, deadline: float, proc: subprocess.Popen[bytes] 
         time.sleep(0.1)
 
 
+def stop_process(proc: subprocess.Popen[bytes]) -> None:
+    """SIGTERM (graceful), then SIGKILL if it has not exited within 10 s."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -63,12 +73,7 @@ class Server:
         wait_until_answers(f"http://{self.url}/healthz", deadline)
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()  # graceful: the lifespan closes sockets and says goodbye
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
+        stop_process(self.proc)  # graceful: the lifespan closes sockets and says goodbye
         if self.log is not None:
             self.log.close()
 
