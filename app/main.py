@@ -142,6 +142,7 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
             listener.on_handoff = take_over
             listener.start()
             await asyncio.wait_for(listener.ready.wait(), 10)
+        await db.open_hot_pool(settings.hot_pool_size)
         logging.getLogger("phase10").info("server started")
         await bots.start()
         pruner.start()
@@ -156,6 +157,7 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
             if listener is not None:
                 await listener.handoff(handed_off)  # another process goes on with their bots and timers
             await hub.close()
+            await db.close_hot_pool()
             await loop_lag.stop()
             await gc_policy.stop()
             if listener is not None:

@@ -34,6 +34,8 @@ class Settings(BaseSettings):
     snapshot_every: int = 25
     # Threads for database work from the event loop (socket commands, fan-out reads).
     db_threads: int = 24
+    # Postgres: connections the event loop writes the usual socket command with (one statement, no worker thread).
+    hot_pool_size: int = 4
     ws_max_message_bytes: int = 16_384
     ws_send_queue: int = 256
     ws_auth_timeout_seconds: float = 10.0

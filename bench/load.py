@@ -70,17 +70,18 @@ def rss_mb(pid: int) -> float:
     return total / 1024
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process and its children (uvicorn workers)."""
-    total = 0.0
+def cpu_split(pid: int) -> tuple[float, float]:
+    """(user, system) CPU time of a process and its children (uvicorn workers)."""
+    user = system = 0.0
     pids = [pid]
     children = Path(f"/proc/{pid}/task/{pid}/children")
     if children.exists():
         pids += [int(x) for x in children.read_text().split()]
     for p in pids:
         fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
-        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return total
+        user += int(fields[11]) / os.sysconf("SC_CLK_TCK")
+        system += int(fields[12]) / os.sysconf("SC_CLK_TCK")
+    return user, system
 
 
 @dataclass
@@ -227,12 +228,14 @@ async def play(runs: list[TableRun], pid: int, rate: float, duration: float, rnd
         run.latencies, run.errors = [], 0
     interval = len(runs) / rate
     start = time.perf_counter()
-    cpu_start = cpu_seconds(pid)
+    user_start, system_start = cpu_split(pid)
     client_start = time.process_time()
     end = start + duration
     await asyncio.gather(*(drive(run, interval, end, random.Random(rnd.random())) for run in runs))
     elapsed = time.perf_counter() - start
-    cpu = cpu_seconds(pid) - cpu_start
+    user, system = cpu_split(pid)
+    user, system = user - user_start, system - system_start
+    cpu = user + system
     client_cpu = time.process_time() - client_start
     latencies = [x for run in runs for x in run.latencies]
     errors = sum(run.errors for run in runs)
@@ -245,8 +248,9 @@ async def play(runs: list[TableRun], pid: int, rate: float, duration: float, rnd
     print(f"commands: {len(latencies)} in {elapsed:.1f} s = {len(latencies) / elapsed:.0f} commands/s "
           f"(target {rate}); errors {errors}")
     if latencies:
-        print(f"server CPU: {cpu:.1f} s = {1000 * cpu / len(latencies):.1f} ms per command "
-              f"({100 * cpu / elapsed:.0f}% of one core); load average {load:.1f}")
+        n = len(latencies)
+        print(f"server CPU: {cpu:.1f} s = {1000 * cpu / n:.2f} ms per command ({100 * cpu / elapsed:.0f}% of one "
+              f"core; user {1000 * user / n:.2f} + system {1000 * system / n:.2f} ms); load average {load:.1f}")
         print(f"client (this process) CPU: {client_cpu:.1f} s = {1000 * client_cpu / len(latencies):.1f} ms "
               f"per command ({100 * client_cpu / elapsed:.0f}% of one core)")
         print(f"latency send -> last of 4 sockets: p50 {1000 * statistics.median(latencies):.1f} ms, "

@@ -219,8 +219,7 @@ async def _handle(conn: Connection, data: dict[str, Any], service: GameService, 
             conn.send(_error(ref, "invalid_command", "expected_version must be an integer (0 to 2^31-1)"))
             return
         try:
-            result = await asyncio.to_thread(service.submit_as, conn.table_id, conn.seat_id, ref, expected,
-                                             data.get("command"))
+            result = await service.submit_on_loop(conn.table_id, conn.seat_id, ref, expected, data.get("command"))
         except (ServiceError, RuleError) as err:
             conn.send(_error(ref, err.code, err.message))
             return

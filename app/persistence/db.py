@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from psycopg_pool import AsyncConnectionPool
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
@@ -15,6 +17,11 @@ from sqlalchemy.orm import Session, sessionmaker
 from app import fastjson
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def psycopg_dsn(url: str) -> str:
+    """The libpq connection string of a SQLAlchemy ``postgresql+psycopg://`` URL."""
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
 def _sqlite_engine(url: str, immediate: bool) -> Engine:
@@ -66,6 +73,10 @@ class Database:
         # commit); SQLite keeps its ordinary read transaction (no round trips to save).
         self._peek = self._read if self.is_sqlite else sessionmaker(
             self.read_engine.execution_options(isolation_level="AUTOCOMMIT"), expire_on_commit=False)
+        # Postgres through psycopg, while the server runs: a few autocommit connections for the event loop
+        # (``open_hot_pool``), which writes the usual socket command with one statement and no worker thread.
+        self.hot_pool: AsyncConnectionPool[Any] | None = None
+        self._hot_loop: asyncio.AbstractEventLoop | None = None
 
     @contextmanager
     def write(self) -> Iterator[Session]:
@@ -105,6 +116,30 @@ class Database:
             raise
         finally:
             fairy.close()
+
+    async def open_hot_pool(self, size: int) -> None:
+        """On the server's event loop: open ``hot_pool`` with ``size`` connections (Postgres through psycopg;
+        nothing otherwise, with ``size`` 0, or when one is open already: a pool serves the loop that opened it)."""
+        if not self.is_psycopg or size <= 0 or self.hot_pool is not None:
+            return
+        pool: AsyncConnectionPool[Any] = AsyncConnectionPool(psycopg_dsn(self.url), min_size=size, max_size=size,
+                                                             kwargs={"autocommit": True}, open=False,
+                                                             name="phase10-hot")
+        await pool.open(wait=True, timeout=10)
+        self.hot_pool, self._hot_loop = pool, asyncio.get_running_loop()
+
+    def hot_pool_here(self) -> AsyncConnectionPool[Any] | None:
+        """``hot_pool``, if it was opened on the running event loop."""
+        if self.hot_pool is None or self._hot_loop is not asyncio.get_running_loop():
+            return None
+        return self.hot_pool
+
+    async def close_hot_pool(self) -> None:
+        """Close ``hot_pool`` (on the loop that opened it)."""
+        pool = self.hot_pool_here()
+        if pool is not None:
+            self.hot_pool = self._hot_loop = None
+            await pool.close()
 
     def ping(self) -> None:
         with self.read_engine.connect() as conn:

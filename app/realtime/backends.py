@@ -21,10 +21,10 @@ from typing import Any
 
 import psycopg
 from sqlalchemy import text
-from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
 from app import fastjson, metrics
+from app.persistence.db import psycopg_dsn
 from app.services.base import Step
 
 from .hub import Hub
@@ -119,10 +119,6 @@ def parse_table_payload(payload: str) -> tuple[str, int | None, Step | None]:
         if isinstance(command, dict):
             return table_id, version, Step(int(parts[2]), int(parts[3]), command)
     return table_id, version, None
-
-
-def psycopg_dsn(url: str) -> str:
-    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
 class PgListener:

@@ -9,12 +9,15 @@ modules of their own; routes and socket handlers only call this service; no rule
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
+from dataclasses import dataclass
 from typing import Any, cast
 
 import psycopg
 from psycopg.types.json import Json
+from psycopg_pool import PoolTimeout
 from sqlalchemy import Table, and_, bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -96,6 +99,25 @@ _PG_HOT_WRITE_NOTIFY = _PG_HOT_WRITE + "SELECT pg_notify(%(channel)s, %(payload)
 
 class _Conflict(Exception):
     """Another writer moved the game on between our read and our write."""
+
+
+@dataclass(frozen=True)
+class _HotPlan:
+    """A socket's command checked on this process's copy of its game, and the one statement that writes it."""
+
+    table_id: str
+    game_id: int
+    ruleset: str
+    version: int
+    seat: int
+    new_state: Any
+    redacted: JSONDict
+    statement: str
+    params: JSONDict
+
+
+# How long a socket's command waits for a free connection of the async pool before it takes the ordinary path.
+HOT_POOL_WAIT = 0.5
 
 
 
@@ -215,11 +237,54 @@ class GameService(Lobby, Replays, Fanout):
 
     def _submit_hot(self, table_id: str, viewer: Viewer, command_id: str, expected_version: int | None,
                     raw: Any) -> tuple[JSONDict, int, str] | None:
-        """The usual socket command in one round trip (Postgres): checked and applied on this process's current
-        copy of the running game (the fan-out's hot cache and the state cache), then written by one guarded
-        statement. ``None`` whenever that cannot decide it alone -- no copy, a refusal (the copy may be behind),
-        a snapshot or the end of the game due, another version in the database, a command id seen before: then
-        the ordinary path reads the game and decides, exactly as without this attempt."""
+        """The usual socket command in one round trip (Postgres), from a worker thread: see ``_hot_plan``."""
+        plan = self._hot_plan(table_id, viewer, command_id, expected_version, raw)
+        if plan is None:
+            return None
+        with self.committing(table_id, plan.version):
+            try:
+                with self.db.autocommit_cursor() as cursor:
+                    cursor.execute(plan.statement, plan.params)
+                    moved = cursor.rowcount
+            except psycopg.IntegrityError:
+                return None  # this command id was used before: the ordinary path tells a resend from a reuse
+            if moved != 1:
+                return None
+            return self._hot_written(plan)
+
+    async def submit_on_loop(self, table_id: str, seat_id: int | None, command_id: str,
+                             expected_version: int | None, raw: Any) -> JSONDict:
+        """``submit_as`` for a socket, called on the event loop. The usual command at a running table this process
+        keeps current is checked here and written by one statement on the async pool (``Database.hot_pool_here``): no
+        worker thread, no wait for a pooled thread or connection of the ordinary path. Anything that needs the
+        ordinary path's reads goes to ``submit_as`` in a worker thread, exactly as before."""
+        pool = self.db.hot_pool_here()
+        if pool is not None:
+            arrived = time.perf_counter()
+            plan = self._hot_plan(table_id, Viewer(seat_id), command_id, expected_version, raw)
+            if plan is not None:
+                with self.committing(table_id, plan.version):
+                    try:
+                        async with pool.connection(timeout=HOT_POOL_WAIT) as conn:
+                            cursor = await conn.execute(plan.statement, plan.params)
+                            moved = cursor.rowcount
+                    except (psycopg.IntegrityError, PoolTimeout):
+                        moved = 0  # a command id used before, or no connection free: the ordinary path decides
+                    written = self._hot_written(plan) if moved == 1 else None
+                if written is not None:
+                    metrics.command_committed(table_id, written[1], written[2], arrived)
+                    self.after_commit(table_id, written[1])
+                    return written[0]
+        return await asyncio.to_thread(self.submit_as, table_id, seat_id, command_id, expected_version, raw)
+
+    def _hot_plan(self, table_id: str, viewer: Viewer, command_id: str, expected_version: int | None,
+                  raw: Any) -> _HotPlan | None:
+        """A socket's command checked and applied on this process's current copy of the running game (the fan-out's
+        hot cache and the state cache), with the one guarded statement that writes it (Postgres). ``None``
+        whenever that cannot decide it alone -- no copy, a refusal (the copy may be behind), a snapshot or the end
+        of the game due: then the ordinary path reads the game and decides, exactly as without this attempt. The
+        statement itself applies only on exactly the version the command was checked against, and fails on a
+        command id seen before (the ordinary path then tells a resend from a reuse)."""
         hot = self.hot_game(table_id)
         if hot is None or viewer.seat_id is None or expected_version not in (None, hot.version):
             return None
@@ -248,21 +313,17 @@ class GameService(Lobby, Replays, Fanout):
         notify = self.notifier.notification(table_id, version, Step(hot.game_id, seat, command_json))
         if notify is not None:
             params["channel"], params["payload"] = notify
-        with self.committing(table_id, version):
-            try:
-                with self.db.autocommit_cursor() as cursor:
-                    cursor.execute(_PG_HOT_WRITE_ONLY if notify is None else _PG_HOT_WRITE_NOTIFY, params)
-                    moved = cursor.rowcount
-            except psycopg.IntegrityError:
-                return None  # this command id was used before: the ordinary path tells a resend from a reuse
-            if moved != 1:
-                return None
-            self.states.put(hot.game_id, version, new_state)
-            self._hot_step(table_id, hot.game_id, version, redacted, False, snapshot=False)
-        log.info("command accepted", extra={"table_id": table_id, "game_id": hot.game_id, "version": version,
-                                            "seat": seat})
-        return ({"game_id": hot.game_id, "version": version, "duplicate": False, "events": redacted[key(seat)],
-                 "view": None}, version, hot.ruleset)
+        return _HotPlan(table_id, hot.game_id, hot.ruleset, version, seat, new_state, redacted,
+                        _PG_HOT_WRITE_ONLY if notify is None else _PG_HOT_WRITE_NOTIFY, params)
+
+    def _hot_written(self, plan: _HotPlan) -> tuple[JSONDict, int, str]:
+        """``plan`` was written: this process's copy moves on (call inside ``committing``)."""
+        self.states.put(plan.game_id, plan.version, plan.new_state)
+        self._hot_step(plan.table_id, plan.game_id, plan.version, plan.redacted, False, snapshot=False)
+        log.info("command accepted", extra={"table_id": plan.table_id, "game_id": plan.game_id,
+                                            "version": plan.version, "seat": plan.seat})
+        return ({"game_id": plan.game_id, "version": plan.version, "duplicate": False,
+                 "events": plan.redacted[key(plan.seat)], "view": None}, plan.version, plan.ruleset)
 
     def _ruleset_of(self, table_id: str) -> str:
         """The table's rule set for the refused-commands metric (``unknown`` for a table that does not exist)."""

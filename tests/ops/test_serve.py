@@ -8,8 +8,9 @@ from typing import Any
 
 from uvicorn.importer import import_from_string
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from websockets.frames import Frame, Opcode
 
-from app.serve import GuardedHttpTools, LeanWebSockets, uvicorn_args
+from app.serve import GuardedHttpTools, LeanWebSockets, SmallMessagesPlain, uvicorn_args
 from app.settings import get_settings
 
 
@@ -69,6 +70,13 @@ def test_websockets_compress_without_state_kept_between_messages() -> None:
                 (protocol,) = [c for c in server.server_state.connections if isinstance(c, LeanWebSockets)]
                 (deflate,) = protocol.conn.extensions
                 assert not hasattr(deflate, "encoder") and not hasattr(deflate, "decoder")
+                # Short messages go uncompressed (RSV1 unset), longer ones compressed at level 1; the echo above
+                # exchanged one of each with a real client (100 and 320 characters).
+                assert isinstance(deflate, SmallMessagesPlain) and deflate.compress_settings["level"] == 1
+                short, long = (deflate.encode(Frame(Opcode.TEXT, text.encode()))
+                               for text in ("hello" * 20, '{"type": "ping"}' * 20))
+                assert not short.rsv1 and short.data == b"hello" * 20
+                assert long.rsv1 and len(long.data) < 100
                 assert protocol.request is None and protocol.response is None  # the handshake is forgotten
         finally:
             server.should_exit = True

@@ -278,3 +278,47 @@ def test_an_ordinary_table_planned_only_by_another_process_turns_quiet_here_at_i
     seats = seat_ids(service, t.id)
     service.fanout(t.id, seats, 0)
     wait_for(lambda: t.id in runner.quiet)
+
+
+def _answer(ws: Any, ref: str) -> dict[str, Any]:
+    """The socket's answer to the command ``ref`` (its ack or its error), past the updates before it."""
+    while True:
+        message: dict[str, Any] = ws.receive_json()
+        if message["type"] in ("ack", "error") and message.get("ref") == ref:
+            return message
+
+
+def test_a_socket_command_is_written_on_the_event_loop_with_no_worker_thread(client: TestClient) -> None:
+    """Postgres: the usual socket command is checked on the loop and written by one statement on the async pool:
+    the worker-thread path (``submit_as``) is not called. A command the copy cannot decide alone (a stale version)
+    goes to that path and gets its usual answer."""
+    service = service_of(client)
+    if not service.db.is_psycopg:
+        pytest.skip("the async pool is Postgres only")
+    t = new_table(client, players=2, start=True)
+    picked = pick(client, t.id, random.Random(3))
+    assert picked is not None
+    seat, command = picked
+    threaded: list[tuple[Any, ...]] = []
+    submit_as = service.submit_as
+
+    def recording(*args: Any) -> dict[str, Any]:
+        threaded.append(args)
+        return submit_as(*args)
+
+    service.submit_as = recording  # type: ignore[method-assign]
+    try:
+        with client.websocket_connect(f"/ws/tables/{t.id}?token={t.tokens[seat]}") as ws:
+            assert ws.receive_json()["type"] == "snapshot"  # the socket's first fan-out keeps the table current
+            ws.send_json({"type": "command", "command_id": "on-loop", "expected_version": 0, "command": command})
+            ack = _answer(ws, "on-loop")
+            assert (ack["type"], ack["version"], ack["duplicate"]) == ("ack", 1, False)
+            assert threaded == []
+            ws.send_json({"type": "command", "command_id": "stale", "expected_version": 0, "command": command})
+            refused = _answer(ws, "stale")
+            assert (refused["type"], refused["code"]) == ("error", "stale_version")
+            assert [args[2] for args in threaded] == ["stale"]
+    finally:
+        del service.submit_as  # the class's method again
+    with service.db.read() as s:
+        assert s.scalar(select(Game.version).where(Game.table_id == t.id)) == 1

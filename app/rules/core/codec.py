@@ -23,6 +23,7 @@ T = TypeVar("T")
 JSON = Any
 
 
+@cache
 def type_tag(cls: type) -> str:
     """The ``"type"`` tag of a dataclass in a union."""
     tag = getattr(cls, "TYPE", None)
@@ -31,16 +32,33 @@ def type_tag(cls: type) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).lower()
 
 
+_SHAPES: dict[type, tuple[str, tuple[str, ...]] | None] = {}
+
+
+def _shape(cls: type) -> tuple[str, tuple[str, ...]] | None:
+    """A dataclass's tag and field names (``None`` for any other type): found once per class, since snapshots
+    encode hundreds of dataclass values."""
+    try:
+        return _SHAPES[cls]
+    except KeyError:
+        shape = ((type_tag(cls), tuple(f.name for f in dataclasses.fields(cls)))
+                 if dataclasses.is_dataclass(cls) else None)
+        _SHAPES[cls] = shape
+        return shape
+
+
 def to_json(obj: object) -> JSON:
     """Encode an engine value (dataclass, enum, tuple, frozenset, dict, scalar) as plain JSON data."""
     if obj is None or isinstance(obj, bool | int | str | float):
         return obj
     if isinstance(obj, Enum):
         return obj.value
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        out: dict[str, JSON] = {"type": type_tag(type(obj))}
-        for f in dataclasses.fields(obj):
-            out[f.name] = to_json(getattr(obj, f.name))
+    shape = _shape(type(obj))
+    if shape is not None:
+        tag, names = shape
+        out: dict[str, JSON] = {"type": tag}
+        for name in names:
+            out[name] = to_json(getattr(obj, name))
         return out
     if isinstance(obj, tuple | list):
         return [to_json(x) for x in obj]
