@@ -47,6 +47,7 @@ from bench import server_metrics  # noqa: E402
 from tests.rules.playout import choose  # noqa: E402
 
 SEED = 20261125
+REST_SECONDS = 10.0
 PLAYERS = 4
 
 
@@ -316,6 +317,13 @@ async def bench(base: str, pid: int, args: argparse.Namespace) -> Figures | None
         else:
             # One process's own figures (with --workers N a scrape reaches any one of them: skipped).
             metrics_before = server_metrics.scrape(base) if args.workers == 1 else None
+            await asyncio.sleep(2)
+            rest = time.perf_counter()
+            user, system = cpu_split(pid)
+            await asyncio.sleep(REST_SECONDS)
+            busy = sum(cpu_split(pid)) - user - system
+            print(f"server CPU at rest ({PLAYERS * args.tables} sockets open, no command, {REST_SECONDS:.0f} s): "
+                  f"{100 * busy / (time.perf_counter() - rest):.1f}% of one core")
             await play(runs, pid, args.rate, args.duration, random.Random(1), report=True)
             if metrics_before is not None:
                 server_metrics.report(metrics_before, server_metrics.scrape(base))

@@ -165,19 +165,21 @@ class Hub:
 
     # -- heartbeat -----------------------------------------------------------------------------------------
     def start_heartbeat(self, interval: float, idle_timeout: float) -> None:
-        """On the hub's loop: every ``interval`` seconds send ``{"type": "ping"}`` to every socket here and
-        drop the sockets not heard from for ``idle_timeout`` seconds (a silent drop: a phone that lost its
-        network sends no close frame), so their seats show disconnected and stand-ins start on time."""
+        """On the hub's loop: every ``interval`` seconds ping the sockets here not heard from for ``interval``
+        seconds and drop the sockets not heard from for ``idle_timeout`` seconds (a silent drop: a phone that lost
+        its network sends no close frame), so their seats show disconnected and stand-ins start on time."""
         if interval > 0 and self.heartbeat_task is None:
             self.heartbeat_task = asyncio.get_running_loop().create_task(self._heartbeat(interval, idle_timeout))
 
     async def _heartbeat(self, interval: float, idle_timeout: float) -> None:
         while True:
             await asyncio.sleep(interval)
-            self.beat(idle_timeout)
+            self.beat(idle_timeout, quiet=interval)
 
-    def beat(self, idle_timeout: float, now: float | None = None) -> None:
-        """One heartbeat: ping every open socket, drop the silent ones (``idle_timeout`` 0: never)."""
+    def beat(self, idle_timeout: float, now: float | None = None, quiet: float = 0.0) -> None:
+        """One heartbeat: drop the silent sockets (``idle_timeout`` 0: never) and ping the others not heard from
+        for ``quiet`` seconds. A socket heard from more recently is alive, and it hears from us too: a page pings
+        every few seconds itself, and each ping is answered with a pong."""
         now = time.monotonic() if now is None else now
         ping = json.dumps({"type": "ping"})
         for channel in list(self.channels.values()):
@@ -188,7 +190,7 @@ class Hub:
                     log.info("socket silent, dropped", extra={"table_id": conn.table_id})
                     conn.close(4408, "heartbeat timeout")
                     self.detach(conn)  # at once: the reader may wait for a close that never comes
-                else:
+                elif now - conn.last_heard >= quiet:
                     conn.send_text(ping)
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:

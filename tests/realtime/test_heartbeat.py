@@ -116,3 +116,28 @@ def test_a_socket_that_answers_stays_and_a_silent_one_is_dropped(quick: TestClie
             while True:
                 guest.receive_json()
         assert closed.value.code == 4408
+
+
+def test_beat_pings_only_the_sockets_not_heard_from_for_the_interval() -> None:
+    """A socket heard from within the last interval (a page pings every few seconds itself, and gets a pong) is
+    not pinged; one quiet for the interval is."""
+    async def run() -> None:
+        hub = Hub(_no_fanout)
+        hub.bind(asyncio.get_running_loop())
+        recent_sink, quiet_sink = Sink(), Sink()
+        recent = Connection(recent_sink, "t1", 1, 16)
+        quiet = Connection(quiet_sink, "t1", 2, 16)
+        hub.attach(recent)
+        hub.attach(quiet)
+        await asyncio.sleep(0.05)
+        recent_sink.sent.clear()
+        quiet_sink.sent.clear()
+        now = time.monotonic()
+        recent.last_heard, quiet.last_heard = now - 1.0, now - 4.5
+        hub.beat(10.0, now, quiet=4.0)
+        await asyncio.sleep(0.05)
+        assert recent_sink.sent == [] and quiet_sink.sent == ['{"type": "ping"}']
+        assert not recent.closed and not quiet.closed
+        await hub.close()
+
+    asyncio.run(run())

@@ -2,7 +2,7 @@
    browser's online/offline events, and how a seat's presence is shown.
 
    Every `interval` ms the page sends {"type": "ping"}; it answers the server's pings with {"type": "pong"}.
-   Any message from the server is a sign of life (the server pings every 4 s, and answers ours); when none came
+   Any message from the server is a sign of life (the server answers our pings, and pings a socket silent for 4 s); when none came
    for `timeout` ms (checked every second) the socket is declared dead (`onDead`), because a connection that
    silently lost its network never fires "close". The browser's own offline event declares it dead at once. */
 const P10 = window.P10;
