@@ -84,17 +84,23 @@ _PG_INSERT_COMMAND = (
     "INSERT INTO game_command (game_id, seq, seat, command_id, command, events, redacted, created_at) "
     "VALUES (%(game_id)s, %(seq)s, %(seat)s, %(command_id)s, %(command)s, %(events)s, %(redacted)s, %(created_at)s)")
 _PG_JSON = ("command", "events", "redacted")
-# A socket's command on a running table this process keeps current (``_submit_hot``): the version bump, the command
-# row and the NOTIFY in one statement, in autocommit (one round trip: no separate read, BEGIN or COMMIT). The
-# version guard makes it apply only on exactly the version the command was checked against; a copy of a command
-# id already accepted fails the unique constraint (the whole statement is undone).
-_PG_HOT_WRITE = (
-    "WITH bump AS (UPDATE game SET version = %(seq)s WHERE id = %(game_id)s AND version = %(b_old)s RETURNING id), "
-    "ins AS (INSERT INTO game_command (game_id, seq, seat, command_id, command, events, redacted, created_at) "
-    "SELECT id, %(seq)s, %(seat)s, %(command_id)s, %(command)s, %(events)s, %(redacted)s, %(created_at)s FROM bump "
-    "RETURNING seq) ")
-_PG_HOT_WRITE_ONLY = _PG_HOT_WRITE + "SELECT seq FROM ins"
-_PG_HOT_WRITE_NOTIFY = _PG_HOT_WRITE + "SELECT pg_notify(%(channel)s, %(payload)s) FROM ins"
+# A socket's command on a running table this process keeps current (``_hot_plan``): the version bump (with the
+# new snapshot when one is due), the command row and the NOTIFY in one statement, in autocommit (one round trip:
+# no separate read, BEGIN or COMMIT). The version guard makes it apply only on exactly the version the command was
+# checked against; a copy of a command id already accepted fails the unique constraint (the whole statement is
+# undone).
+def _pg_hot_write(snapshot: bool, notify: bool) -> str:
+    values = "version = %(seq)s" + (", snapshot = %(snapshot)s, snapshot_version = %(seq)s" if snapshot else "")
+    return (
+        f"WITH bump AS (UPDATE game SET {values} WHERE id = %(game_id)s AND version = %(b_old)s RETURNING id), "
+        "ins AS (INSERT INTO game_command (game_id, seq, seat, command_id, command, events, redacted, created_at) "
+        "SELECT id, %(seq)s, %(seat)s, %(command_id)s, %(command)s, %(events)s, %(redacted)s, %(created_at)s "
+        "FROM bump RETURNING seq) "
+        + ("SELECT pg_notify(%(channel)s, %(payload)s) FROM ins" if notify else "SELECT seq FROM ins"))
+
+
+_PG_HOT_WRITES = {(snapshot, notify): _pg_hot_write(snapshot, notify)
+                  for snapshot in (False, True) for notify in (False, True)}
 
 
 class _Conflict(Exception):
@@ -112,6 +118,7 @@ class _HotPlan:
     seat: int
     new_state: Any
     redacted: JSONDict
+    snapshot: bool  # the statement stores the new state as the game's snapshot
     statement: str
     params: JSONDict
 
@@ -281,8 +288,8 @@ class GameService(Lobby, Replays, Fanout):
                   raw: Any) -> _HotPlan | None:
         """A socket's command checked and applied on this process's current copy of the running game (the fan-out's
         hot cache and the state cache), with the one guarded statement that writes it (Postgres). ``None``
-        whenever that cannot decide it alone -- no copy, a refusal (the copy may be behind), a snapshot or the end
-        of the game due: then the ordinary path reads the game and decides, exactly as without this attempt. The
+        whenever that cannot decide it alone -- no copy, a refusal (the copy may be behind), the end of the game:
+        then the ordinary path reads the game and decides, exactly as without this attempt. The
         statement itself applies only on exactly the version the command was checked against, and fails on a
         command id seen before (the ordinary path then tells a resend from a reuse)."""
         hot = self.hot_game(table_id)
@@ -290,7 +297,7 @@ class GameService(Lobby, Replays, Fanout):
             return None
         seat = self._engine_seat_in(hot.seats, viewer.seat_id)
         version = hot.version + 1
-        if seat is None or version - hot.snapshot_version >= self.settings.snapshot_every:
+        if seat is None:
             return None
         state = self.states.get(hot.game_id, hot.version)
         if state is None:
@@ -310,16 +317,19 @@ class GameService(Lobby, Replays, Fanout):
             "command": Json(command_json, dumps=fastjson.dumps),
             "events": Json([ruleset.event_to_json(e) for e in events], dumps=fastjson.dumps),
             "redacted": Json(redacted, dumps=fastjson.dumps), "created_at": utcnow()}
+        snapshot = version - hot.snapshot_version >= self.settings.snapshot_every
+        if snapshot:
+            params["snapshot"] = Json(ruleset.state_to_json(new_state), dumps=fastjson.dumps)
         notify = self.notifier.notification(table_id, version, Step(hot.game_id, seat, command_json))
         if notify is not None:
             params["channel"], params["payload"] = notify
-        return _HotPlan(table_id, hot.game_id, hot.ruleset, version, seat, new_state, redacted,
-                        _PG_HOT_WRITE_ONLY if notify is None else _PG_HOT_WRITE_NOTIFY, params)
+        return _HotPlan(table_id, hot.game_id, hot.ruleset, version, seat, new_state, redacted, snapshot,
+                        _PG_HOT_WRITES[snapshot, notify is not None], params)
 
     def _hot_written(self, plan: _HotPlan) -> tuple[JSONDict, int, str]:
         """``plan`` was written: this process's copy moves on (call inside ``committing``)."""
         self.states.put(plan.game_id, plan.version, plan.new_state)
-        self._hot_step(plan.table_id, plan.game_id, plan.version, plan.redacted, False, snapshot=False)
+        self._hot_step(plan.table_id, plan.game_id, plan.version, plan.redacted, False, snapshot=plan.snapshot)
         log.info("command accepted", extra={"table_id": plan.table_id, "game_id": plan.game_id,
                                             "version": plan.version, "seat": plan.seat})
         return ({"game_id": plan.game_id, "version": plan.version, "duplicate": False,

@@ -322,3 +322,38 @@ def test_a_socket_command_is_written_on_the_event_loop_with_no_worker_thread(cli
         del service.submit_as  # the class's method again
     with service.db.read() as s:
         assert s.scalar(select(Game.version).where(Game.table_id == t.id)) == 1
+
+
+def test_a_command_due_a_snapshot_stores_it_in_the_same_one_statement(client: TestClient) -> None:
+    """Postgres: when a command is due a snapshot (every ``snapshot_every`` commands), the one statement stores the
+    new state with the version bump; a process with no cached state (a restart) loads that snapshot and reaches
+    the same state (C-10)."""
+    service = service_of(client)
+    if not service.db.is_psycopg:
+        pytest.skip("the one-statement command is Postgres only")
+    t = new_table(client, players=2, start=True)
+    with service.db.read() as s:
+        game_id, game_seats = s.execute(select(Game.id, Game.seats).where(Game.table_id == t.id)).one()
+    service.fanout(t.id, seat_ids(service, t.id), 0)
+    picked = pick(client, t.id, random.Random(4))
+    assert picked is not None
+    seat, command = picked
+    settings = service.settings
+    service.settings = settings.model_copy(update={"snapshot_every": 1})
+    try:
+        with statements(service) as seen:
+            result = service.submit_as(t.id, game_seats[seat]["seat_id"], "with-snapshot", 0, command)
+    finally:
+        service.settings = settings
+    assert (result["version"], result["duplicate"]) == (1, False)
+    assert len(seen) == 1 and "snapshot = " in seen[0] and "pg_notify" in seen[0], seen
+    ruleset = service._ruleset("mattel")
+    cached = service.states.get(game_id, 1)
+    assert cached is not None
+    with service.db.read() as s:
+        stored, at = s.execute(select(Game.snapshot, Game.snapshot_version).where(Game.id == game_id)).one()
+    assert at == 1 and stored == ruleset.state_to_json(cached)
+    cold = GameService(service.db, settings)
+    with cold.db.read() as s:
+        game = s.execute(select(Game).where(Game.id == game_id)).scalar_one()
+        assert ruleset.state_to_json(cold._state(s, ruleset, game)) == stored

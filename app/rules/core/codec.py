@@ -33,6 +33,10 @@ def type_tag(cls: type) -> str:
 
 
 _SHAPES: dict[type, tuple[str, tuple[str, ...]] | None] = {}
+# The sorted encoding of frozensets of scalars (a joker's colours, in every snapshot): sorting by ``repr`` is
+# slow for enums, and such sets recur. Values are copied out, never shared.
+_SCALAR_SETS: dict[frozenset[Any], list[Any]] = {}
+_SCALARS = (str, int, float, bool)
 
 
 def _shape(cls: type) -> tuple[str, tuple[str, ...]] | None:
@@ -63,8 +67,14 @@ def to_json(obj: object) -> JSON:
     if isinstance(obj, tuple | list):
         return [to_json(x) for x in obj]
     if isinstance(obj, frozenset | set):
-        items = [to_json(x) for x in obj]
-        return sorted(items, key=repr)
+        known = _SCALAR_SETS.get(obj) if isinstance(obj, frozenset) else None
+        if known is not None:
+            return list(known)
+        items = sorted((to_json(x) for x in obj), key=repr)
+        if isinstance(obj, frozenset) and len(_SCALAR_SETS) < 4096 and all(isinstance(x, _SCALARS) for x in items):
+            _SCALAR_SETS[obj] = items
+            return list(items)
+        return items
     if isinstance(obj, Mapping):
         return {str(to_json(k)): to_json(v) for k, v in obj.items()}
     raise TypeError(f"cannot encode {type(obj).__name__}")
