@@ -138,6 +138,10 @@ class Channel:
         # (a version is announced only after its commit, so a load started later sees it).
         self.announced_version = -1
         self.covered_version = -1
+        # The last table key (``Hub._table_key``) and what it was made from.
+        self.table_key = ""
+        self.key_base: JSONDict | None = None
+        self.key_online: set[int] = set()
 
 
 class Remote(Protocol):
@@ -351,9 +355,7 @@ class Hub:
                 data.table = dict(data.table, seats=[
                     dict(seat, connected=seat_id in online)
                     for seat, seat_id in zip(data.table.get("seats", []), data.seat_ids, strict=False)])
-                # table.game.version is only as fresh as the last table read; updates carry the version.
-                volatile = dict(data.table, game={**(data.table.get("game") or {}), "version": None})
-                table_key = fastjson.dumps_sorted(volatile)
+                table_key = self._table_key(channel, data, online)
                 encoded: dict[tuple[Any, ...], str] = {}
                 for c in conns:
                     if not c.closed:
@@ -365,6 +367,19 @@ class Hub:
                 self.wake_local(channel.table_id)
             elif not channel.connections:
                 self.channels.pop(channel.table_id, None)
+
+    @staticmethod
+    def _table_key(channel: Channel, data: FanoutData, online: set[int]) -> str:
+        """What a socket compares to know whether the table info changed: the info as sorted JSON, without its
+        game version (only as fresh as the last table read; updates carry the version). Made again only when the
+        info it comes from (``data.table_base``) or who is online changed."""
+        base = data.table_base
+        if base is not None and base is channel.key_base and online == channel.key_online:
+            return channel.table_key
+        volatile = dict(data.table, game={**(data.table.get("game") or {}), "version": None})
+        channel.key_base, channel.key_online = base, online
+        channel.table_key = fastjson.dumps_sorted(volatile)
+        return channel.table_key
 
     @staticmethod
     def _since(c: Connection) -> int:

@@ -63,6 +63,9 @@ class FanoutData:
     engine_seat: dict[int, int]
     views: dict[int | None, JSONDict | None]
     steps: list[tuple[int, JSONDict]] = field(default_factory=list)
+    # The cached table info ``table`` was made from (a fan-out from the hot cache; ``None`` after a read): the same
+    # object for as long as the table's lobby has not changed, so the hub can tell an unchanged table cheaply.
+    table_base: JSONDict | None = None
 
 
 @dataclass
@@ -236,7 +239,7 @@ class Fanout(ServiceBase):
         table = dict(hot.table, game={**hot.table["game"], "version": version})
         data = FanoutData(table=table, seat_ids=hot.seat_ids, game_id=game_id, version=version,
                           engine_seat={entry["seat_id"]: i for i, entry in enumerate(hot.seats)}, views={},
-                          steps=steps)
+                          steps=steps, table_base=hot.table)
         seats = {self._engine_seat_in(hot.seats, seat_id) for seat_id in seat_ids}
         data.views.update(ruleset.player_views(state, seats))  # one view per distinct seat
         self._decorate(s, table_id, GameRef(game_id, version, "playing", hot.ruleset, hot.seats), data.views.values())

@@ -35,7 +35,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol, cast
 from urllib.parse import urlsplit
 
-from sqlalchemy import Table, bindparam, delete, or_, select, update
+from sqlalchemy import Table, delete, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -53,15 +53,13 @@ log = logging.getLogger("phase10.push")
 
 JSONDict = dict[str, Any]
 MAX_SUBSCRIPTIONS_PER_SEAT = 5
-# A table found without subscriptions is not read again for this long (its commands cost the worker nothing);
-# a subscription stored by this process ends the wait at once, one stored by another process within it.
+# Which tables have a subscription at all (the check of any other table stops there, and commands at it cost the
+# worker nothing): one query for all tables, made again when this old. A subscription stored by this process counts
+# at once, one stored by another process within this time.
 UNSUBSCRIBED_SECONDS = 10.0
-# Whether any seat of a table has a subscription (the check of a table without one stops here): a Core statement
-# on the tables, run on the session's connection (no ORM layer: every active table is checked every 10 s).
 _PS = cast(Table, PushSubscription.__table__)
 _SEAT = cast(Table, Seat.__table__)
-_ANY_SUBSCRIPTION = (select(_PS.c.id).select_from(_PS.join(_SEAT, _SEAT.c.id == _PS.c.seat_id))
-                     .where(_SEAT.c.table_id == bindparam("table_id")).limit(1))
+_SUBSCRIBED_TABLES = select(_SEAT.c.table_id).select_from(_PS.join(_SEAT, _SEAT.c.id == _PS.c.seat_id)).distinct()
 _STOP = object()
 
 
@@ -181,7 +179,10 @@ class PushService:
         # reminders: (due, table id, game id, version, seat id), and the keys already scheduled
         self._reminders: list[tuple[datetime, str, int, int, int]] = []
         self._scheduled: set[tuple[int, int, int]] = set()
-        self._unsubscribed: dict[str, float] = {}  # table id -> monotonic time until which it is skipped
+        # The tables with a subscription (``_SUBSCRIBED_TABLES``), and the monotonic time until which that holds.
+        # Replaced, never changed in place: the loop and request threads read it while the worker reads again.
+        self._subscribed: frozenset[str] = frozenset()
+        self._subscribed_until = 0.0
         self._session: Any = None  # a requests.Session, made with the first send
 
     # -- lifecycle -------------------------------------------------------------------------------------
@@ -223,7 +224,7 @@ class PushService:
     def after_commit(self, table_id: str, version: int) -> None:
         """A command or lobby change was committed: note which seats have a visible page now (the moment the
         turn changed) and look at the table later, in the worker."""
-        if self._thread is None or self._unsubscribed.get(table_id, 0.0) > time.monotonic():
+        if self._thread is None or (table_id not in self._subscribed and self._subscribed_until > time.monotonic()):
             return
         self._queue.put((table_id, True, frozenset(self.visible(table_id))))
 
@@ -256,7 +257,7 @@ class PushService:
                         PushSubscription.id.in_(ids[MAX_SUBSCRIPTIONS_PER_SEAT:])))
             else:
                 row.p256dh, row.auth, row.lang = p256dh, auth, lang
-        self._unsubscribed.pop(table_id, None)
+        self._subscribed = self._subscribed | {table_id}
         self.poke(table_id)
         return {"subscribed": True}
 
@@ -311,12 +312,7 @@ class PushService:
         reminders. ``seen_visible``: seats with a visible page when the commands since the last check were
         committed (a seat that was watching when its turn came is not alerted because it looked away since)."""
         alerts: list[tuple[Target, JSONDict]] = []
-        if alert and self._unsubscribed.get(table_id, 0.0) > time.monotonic():
-            return
-        with self.db.peek() as s:  # the usual table has no subscription: one small query says so
-            subscribed = s.connection().execute(_ANY_SUBSCRIPTION, {"table_id": table_id}).first() is not None
-        if not subscribed:
-            self._unsubscribed_for_now(table_id)
+        if table_id not in self._tables_with_subscriptions():  # the usual table
             return
         with self.db.read() as s:
             game = self.service._game(s, table_id)
@@ -324,10 +320,9 @@ class PushService:
                 return
             seat_ids = [entry["seat_id"] for entry in game.seats]
             targets = self._targets(s, seat_ids)
-            if not targets:
-                self._unsubscribed_for_now(table_id)
+            if not targets:  # subscriptions of seats no longer in the game: not looked at until the next read
+                self._subscribed = self._subscribed - {table_id}
                 return
-            self._unsubscribed.pop(table_id, None)
             ruleset = self.service._ruleset(game.ruleset)
             awaited = frozenset(ruleset.awaited(self.service._state(s, ruleset, game)))
             newly = self._became_awaited(s, ruleset, game, awaited)
@@ -354,12 +349,13 @@ class PushService:
             if self._claim(target.id, "turn_key", key):
                 self._submit(target, payload)
 
-    def _unsubscribed_for_now(self, table_id: str) -> None:
-        """``table_id`` has no subscription: its commits are not looked at for ``UNSUBSCRIBED_SECONDS``."""
-        self._unsubscribed[table_id] = time.monotonic() + UNSUBSCRIBED_SECONDS
-        if len(self._unsubscribed) > 10_000:
-            now = time.monotonic()
-            self._unsubscribed = {k: v for k, v in self._unsubscribed.items() if v > now}
+    def _tables_with_subscriptions(self) -> frozenset[str]:
+        """The tables with a subscription, read again if the last read is ``UNSUBSCRIBED_SECONDS`` old."""
+        if self._subscribed_until <= time.monotonic():
+            with self.db.peek() as s:
+                self._subscribed = frozenset(s.connection().execute(_SUBSCRIBED_TABLES).scalars())
+            self._subscribed_until = time.monotonic() + UNSUBSCRIBED_SECONDS
+        return self._subscribed
 
     def _became_awaited(self, s: Session, ruleset: Any, game: Game, awaited: frozenset[int]) -> frozenset[int]:
         """The seats of ``awaited`` (awaited at ``game``'s version) that were not awaited all along since this

@@ -163,3 +163,49 @@ def test_an_idle_socket_holds_no_writer_task() -> None:
     sink, seen = asyncio.run(scenario())
     assert seen == [True, True, True, True]
     assert [m["i"] for m in sink.sent] == [0, 1, 2, 3]
+
+
+def test_the_table_key_is_made_again_only_when_the_table_info_or_presence_changed() -> None:
+    """Fan-outs from the same cached table info with the same sockets online reuse the table key (no JSON made);
+    a seat coming online changes it, and the sockets get one ``table`` message with the new flag."""
+    sorted_dumps: list[int] = []
+    dumps_sorted = fastjson.dumps_sorted
+
+    def counting(value: object) -> str:
+        sorted_dumps.append(1)
+        return dumps_sorted(value)
+
+    base = {"table_id": "t", "seats": [{"name": "A"}, {"name": "B"}], "game": {"version": 0}}
+
+    async def scenario() -> list[dict[str, object]]:
+        version = 0
+
+        async def fanout(table_id: str, seat_ids: set[int | None], since: int) -> FanoutData:
+            return FanoutData(table=dict(base, game={"version": version}), seat_ids=[1, 2], game_id=7,
+                              version=version, engine_seat={1: 0, 2: 1}, views={0: {"v": version}, 1: {}},
+                              table_base=base)
+
+        hub = Hub(fanout)
+        hub.bind(asyncio.get_running_loop())
+        sink = FastSink()
+        hub.attach(Connection(sink, "t", 1, queue_size=16))
+        await asyncio.sleep(0.02)
+        made = len(sorted_dumps)
+        for _ in range(3):
+            version += 1
+            hub.wake("t", version)
+            await asyncio.sleep(0.02)
+        assert len(sorted_dumps) == made  # same info, same sockets online: the key is reused
+        hub.attach(Connection(FastSink(), "t", 2, queue_size=16))  # seat B comes online
+        await asyncio.sleep(0.02)
+        assert len(sorted_dumps) == made + 1
+        return sink.sent
+
+    fastjson.dumps_sorted = counting  # type: ignore[assignment]
+    try:
+        sent = asyncio.run(scenario())
+    finally:
+        fastjson.dumps_sorted = dumps_sorted  # type: ignore[assignment]
+    assert [m["type"] for m in sent] == ["snapshot", "update", "update", "update", "table"]
+    table = sent[-1]["table"]
+    assert [seat["connected"] for seat in table["seats"]] == [True, True]  # type: ignore[index]

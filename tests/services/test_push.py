@@ -316,21 +316,23 @@ def wait_for(condition: Callable[[], bool], seconds: float = 5) -> None:
         time.sleep(0.02)
 
 
-def test_the_look_at_a_table_without_subscriptions_is_one_query(client: TestClient, settings: Settings) -> None:
-    """The worker looks at every table a command changed; one without any subscription costs one small query
-    (then none for a while), and a subscription at the table makes it read the game again."""
+def test_the_look_at_tables_without_subscriptions_is_one_query_for_all(client: TestClient,
+                                                                       settings: Settings) -> None:
+    """The worker looks at every table a command changed; which tables have a subscription at all is one small
+    query for every table (then none for a while), and a subscription at a table makes it read the game."""
     from tests.realtime.test_hot_path import statements
 
     service = client.app.state.service  # type: ignore[attr-defined]
-    table = new_table(client, players=2, start=True)
+    table, other = (new_table(client, players=2, start=True) for _ in range(2))
     looker = PushService(service, settings, sender=lambda target, payload: 201)
     with statements(service) as seen:
         looker.check(table.id)
     assert len(seen) == 1 and "push_subscription" in seen[0], seen
     with statements(service) as seen:
         looker.check(table.id)
-    assert seen == []  # found without subscriptions a moment ago
-    looker._unsubscribed.clear()
+        looker.check(other.id)
+    assert seen == []  # read a moment ago, for every table
+    looker._subscribed_until = 0.0  # as after UNSUBSCRIBED_SECONDS
     with service.db.write() as s:
         seat_id = server_game(client, table.id)[2].seats[0]["seat_id"]
         s.add(PushSubscription(seat_id=seat_id, endpoint="https://push.invalid/x", p256dh="k", auth="a"))
