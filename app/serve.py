@@ -44,9 +44,11 @@ from uvicorn.server import ServerState
 from websockets.extensions.base import Extension
 from websockets.extensions.permessage_deflate import PerMessageDeflate, ServerPerMessageDeflateFactory
 from websockets.frames import Frame, Opcode
+from websockets.http11 import Request
 from websockets.server import ServerProtocol
 from websockets.typing import ExtensionParameter
 
+from app.realtime.hub import SEND_NOW
 from app.settings import get_settings
 
 
@@ -121,7 +123,8 @@ def lean_deflate() -> ServerPerMessageDeflateFactory:
 
 class LeanWebSockets(WebSocketsSansIOProtocol):
     """uvicorn's websockets protocol with ``lean_deflate`` (when deflate is on: ``--ws-per-message-deflate``),
-    which forgets the handshake's request and response (their headers) once the handshake is done."""
+    which forgets the handshake's request and response (their headers) once the handshake is done, and offers the
+    app ``send_text_now`` as the ASGI scope extension ``SEND_NOW`` (app/realtime/hub.py)."""
 
     def __init__(self, config: Config, server_state: ServerState, app_state: dict[str, Any],
                  _loop: asyncio.AbstractEventLoop | None = None) -> None:
@@ -134,6 +137,32 @@ class LeanWebSockets(WebSocketsSansIOProtocol):
         """Called once the accepting response is sent: the handshake's objects are no longer used."""
         super().start_keepalive()
         self.request = self.response = None  # type: ignore[assignment]
+
+    def handle_connect(self, event: Request) -> None:
+        super().handle_connect(event)
+        scope = getattr(self, "scope", None)  # none when the handshake was refused
+        if scope is not None:
+            scope["extensions"][SEND_NOW] = self.send_text_now
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        scope = getattr(self, "scope", None)
+        if scope is not None:
+            scope["extensions"].pop(SEND_NOW, None)  # no reference cycle outlives the socket
+
+    def send_text_now(self, text: str) -> bool:
+        """Send a text message at once, exactly as ``send`` would, when nothing could make ``send`` wait or
+        refuse: the handshake done and accepted, no close sent or received, the transport not paused (a slow
+        reader). False otherwise: the app then sends through ``send`` (an await: one task per message)."""
+        if (not self.handshake_complete or self.initial_response is not None or self.close_sent or self.disconnected
+                or not self.writable.is_set() or self.transport.is_closing()):
+            return False
+        try:
+            self.conn.send_text(text.encode())
+        except Exception:  # the protocol is closing (the peer's close frame came in): ``send`` decides
+            return False
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        return True
 
 
 def uvicorn_args(extra: list[str]) -> list[str]:

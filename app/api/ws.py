@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from app.realtime.hub import Connection, Hub
+from app.realtime.hub import SEND_NOW, Connection, Hub
 from app.rules.core.errors import RuleError
 from app.services.errors import ServiceError
 from app.services.games import GameService, Viewer
@@ -148,7 +148,8 @@ async def table_socket(ws: WebSocket, table_id: str, since: int | None = None, g
                 await ws.close(4401)
                 return
 
-    conn = Connection(ws, table_id, viewer.seat_id, settings.ws_send_queue, since=since, game_id=game)
+    conn = Connection(ws, table_id, viewer.seat_id, settings.ws_send_queue, since=since, game_id=game,
+                      send_now=ws.scope.get("extensions", {}).get(SEND_NOW))
     conn.token_tag = token_tag(signed_with) if signed_with else None
     hub.attach(conn)
     if signed_with:

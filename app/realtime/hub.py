@@ -28,6 +28,10 @@ Fanout = Callable[[str, set[int | None], int], Awaitable[FanoutData]]
 
 # How long a closing socket may take to send its last queued frames.
 FLUSH_SECONDS = 2.0
+# The ASGI scope extension of a server that can send a text message at once, with no await (``python -m app.serve``:
+# ``app.serve.LeanWebSockets``): a callable taking the text and returning whether it was sent; when it returns
+# False (the transport is paused, the socket closing) the message goes through the send queue as usual.
+SEND_NOW = "phase10.websocket.send_text_now"
 
 
 class Sink(Protocol):
@@ -41,8 +45,10 @@ class Connection:
     """One socket of one table: who it is, what it has seen, and its bounded send queue."""
 
     def __init__(self, sink: Sink, table_id: str, seat_id: int | None, queue_size: int,
-                 since: int | None = None, game_id: int | None = None) -> None:
+                 since: int | None = None, game_id: int | None = None,
+                 send_now: Callable[[str], bool] | None = None) -> None:
         self.sink = sink
+        self.send_now = send_now  # the server's ``SEND_NOW`` extension, if it has one
         self.table_id = table_id
         self.seat_id = seat_id
         self.queue: list[str] = []  # sent in order by ``writer``, a task that runs while this is not empty
@@ -82,6 +88,8 @@ class Connection:
         """Queue an encoded message (one fan-out encodes a message shared by several sockets once)."""
         if self.closed:
             return
+        if self.writer is None and self.send_now is not None and self.send_now(text):
+            return  # sent at once: nothing was queued before it, so the order holds
         if len(self.queue) >= self.queue_size:
             log.warning("socket lagging, closed", extra={"table_id": self.table_id})
             self.close(1013, "too slow")

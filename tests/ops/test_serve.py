@@ -83,3 +83,60 @@ def test_websockets_compress_without_state_kept_between_messages() -> None:
             await task
 
     asyncio.run(scenario())
+
+
+def test_the_app_can_send_a_text_message_at_once_unless_the_transport_is_paused() -> None:
+    """``LeanWebSockets`` offers the app the ``SEND_NOW`` scope extension: a message is written at once (no await)
+    and arrives like any other; while the transport is paused (a slow reader) it refuses, so the app queues; once
+    the connection is gone the scope no longer holds it (no reference cycle outlives the socket)."""
+    import asyncio
+    import socket
+
+    import uvicorn
+    import websockets
+
+    from app.realtime.hub import SEND_NOW
+
+    scopes: list[dict[str, Any]] = []
+    answers: list[bool] = []
+
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        scopes.append(scope)
+        await receive()
+        await send({"type": "websocket.accept"})
+        send_now = scope["extensions"][SEND_NOW]
+        while (message := await receive())["type"] == "websocket.receive":
+            answers.append(send_now("now:" + message["text"]))
+
+    async def scenario() -> None:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, ws=LeanWebSockets,
+                                               lifespan="off", log_level="warning"))
+        task = asyncio.create_task(server.serve())
+        while not server.started:
+            await asyncio.sleep(0.01)
+        try:
+            async with websockets.connect(f"ws://127.0.0.1:{port}/") as ws:
+                await ws.send("a" * 500)  # compressed on the way (long enough)
+                assert await ws.recv() == "now:" + "a" * 500
+                (protocol,) = [c for c in server.server_state.connections if isinstance(c, LeanWebSockets)]
+                protocol.pause_writing()
+                await ws.send("b")
+                while len(answers) < 2:
+                    await asyncio.sleep(0.01)
+                protocol.resume_writing()
+                await ws.send("c")
+                assert await ws.recv() == "now:c"
+            assert answers == [True, False, True]
+            for _ in range(100):
+                if SEND_NOW not in scopes[0]["extensions"]:
+                    break
+                await asyncio.sleep(0.01)
+            assert SEND_NOW not in scopes[0]["extensions"]
+        finally:
+            server.should_exit = True
+            await task
+
+    asyncio.run(scenario())

@@ -209,3 +209,33 @@ def test_the_table_key_is_made_again_only_when_the_table_info_or_presence_change
     assert [m["type"] for m in sent] == ["snapshot", "update", "update", "update", "table"]
     table = sent[-1]["table"]
     assert [seat["connected"] for seat in table["seats"]] == [True, True]  # type: ignore[index]
+
+
+def test_a_message_is_sent_at_once_when_it_can_and_queued_in_order_when_it_cannot() -> None:
+    """With the server's ``SEND_NOW`` extension a message goes out at once (no writer task); when it refuses (a
+    paused transport) the message is queued, and the ones after it wait in the queue behind it, in order."""
+    now: list[str] = []
+    accept = [True]
+
+    def send_now(text: str) -> bool:
+        if accept[0]:
+            now.append(text)
+        return accept[0]
+
+    async def scenario() -> TextSink:
+        sink = TextSink()
+        conn = Connection(sink, "t", 1, queue_size=8, send_now=send_now)
+        conn.send_text("1")
+        assert conn.writer is None and now == ["1"]
+        accept[0] = False
+        conn.send_text("2")
+        accept[0] = True
+        conn.send_text("3")  # behind "2": queued, not sent at once
+        assert now == ["1"] and conn.writer is not None
+        await asyncio.sleep(0.01)
+        assert conn.writer is None
+        conn.send_text("4")
+        return sink
+
+    sink = asyncio.run(scenario())
+    assert sink.texts == ["2", "3"] and now == ["1", "4"]
