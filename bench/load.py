@@ -57,28 +57,30 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def rss_mb(pid: int) -> float:
-    """Resident memory of a process and its children (uvicorn workers), in MB."""
+def with_children(servers: list[int]) -> list[int]:
+    """The server processes and their children (uvicorn workers)."""
+    pids = list(servers)
+    for pid in servers:
+        children = Path(f"/proc/{pid}/task/{pid}/children")
+        if children.exists():
+            pids += [int(x) for x in children.read_text().split()]
+    return pids
+
+
+def rss_mb(servers: list[int]) -> float:
+    """Resident memory of the server processes and their children, in MB."""
     total = 0
-    pids = [pid]
-    children = Path(f"/proc/{pid}/task/{pid}/children")
-    if children.exists():
-        pids += [int(x) for x in children.read_text().split()]
-    for p in pids:
+    for p in with_children(servers):
         for line in Path(f"/proc/{p}/status").read_text().splitlines():
             if line.startswith("VmRSS:"):
                 total += int(line.split()[1])
     return total / 1024
 
 
-def cpu_split(pid: int) -> tuple[float, float]:
-    """(user, system) CPU time of a process and its children (uvicorn workers)."""
+def cpu_split(servers: list[int]) -> tuple[float, float]:
+    """(user, system) CPU time of the server processes and their children."""
     user = system = 0.0
-    pids = [pid]
-    children = Path(f"/proc/{pid}/task/{pid}/children")
-    if children.exists():
-        pids += [int(x) for x in children.read_text().split()]
-    for p in pids:
+    for p in with_children(servers):
         fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
         user += int(fields[11]) / os.sysconf("SC_CLK_TCK")
         system += int(fields[12]) / os.sysconf("SC_CLK_TCK")
@@ -99,6 +101,7 @@ class TableRun:
     tokens: list[str]
     ruleset: Any
     state: Any
+    base: str = ""  # host:port of the server process its sockets connect to
     sockets: list[Any] = field(default_factory=list)
     version: int = 0
     pending: Pending | None = None
@@ -164,10 +167,10 @@ async def answer_pings(ws: Any) -> None:
             await ws.send(PONG)
 
 
-async def connect_all(base: str, run: TableRun) -> list[asyncio.Task[None]]:
+async def connect_all(run: TableRun) -> list[asyncio.Task[None]]:
     tasks = []
     for seat, token in enumerate(run.tokens):
-        ws = await websockets.connect(f"ws://{base}/ws/tables/{run.table_id}?token={token}", max_size=2**22)
+        ws = await websockets.connect(f"ws://{run.base}/ws/tables/{run.table_id}?token={token}", max_size=2**22)
         json.loads(await ws.recv())  # the snapshot
         run.sockets.append(ws)
         tasks.append(asyncio.create_task(reader(run, seat, ws)))
@@ -222,19 +225,19 @@ class Figures:
         return self.errors == 0 and self.p99_ms < 100 and self.served >= 0.95 * self.asked
 
 
-async def play(runs: list[TableRun], pid: int, rate: float, duration: float, rnd: random.Random,
+async def play(runs: list[TableRun], servers: list[int], rate: float, duration: float, rnd: random.Random,
                report: bool = False) -> Figures:
     """Every table plays at ``rate / tables`` commands per second for ``duration`` seconds."""
     for run in runs:
         run.latencies, run.errors = [], 0
     interval = len(runs) / rate
     start = time.perf_counter()
-    user_start, system_start = cpu_split(pid)
+    user_start, system_start = cpu_split(servers)
     client_start = time.process_time()
     end = start + duration
     await asyncio.gather(*(drive(run, interval, end, random.Random(rnd.random())) for run in runs))
     elapsed = time.perf_counter() - start
-    user, system = cpu_split(pid)
+    user, system = cpu_split(servers)
     user, system = user - user_start, system - system_start
     cpu = user + system
     client_cpu = time.process_time() - client_start
@@ -262,7 +265,7 @@ async def play(runs: list[TableRun], pid: int, rate: float, duration: float, rnd
 CEILING_RATES = (50, 100, 150, 200, 250, 300, 400, 500, 600, 800)
 
 
-async def find_ceiling(runs: list[TableRun], pid: int, args: argparse.Namespace) -> Figures | None:
+async def find_ceiling(runs: list[TableRun], servers: list[int], args: argparse.Namespace) -> Figures | None:
     """Ramp the command rate (``CEILING_RATES``, ``args.duration`` seconds each) until a step is not sustained
     (p99 >= 100 ms, an error, or under 95% of the asked rate served); print every step and the ceiling (the last
     sustained step, also returned)."""
@@ -273,7 +276,7 @@ async def find_ceiling(runs: list[TableRun], pid: int, args: argparse.Namespace)
         if any(run.ruleset.is_over(run.state) for run in runs):
             print("(a game finished: the ramp stops here)")
             break
-        step = await play(runs, pid, rate, args.duration, rnd)
+        step = await play(runs, servers, rate, args.duration, rnd)
         print(f"{step.asked:7.0f}  {step.served:8.0f}  {step.errors:6d}  {step.cpu_ms:10.2f}  {step.p50_ms:6.1f}  "
               f"{step.p99_ms:6.1f}  {step.load:4.1f}{'' if step.sustained else '  <- not sustained'}")
         if not step.sustained:
@@ -288,11 +291,12 @@ async def find_ceiling(runs: list[TableRun], pid: int, args: argparse.Namespace)
     return best
 
 
-async def bench(base: str, pid: int, args: argparse.Namespace) -> Figures | None:
+async def bench(bases: list[str], servers: list[int], args: argparse.Namespace) -> Figures | None:
     """Set up the tables and sockets, then play (or, with ``--find-ceiling``, ramp: its ceiling is returned)."""
     ruleset = registry.get("mattel")
     options = ruleset.parse_options({})
     limits = httpx.Limits(max_connections=50)
+    base = bases[0]  # the lobby's requests: any process serves them
     async with httpx.AsyncClient(base_url=f"http://{base}", limits=limits, timeout=30) as http:
         t0 = time.perf_counter()
         sem = asyncio.Semaphore(20)
@@ -302,32 +306,33 @@ async def bench(base: str, pid: int, args: argparse.Namespace) -> Figures | None
                 return await setup_table(http, {})
 
         runs = await asyncio.gather(*(one() for _ in range(args.tables)))
-        for run in runs:
+        for i, run in enumerate(runs):
+            run.base = bases[i % len(bases)]
             r = await http.post(f"/api/tables/{run.table_id}/start",
                                 headers={"Authorization": f"Bearer {run.tokens[0]}"})
             r.raise_for_status()
             run.ruleset, run.state = ruleset, ruleset.new_game(SEED, PLAYERS, options)
-        readers = [t for run in runs for t in await connect_all(base, run)]
+        readers = [t for run in runs for t in await connect_all(run)]
         print(f"set up {args.tables} tables, {PLAYERS * args.tables} sockets in {time.perf_counter() - t0:.1f} s; "
-              f"server RSS {rss_mb(pid):.0f} MB")
+              f"server RSS {rss_mb(servers):.0f} MB")
 
         ceiling = None
         if args.find_ceiling:
-            ceiling = await find_ceiling(runs, pid, args)
+            ceiling = await find_ceiling(runs, servers, args)
         else:
-            # One process's own figures (with --workers N a scrape reaches any one of them: skipped).
+            # One process's own figures (with several a scrape reaches any one of them: skipped).
             metrics_before = server_metrics.scrape(base) if args.workers == 1 else None
             await asyncio.sleep(2)
             rest = time.perf_counter()
-            user, system = cpu_split(pid)
+            user, system = cpu_split(servers)
             await asyncio.sleep(REST_SECONDS)
-            busy = sum(cpu_split(pid)) - user - system
+            busy = sum(cpu_split(servers)) - user - system
             print(f"server CPU at rest ({PLAYERS * args.tables} sockets open, no command, {REST_SECONDS:.0f} s): "
                   f"{100 * busy / (time.perf_counter() - rest):.1f}% of one core")
-            await play(runs, pid, args.rate, args.duration, random.Random(1), report=True)
+            await play(runs, servers, args.rate, args.duration, random.Random(1), report=True)
             if metrics_before is not None:
                 server_metrics.report(metrics_before, server_metrics.scrape(base))
-        print(f"server RSS after play: {rss_mb(pid):.0f} MB")
+        print(f"server RSS after play: {rss_mb(servers):.0f} MB")
         for run in runs:
             for ws in run.sockets:
                 await ws.close()
@@ -337,18 +342,19 @@ async def bench(base: str, pid: int, args: argparse.Namespace) -> Figures | None
         if args.idle:
             t0 = time.perf_counter()
             idle_runs = await asyncio.gather(*(one() for _ in range(args.idle // PLAYERS)))
-            before = rss_mb(pid)
+            before = rss_mb(servers)
             sockets = []
             idle_readers: list[asyncio.Task[None]] = []
-            for run in idle_runs:
+            for i, run in enumerate(idle_runs):
                 for token in run.tokens:
-                    ws = await websockets.connect(f"ws://{base}/ws/tables/{run.table_id}?token={token}")
+                    ws = await websockets.connect(f"ws://{bases[i % len(bases)]}/ws/tables/{run.table_id}"
+                                                  f"?token={token}")
                     await ws.recv()
                     sockets.append(ws)
                     idle_readers.append(asyncio.create_task(answer_pings(ws)))
             await asyncio.sleep(1)
             print(f"idle: {len(sockets)} sockets open in {time.perf_counter() - t0:.1f} s; server RSS "
-                  f"{rss_mb(pid):.0f} MB (before the idle sockets: {before:.0f} MB)")
+                  f"{rss_mb(servers):.0f} MB (before the idle sockets: {before:.0f} MB)")
             for ws in sockets:
                 await ws.close()
             for task in idle_readers:
@@ -362,7 +368,10 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=200.0, help="total commands per second")
     parser.add_argument("--duration", type=float, default=20.0, help="seconds of play")
     parser.add_argument("--idle", type=int, default=2000, help="idle sockets for the memory figure (0: skip)")
-    parser.add_argument("--workers", type=int, default=1, help="uvicorn worker processes")
+    parser.add_argument("--workers", type=int, default=1, help="server processes")
+    parser.add_argument("--by-table", action="store_true",
+                        help="with --workers N: N separate servers, each table's sockets on one of them (as behind a "
+                             "proxy routing by table), instead of one uvicorn with N workers sharing the port")
     parser.add_argument("--find-ceiling", action="store_true",
                         help="ramp the rate (--duration seconds per step) for 1 and 2 processes and print the highest "
                              "each sustains with p99 < 100 ms and zero errors (--workers and --idle are ignored)")
@@ -399,33 +408,42 @@ def run(args: argparse.Namespace) -> Figures | None:
         from app.persistence.db import upgrade
 
         upgrade(url)
-        port = free_port()
         env = {**os.environ, "DATABASE_URL": url, "PHASE10_FIXED_SEED": str(SEED),
                "PHASE10_LOG_LEVEL": "WARNING", "PHASE10_JOIN_FAILURES_PER_ADDRESS": "1000000",
                "PHASE10_METRICS_ALLOW": "127.0.0.1"}
-        server = subprocess.Popen(
+        # --by-table: one server per process, each on its own port, and each table's sockets on one of them (as a
+        # proxy that routes a table's sockets to one process does); otherwise one uvicorn with --workers, whose
+        # processes share the port (the kernel spreads the connections, a table's sockets over all of them).
+        separate = args.by_table and args.workers > 1
+        ports = [free_port() for _ in range(args.workers if separate else 1)]
+        servers = [subprocess.Popen(
             [sys.executable, "-m", "app.serve", "--host", "127.0.0.1", "--port", str(port),
-             "--workers", str(args.workers), "--log-level", "warning", "--no-access-log",
+             "--workers", "1" if separate else str(args.workers), "--log-level", "warning", "--no-access-log",
              "--ws-per-message-deflate", "true" if args.ws_deflate == "on" else "false"],
-            cwd=ROOT, env=env)
+            cwd=ROOT, env=env) for port in ports]
         try:
             deadline = time.monotonic() + 120  # a busy shared machine starts slowly
-            while True:
-                try:
-                    if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    pass
-                if time.monotonic() > deadline:
-                    raise SystemExit("server did not start")
-                time.sleep(0.2)
-            print(f"server: uvicorn x{args.workers} (permessage-deflate {args.ws_deflate}) on 127.0.0.1:{port}, "
+            for port in ports:
+                while True:
+                    try:
+                        if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                            break
+                    except httpx.HTTPError:
+                        pass
+                    if time.monotonic() > deadline:
+                        raise SystemExit("server did not start")
+                    time.sleep(0.2)
+            layout = (f"{args.workers} servers, a table's sockets on one" if separate
+                      else f"uvicorn x{args.workers}")
+            print(f"server: {layout} (permessage-deflate {args.ws_deflate}) on 127.0.0.1:{','.join(map(str, ports))}, "
                   f"Postgres {url.rsplit('/', 1)[1]}; "
                   f"{os.cpu_count()} CPUs shared by server, Postgres and clients")
-            return asyncio.run(bench(f"127.0.0.1:{port}", server.pid, args))
+            return asyncio.run(bench([f"127.0.0.1:{port}" for port in ports], [s.pid for s in servers], args))
         finally:
-            server.terminate()
-            server.wait(20)
+            for server in servers:
+                server.terminate()
+            for server in servers:
+                server.wait(20)
     finally:
         if scratch:
             with psycopg.connect(args.postgres, autocommit=True) as conn:
