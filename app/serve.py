@@ -48,7 +48,6 @@ from websockets.http11 import Request
 from websockets.server import ServerProtocol
 from websockets.typing import ExtensionParameter
 
-from app.realtime.hub import SEND_NOW
 from app.settings import get_settings
 
 
@@ -139,12 +138,17 @@ class LeanWebSockets(WebSocketsSansIOProtocol):
         self.request = self.response = None  # type: ignore[assignment]
 
     def handle_connect(self, event: Request) -> None:
+        # Imported here: uvicorn's supervisor process (--workers) imports this module, and should not load the app.
+        from app.realtime.hub import SEND_NOW
+
         super().handle_connect(event)
         scope = getattr(self, "scope", None)  # none when the handshake was refused
         if scope is not None:
             scope["extensions"][SEND_NOW] = self.send_text_now
 
     def connection_lost(self, exc: Exception | None) -> None:
+        from app.realtime.hub import SEND_NOW
+
         super().connection_lost(exc)
         scope = getattr(self, "scope", None)
         if scope is not None:

@@ -171,7 +171,7 @@ async def connect_all(run: TableRun) -> list[asyncio.Task[None]]:
     tasks = []
     for seat, token in enumerate(run.tokens):
         ws = await websockets.connect(f"ws://{run.base}/ws/tables/{run.table_id}?token={token}", max_size=2**22)
-        json.loads(await ws.recv())  # the snapshot
+        json.loads(await asyncio.wait_for(ws.recv(), 30))  # the snapshot
         run.sockets.append(ws)
         tasks.append(asyncio.create_task(reader(run, seat, ws)))
     return tasks

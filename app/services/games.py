@@ -127,7 +127,6 @@ class _HotPlan:
 HOT_POOL_WAIT = 0.5
 
 
-
 class GameService(Lobby, Replays, Fanout):
     """Tables, seats, games, commands, views, hints and replays over one database: the command path is here,
     the rest in the parts it inherits (``Lobby``, ``Replays``, ``Fanout``, sharing ``ServiceBase``)."""

@@ -352,8 +352,10 @@ class PushService:
     def _tables_with_subscriptions(self) -> frozenset[str]:
         """The tables with a subscription, read again if the last read is ``UNSUBSCRIBED_SECONDS`` old."""
         if self._subscribed_until <= time.monotonic():
+            before = self._subscribed
             with self.db.peek() as s:
-                self._subscribed = frozenset(s.connection().execute(_SUBSCRIBED_TABLES).scalars())
+                found = frozenset(s.connection().execute(_SUBSCRIBED_TABLES).scalars())
+            self._subscribed = found | (self._subscribed - before)  # with what ``subscribe`` added meanwhile
             self._subscribed_until = time.monotonic() + UNSUBSCRIBED_SECONDS
         return self._subscribed
 
