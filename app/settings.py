@@ -57,8 +57,8 @@ class Settings(BaseSettings):
     http_limit_concurrency: int = 4096
     http_keep_alive_seconds: int = 5
     ws_max_frame_bytes: int = 65_536
-    # Application heartbeat (docs/protocol.md): the server pings every socket this often and drops a socket it
-    # has not heard from (a pong, a ping, anything) for ws_idle_timeout_seconds; 0 turns either off.
+    # Application heartbeat (docs/protocol.md): this often the server pings every socket it has not heard from (a
+    # pong, a ping, anything) for as long, and drops one silent for ws_idle_timeout_seconds; 0 turns either off.
     ws_heartbeat_seconds: float = 4.0
     ws_idle_timeout_seconds: float = 10.0
     # The cyclic garbage collector (app/gc_policy.py): every this many seconds the objects frozen out of its
