@@ -4,14 +4,45 @@ websockets compress without keeping zlib state between messages."""
 
 from __future__ import annotations
 
+import asyncio
+import socket
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
+import uvicorn
+import websockets
 from uvicorn.importer import import_from_string
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from websockets.frames import Frame, Opcode
 
+from app.realtime.hub import SEND_NOW
 from app.serve import GuardedHttpTools, LeanWebSockets, SmallMessagesPlain, uvicorn_args
 from app.settings import get_settings
+
+
+@asynccontextmanager
+async def lean_server(app: Any) -> AsyncIterator[tuple[int, uvicorn.Server]]:
+    """A real uvicorn serving ``app`` on a free loopback port with ``LeanWebSockets``: (port, server)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, ws=LeanWebSockets, lifespan="off",
+                                           log_level="warning"))
+    task = asyncio.create_task(server.serve())
+    while not server.started:
+        await asyncio.sleep(0.01)
+    try:
+        yield port, server
+    finally:
+        server.should_exit = True
+        await task
+
+
+def lean_protocol(server: uvicorn.Server) -> LeanWebSockets:
+    """The one websocket connection ``server`` holds."""
+    (protocol,) = [c for c in server.server_state.connections if isinstance(c, LeanWebSockets)]
+    return protocol
 
 
 def _option(args: list[str], name: str) -> str:
@@ -37,12 +68,6 @@ def test_websockets_compress_without_state_kept_between_messages() -> None:
     """permessage-deflate is negotiated without context takeover either way: a socket holds no zlib compressor
     or decompressor between messages (they cost ~44 KB per socket), and messages still go through compressed;
     the handshake's request and response are not kept either."""
-    import asyncio
-    import socket
-
-    import uvicorn
-    import websockets
-
     async def echo(scope: dict[str, Any], receive: Any, send: Any) -> None:
         assert scope["type"] == "websocket"
         await receive()
@@ -51,36 +76,24 @@ def test_websockets_compress_without_state_kept_between_messages() -> None:
             await send({"type": "websocket.send", "text": message["text"] * 20})
 
     async def scenario() -> None:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        server = uvicorn.Server(uvicorn.Config(echo, host="127.0.0.1", port=port, ws=LeanWebSockets,
-                                               lifespan="off", log_level="warning"))
-        task = asyncio.create_task(server.serve())
-        while not server.started:
-            await asyncio.sleep(0.01)
-        try:
-            async with websockets.connect(f"ws://127.0.0.1:{port}/") as ws:
-                agreed = ws.response.headers["Sec-WebSocket-Extensions"]
-                assert "permessage-deflate" in agreed
-                assert "server_no_context_takeover" in agreed and "client_no_context_takeover" in agreed
-                for text in ("hello", '{"type": "ping"}'):
-                    await ws.send(text)
-                    assert await ws.recv() == text * 20
-                (protocol,) = [c for c in server.server_state.connections if isinstance(c, LeanWebSockets)]
-                (deflate,) = protocol.conn.extensions
-                assert not hasattr(deflate, "encoder") and not hasattr(deflate, "decoder")
-                # Short messages go uncompressed (RSV1 unset), longer ones compressed at level 1; the echo above
-                # exchanged one of each with a real client (100 and 320 characters).
-                assert isinstance(deflate, SmallMessagesPlain) and deflate.compress_settings["level"] == 1
-                short, long = (deflate.encode(Frame(Opcode.TEXT, text.encode()))
-                               for text in ("hello" * 20, '{"type": "ping"}' * 20))
-                assert not short.rsv1 and short.data == b"hello" * 20
-                assert long.rsv1 and len(long.data) < 100
-                assert protocol.request is None and protocol.response is None  # the handshake is forgotten
-        finally:
-            server.should_exit = True
-            await task
+        async with lean_server(echo) as (port, server), websockets.connect(f"ws://127.0.0.1:{port}/") as ws:
+            agreed = ws.response.headers["Sec-WebSocket-Extensions"]
+            assert "permessage-deflate" in agreed
+            assert "server_no_context_takeover" in agreed and "client_no_context_takeover" in agreed
+            for text in ("hello", '{"type": "ping"}'):
+                await ws.send(text)
+                assert await ws.recv() == text * 20
+            protocol = lean_protocol(server)
+            (deflate,) = protocol.conn.extensions
+            assert not hasattr(deflate, "encoder") and not hasattr(deflate, "decoder")
+            # Short messages go uncompressed (RSV1 unset), longer ones compressed at level 1; the echo above
+            # exchanged one of each with a real client (100 and 320 characters).
+            assert isinstance(deflate, SmallMessagesPlain) and deflate.compress_settings["level"] == 1
+            short, long = (deflate.encode(Frame(Opcode.TEXT, text.encode()))
+                           for text in ("hello" * 20, '{"type": "ping"}' * 20))
+            assert not short.rsv1 and short.data == b"hello" * 20
+            assert long.rsv1 and len(long.data) < 100
+            assert protocol.request is None and protocol.response is None  # the handshake is forgotten
 
     asyncio.run(scenario())
 
@@ -89,14 +102,6 @@ def test_the_app_can_send_a_text_message_at_once_unless_the_transport_is_paused(
     """``LeanWebSockets`` offers the app the ``SEND_NOW`` scope extension: a message is written at once (no await)
     and arrives like any other; while the transport is paused (a slow reader) it refuses, so the app queues; once
     the connection is gone the scope no longer holds it (no reference cycle outlives the socket)."""
-    import asyncio
-    import socket
-
-    import uvicorn
-    import websockets
-
-    from app.realtime.hub import SEND_NOW
-
     scopes: list[dict[str, Any]] = []
     answers: list[bool] = []
 
@@ -109,19 +114,11 @@ def test_the_app_can_send_a_text_message_at_once_unless_the_transport_is_paused(
             answers.append(send_now("now:" + message["text"]))
 
     async def scenario() -> None:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, ws=LeanWebSockets,
-                                               lifespan="off", log_level="warning"))
-        task = asyncio.create_task(server.serve())
-        while not server.started:
-            await asyncio.sleep(0.01)
-        try:
+        async with lean_server(app) as (port, server):
             async with websockets.connect(f"ws://127.0.0.1:{port}/") as ws:
                 await ws.send("a" * 500)  # compressed on the way (long enough)
                 assert await ws.recv() == "now:" + "a" * 500
-                (protocol,) = [c for c in server.server_state.connections if isinstance(c, LeanWebSockets)]
+                protocol = lean_protocol(server)
                 protocol.pause_writing()
                 await ws.send("b")
                 while len(answers) < 2:
@@ -135,8 +132,5 @@ def test_the_app_can_send_a_text_message_at_once_unless_the_transport_is_paused(
                     break
                 await asyncio.sleep(0.01)
             assert SEND_NOW not in scopes[0]["extensions"]
-        finally:
-            server.should_exit = True
-            await task
 
     asyncio.run(scenario())
