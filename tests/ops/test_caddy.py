@@ -1,7 +1,8 @@
 """deploy/Caddyfile with the real proxy (Debian's ``caddy``, installed by ``.ci/run``) in front of a real app
 process started like docker-compose.yml's (``--proxy-headers``, FORWARDED_ALLOW_IPS = the proxy): pages,
 REST, the table websocket, and the client address the join limit counts (players on 127.0.0.2 and
-127.0.0.3 reach the app through the proxy on 127.0.0.1)."""
+127.0.0.3 reach the app through the proxy on 127.0.0.1); the adapted config routes a table's sockets by its
+table id (tests/ops/test_scale_out.py runs that with three app processes)."""
 
 from __future__ import annotations
 
@@ -96,9 +97,10 @@ def test_the_caddyfile_keeps_its_timeouts(tmp_path: Path) -> None:
     assert "max_size" in out and "app:8000" in out
 
 
-def test_the_compose_proxy_balances_over_every_app_replica(tmp_path: Path) -> None:
+def test_the_compose_proxy_routes_each_table_to_one_app_replica(tmp_path: Path) -> None:
     """With docker-compose.yml's PHASE10_UPSTREAMS the proxy looks up every address of the `app` service again
-    every few seconds, sends a new connection to the least busy one, and retries another while one restarts."""
+    every few seconds, sends a table's sockets to the replica its table id hashes to (the route header, set on
+    table socket paths only and removed from every other request), and retries another while one restarts."""
     assert CADDY is not None
     import yaml
 
@@ -106,8 +108,15 @@ def test_the_compose_proxy_balances_over_every_app_replica(tmp_path: Path) -> No
     env = {**os.environ, **compose["services"]["proxy"]["environment"], "HOME": str(tmp_path)}
     out = subprocess.run([CADDY, "adapt", "--config", str(ROOT / "deploy" / "Caddyfile"), "--adapter", "caddyfile"],
                          env=env, capture_output=True, text=True, timeout=30, check=True).stdout
-    handles = json.loads(out)["apps"]["http"]["servers"]["srv0"]["routes"][0]["handle"]
+    routes = json.loads(out)["apps"]["http"]["servers"]["srv0"]["routes"]
+    handles = [h for route in routes for h in route["handle"]]
     handler = next(h for h in handles if h["handler"] == "reverse_proxy")
     assert handler["dynamic_upstreams"] == {"source": "a", "name": "app", "port": "8000", "refresh": 5_000_000_000}
-    assert handler["load_balancing"]["selection_policy"] == {"policy": "least_conn"}
+    assert handler["load_balancing"]["selection_policy"] == {"policy": "header", "field": "X-Phase10-Route"}
     assert handler["load_balancing"]["try_duration"] > 0 and handler["health_checks"]["passive"]["fail_duration"] > 0
+    headers = [(route.get("match"), h["request"]) for route in routes for h in route["handle"]
+               if h["handler"] == "headers"]
+    table = {"path_regexp": {"name": "table", "pattern": "^/ws/tables/([^/]+)"}}
+    assert headers == [([table], {"set": {"X-Phase10-Route": ["{http.regexp.table.1}"]}}),
+                       ([{"not": [{"path_regexp": {"pattern": "^/ws/tables/"}}]}], {"delete": ["X-Phase10-Route"]})]
+    assert routes.index(next(r for r in routes if handler in r["handle"])) == len(routes) - 1  # set, then proxied
