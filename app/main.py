@@ -136,7 +136,8 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
         loop_lag.start()
         gc_policy = GcPolicy(settings.gc_sweep_seconds)
         hub.start_heartbeat(settings.ws_heartbeat_seconds, settings.ws_idle_timeout_seconds)
-        listener = (PgListener(settings.database_url, hub, on_table=service.notified, on_listening=service.forget)
+        listener = (PgListener(settings.database_url, hub, on_table=service.notified, on_listening=service.forget,
+                               on_unwatch=service.forget)
                     if settings.use_pg_hub else None)
         if listener is not None:
             listener.on_handoff = take_over

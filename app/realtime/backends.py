@@ -1,8 +1,10 @@
 """Hub backends: in-memory (one process, SQLite) and Postgres LISTEN/NOTIFY (many processes).
 
-A table notification carries ``table_id:version``, and for an accepted command also the command itself
-(``table_id:version:game_id:seat:command``): each process brings its cached copy of the running game one step
-forward with the deterministic engine (C-10) instead of reading it back; anything else it reads from the database.
+A table notification goes to the table's own channel (``table_channel``) and carries ``table_id:version``, and for
+an accepted command also the command itself (``table_id:version:game_id:seat:command``): each process that has
+sockets at the table LISTENs on its channel (only those: a process is not woken for the other tables) and brings
+its cached copy of the running game one step forward with the deterministic engine (C-10) instead of reading it
+back; anything else it reads from the database.
 The command is server-internal (the hub never forwards a notification to a client): hidden information stays in
 the server and its database, as with the stored command rows. The Postgres
 listener also carries the processes' socket presence (``app.realtime.presence``) on a second channel, and
@@ -16,10 +18,12 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
 import psycopg
+from psycopg import sql
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
@@ -32,13 +36,24 @@ from .presence import PRESENCE_CHANNEL, PgPresence
 
 log = logging.getLogger("phase10.hub")
 
-CHANNEL = "phase10_tables"
+TABLE_CHANNEL_PREFIX = "phase10_t_"
 CHAT_CHANNEL = "phase10_chat"
 # A stopping process names the tables whose bots, stand-ins and timers it was running; the others plan them.
 HANDOFF_CHANNEL = "phase10_handoff"
 _PG_NOTIFY = "SELECT pg_notify(%s, %s)"  # on the session's psycopg connection, in its transaction
 _PG_CHAT_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 MAX_PAYLOAD = 7999  # Postgres refuses a NOTIFY payload of 8000 bytes or more
+# A table whose last socket here closed is still heard for this long (a page reloading comes back to a current
+# copy), then its channel is left and its cached copy dropped.
+RELEASE_AFTER_SECONDS = 30.0
+# A table's first fan-out waits at most this long for its LISTEN (the connection may be down): it then reads the
+# table anyway, and the reconnection wakes every table.
+WATCH_TIMEOUT_SECONDS = 5.0
+
+
+def table_channel(table_id: str) -> str:
+    """The NOTIFY channel of one table (table ids are 12 URL-safe characters: well under Postgres's 63)."""
+    return TABLE_CHANNEL_PREFIX + table_id
 
 
 class MemoryNotifier:
@@ -81,13 +96,13 @@ class PgNotifier(MemoryNotifier):
         cursor = session.connection().connection.dbapi_connection.cursor()  # type: ignore[union-attr]
         payload = table_payload(table_id, version, step)
         metrics.ROUND_TRIPS.sent(payload)
-        cursor.execute(_PG_NOTIFY, (CHANNEL, payload))
+        cursor.execute(_PG_NOTIFY, (table_channel(table_id), payload))
 
     def notification(self, table_id: str, version: int, step: Step) -> tuple[str, str] | None:
         """The NOTIFY of an accepted command, for the command's own statement to send (one round trip)."""
         payload = table_payload(table_id, version, step)
         metrics.ROUND_TRIPS.sent(payload)
-        return CHANNEL, payload
+        return table_channel(table_id), payload
 
     def chat_in_transaction(self, session: Session, table_id: str, message: dict[str, Any]) -> None:
         session.execute(_PG_CHAT_NOTIFY, {"channel": CHAT_CHANNEL, "payload": chat_payload(table_id, message)})
@@ -124,63 +139,150 @@ def parse_table_payload(payload: str) -> tuple[str, int | None, Step | None]:
 class PgListener:
     """LISTENs on one connection per process and wakes the hub for each notified table; passes each chat
     message to the table's sockets here; runs this process's presence announcer (``presence``: the
-    ``connected`` flags across processes) on the same LISTEN."""
+    ``connected`` flags across processes) on the same LISTEN.
+
+    It LISTENs on a table's channel while the hub has sockets at that table (``watch``, ``release``; a released
+    table for ``release_after`` seconds more), so a process is woken only by the tables it serves: behind a proxy
+    that sends a table's sockets to one process (deploy/Caddyfile), by no other process's tables. A table this
+    process stops hearing is dropped from its cache (``on_unwatch``): a copy that no notification keeps current
+    must not be used when the table comes back."""
 
     def __init__(self, url: str, hub: Hub, presence: PgPresence | None = None,
                  on_table: Callable[[str, int | None, Step | None], bool] | None = None,
-                 on_listening: Callable[[], None] | None = None) -> None:
+                 on_listening: Callable[[], None] | None = None,
+                 on_unwatch: Callable[[str], None] | None = None,
+                 release_after: float = RELEASE_AFTER_SECONDS) -> None:
         self.dsn = psycopg_dsn(url)
         self.hub = hub
         # The service's ``notified`` (its cached copy of the table follows): run before the table's wake, in order;
         # true for a command this process is still writing, whose writer wakes the hub itself.
         self.on_table = on_table
-        # The service's ``forget``: called on every (re)connection, after which notifications may have been missed.
+        # The service's ``forget``: called on every (re)connection, after which notifications may have been missed,
+        # and (with the table) when this process stops hearing a table.
         self.on_listening = on_listening
+        self.on_unwatch = on_unwatch
+        self.release_after = release_after
         self.task: asyncio.Task[None] | None = None
         self.ready = asyncio.Event()
         self.presence = presence or PgPresence(self.dsn, hub)
         hub.remote = self.presence.remote
         hub.on_local_change = self.presence.local_changed
+        hub.watch = self.watch
+        hub.release = self.release
         self.on_handoff: Callable[[list[str]], None] = lambda _tables: None
+        # Tables wanted: None while the hub has sockets there, else when it released them (monotonic seconds).
+        self.wanted: dict[str, float | None] = {}
+        self.watched: set[str] = set()  # the tables LISTENed on the current connection
+        self._waiting: dict[str, asyncio.Future[None]] = {}
+        self._changed = False  # ``wanted`` changed since the last ``_sync``
+        self._receiving: asyncio.Timeout | None = None  # while waiting for notifications: cut short by a change
 
     def start(self) -> None:
         self.task = asyncio.get_running_loop().create_task(self._run())
         self.presence.start()
 
+    async def watch(self, table_id: str) -> None:
+        """Return once this process hears every later commit of ``table_id`` (or after ``WATCH_TIMEOUT_SECONDS``
+        if the LISTEN connection is down: the table is read anyway, and the reconnection wakes it again)."""
+        self.wanted[table_id] = None
+        if table_id in self.watched:
+            return
+        waiter = self._waiting.get(table_id)
+        if waiter is None:
+            waiter = self._waiting[table_id] = asyncio.get_running_loop().create_future()
+        self._change()
+        try:
+            await asyncio.wait_for(asyncio.shield(waiter), WATCH_TIMEOUT_SECONDS)
+        except TimeoutError:
+            log.warning("no LISTEN for a table yet", extra={"table_id": table_id})
+
+    def release(self, table_id: str) -> None:
+        """The hub has no socket at ``table_id`` any more: stop hearing it after ``release_after`` seconds."""
+        if table_id in self.wanted:
+            self.wanted[table_id] = time.monotonic()
+            self._change()
+
+    def _change(self) -> None:
+        self._changed = True
+        if self._receiving is not None and not self._receiving.expired():
+            self._receiving.reschedule(asyncio.get_running_loop().time())  # stop waiting: ``_sync`` first
+
+    async def _sync(self, conn: psycopg.AsyncConnection[Any]) -> float | None:
+        """LISTEN on the wanted tables not heard yet and UNLISTEN the released ones past ``release_after`` (one
+        round trip), drop those from the cache, wake the waiters; return when the next release falls due."""
+        self._changed = False
+        now = time.monotonic()
+        for table_id, since in list(self.wanted.items()):
+            if since is not None and now - since >= self.release_after:
+                del self.wanted[table_id]
+        add = [t for t in self.wanted if t not in self.watched]
+        drop = [t for t in self.watched if t not in self.wanted]
+        self.watched.difference_update(drop)  # a ``watch`` meanwhile waits for the next round
+        if add or drop:
+            statements = ([sql.SQL("LISTEN {}").format(sql.Identifier(table_channel(t))) for t in add]
+                          + [sql.SQL("UNLISTEN {}").format(sql.Identifier(table_channel(t))) for t in drop])
+            await conn.execute(sql.SQL("; ").join(statements))
+        self.watched.update(add)
+        for table_id in drop:
+            if self.on_unwatch is not None:
+                self.on_unwatch(table_id)
+        for table_id in [t for t in self._waiting if t in self.watched]:
+            waiter = self._waiting.pop(table_id)
+            if not waiter.done():
+                waiter.set_result(None)
+        due = [since + self.release_after for since in self.wanted.values() if since is not None]
+        return min(due) if due else None
+
     async def _run(self) -> None:
         while True:
             try:
                 async with await psycopg.AsyncConnection.connect(self.dsn, autocommit=True) as conn:
-                    await conn.execute(f"LISTEN {CHANNEL}")
-                    await conn.execute(f"LISTEN {PRESENCE_CHANNEL}")
-                    await conn.execute(f"LISTEN {CHAT_CHANNEL}")
-                    await conn.execute(f"LISTEN {HANDOFF_CHANNEL}")
+                    await conn.execute(f"LISTEN {PRESENCE_CHANNEL}; LISTEN {CHAT_CHANNEL}; LISTEN {HANDOFF_CHANNEL}")
+                    self.watched.clear()
+                    due = await self._sync(conn)
                     self.ready.set()
                     if self.on_listening is not None:
                         self.on_listening()
                     self.hub.wake_all()  # we may have missed notifications while (re)connecting
                     self.presence.listening()
-                    async for note in conn.notifies():
-                        if note.channel == PRESENCE_CHANNEL:
-                            self.presence.receive(note.payload)
-                            continue
-                        if note.channel == CHAT_CHANNEL:
-                            self.chat(note.payload)
-                            continue
-                        if note.channel == HANDOFF_CHANNEL:
-                            self.on_handoff([t for t in note.payload.split(",") if t])
-                            continue
-                        metrics.ROUND_TRIPS.received(note.payload)
-                        self.table(note.payload)
+                    while True:
+                        if not self._changed:
+                            await self._receive(conn, due)
+                        due = await self._sync(conn)
             except asyncio.CancelledError:
                 raise
             except Exception as err:
                 log.warning("LISTEN connection lost: %s", err)
                 self.ready.clear()
+                self.watched.clear()
                 await asyncio.sleep(1.0)
 
+    async def _receive(self, conn: psycopg.AsyncConnection[Any], due: float | None) -> None:
+        """Dispatch notifications until ``due`` (monotonic seconds) or until the wanted tables change."""
+        loop = asyncio.get_running_loop()
+        deadline = None if due is None else loop.time() + max(0.0, due - time.monotonic())
+        try:
+            async with asyncio.timeout_at(deadline) as self._receiving:
+                async for note in conn.notifies():
+                    self._dispatch(note)
+        except TimeoutError:
+            pass
+        finally:
+            self._receiving = None
+
+    def _dispatch(self, note: psycopg.Notify) -> None:
+        if note.channel == PRESENCE_CHANNEL:
+            self.presence.receive(note.payload)
+        elif note.channel == CHAT_CHANNEL:
+            self.chat(note.payload)
+        elif note.channel == HANDOFF_CHANNEL:
+            self.on_handoff([t for t in note.payload.split(",") if t])
+        else:
+            metrics.ROUND_TRIPS.received(note.payload)
+            self.table(note.payload)
+
     def table(self, payload: str) -> None:
-        """One notification from ``phase10_tables``: bring this process's copy of the table up to date (apply its
+        """One notification from a table's channel: bring this process's copy of the table up to date (apply its
         command, or drop the copy), then wake the table's sockets here."""
         table_id, version, step = parse_table_payload(payload)
         if self.on_table is not None:

@@ -150,6 +150,8 @@ class Channel:
         self.table_key = ""
         self.key_base: JSONDict | None = None
         self.key_online: set[int] = set()
+        # This process hears the table's commits (``Hub.watch`` returned): its first fan-out waits for that.
+        self.watched = False
 
 
 class Remote(Protocol):
@@ -165,6 +167,10 @@ class Hub:
     ``presence`` (the ``connected`` flags of table info) is this process's open seat sockets plus, with the
     Postgres hub, ``remote``: the seats other processes announced (``app.realtime.presence``, which sets
     ``remote`` and ``on_local_change``, the hook told when a seat's sockets here open or close).
+
+    With the Postgres hub a process hears only the tables it has sockets for (``app.realtime.backends``, which
+    sets ``watch`` and ``release``): a table's first fan-out here waits for ``watch`` (from then on every commit
+    of the table wakes this process), and ``release`` is told when the table's last socket here is gone.
     """
 
     def __init__(self, fanout: Fanout) -> None:
@@ -173,6 +179,8 @@ class Hub:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.remote: Remote | None = None
         self.on_local_change: Callable[[str], None] | None = None
+        self.watch: Callable[[str], Awaitable[None]] | None = None
+        self.release: Callable[[str], None] | None = None
         self.heartbeat_task: asyncio.Task[None] | None = None
 
     # -- heartbeat -----------------------------------------------------------------------------------------
@@ -279,7 +287,14 @@ class Hub:
         if channel.connections:
             self.wake_local(conn.table_id)  # the others see the connected flag change
         elif channel.worker is None:
-            del self.channels[conn.table_id]
+            self._drop(channel)
+
+    def _drop(self, channel: Channel) -> None:
+        """The table's last socket here is gone (and no fan-out runs): forget the channel."""
+        if self.channels.get(channel.table_id) is channel:
+            del self.channels[channel.table_id]
+            if self.release is not None:
+                self.release(channel.table_id)
 
     def wake(self, table_id: str, version: int | None = None) -> None:
         """Thread-safe: schedule a fan-out of ``table_id`` (now at ``version``) on the hub's loop."""
@@ -343,6 +358,9 @@ class Hub:
 
     async def _run(self, channel: Channel) -> None:
         try:
+            if not channel.watched and self.watch is not None:
+                await self.watch(channel.table_id)  # before the first read: no commit after it goes unheard
+            channel.watched = True
             while channel.dirty:
                 channel.dirty = False
                 conns = [c for c in channel.connections if not c.closed]
@@ -374,7 +392,7 @@ class Hub:
             if channel.dirty and channel.connections:
                 self.wake_local(channel.table_id)
             elif not channel.connections:
-                self.channels.pop(channel.table_id, None)
+                self._drop(channel)
 
     @staticmethod
     def _table_key(channel: Channel, data: FanoutData, online: set[int]) -> str:
