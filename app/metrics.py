@@ -128,8 +128,8 @@ class Arrivals:
 
 class RoundTrips:
     """Start times of NOTIFY payloads this process sent, until it receives them back on its LISTEN connection
-    (``NOTIFY_ROUND_TRIP_SECONDS``). Bounded: a payload whose transaction rolled back is never received and
-    is dropped oldest first."""
+    (``NOTIFY_ROUND_TRIP_SECONDS``). Bounded: a payload whose transaction rolled back, or of a table this process
+    does not LISTEN on (no socket there), is never received and is dropped oldest first."""
 
     def __init__(self, size: int = 4096) -> None:
         self.size = size
