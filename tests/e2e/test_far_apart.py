@@ -4,6 +4,7 @@ each of three pages accepts or declines (the next game is dealt only when everyo
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from typing import Any
@@ -246,3 +247,43 @@ def test_a_silent_drop_shows_offline_within_10_s_and_the_host_within_15_s(start_
 
 ONLINE = "document.querySelector(\"#players article[data-seat='1'] .dot\").dataset.presence === 'online'"
 OFFLINE = "document.querySelector(\"#players article[data-seat='1'] .dot\").dataset.presence === 'offline'"
+
+
+def _commands_answered_502(page: Any, forward_first: bool) -> list[dict[str, Any]]:
+    """Make the first command POST of ``page`` end in a 502 from "the proxy" (as while a process restarts): not
+    delivered at all, or (``forward_first``) delivered and applied with its answer lost. Returns the bodies sent."""
+    bodies: list[dict[str, Any]] = []
+
+    def handle(route: Any) -> None:
+        bodies.append(json.loads(route.request.post_data))
+        if len(bodies) > 1:
+            route.continue_()
+            return
+        if forward_first:
+            route.fetch()  # the server applies it; its answer never reaches the page
+        route.fulfill(status=502, body="Bad Gateway", content_type="text/plain")
+
+    page.route("**/api/tables/*/commands", handle)
+    return bodies
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("forward_first", [False, True], ids=["lost-on-the-way", "answer-lost"])
+def test_a_command_the_proxy_answered_502_is_sent_again_with_its_id_and_applied_once(
+        start_server: Any, new_page: Any, forward_first: bool) -> None:
+    server = start_server(SEED)
+    anna, ben, _ = h.start_two(server, new_page, "mattel", {"phases_to_win": 1})
+    page = h.awaited_page([anna, ben])
+    assert page is not None
+    other = ben if page is anna else anna
+    bodies = _commands_answered_502(page, forward_first)
+    before = h.version(page)
+    h.act(page, {})
+    deadline = time.monotonic() + 5
+    while len(bodies) < 2 and time.monotonic() < deadline:  # the resend may follow the socket's update
+        page.wait_for_timeout(100)
+    assert len(bodies) == 2 and bodies[0] == bodies[1]  # the same command, command_id included
+    page.wait_for_timeout(500)
+    assert h.version(page) == h.version(other) == before + 1  # applied once
+    assert page.locator("#action-error").text_content() == ""
+    assert not page.p10_errors and not other.p10_errors

@@ -10,13 +10,29 @@ const P10 = window.P10;
    into a "stale" error, so they go without expected_version and apply to the current state. */
 const AT_ONCE = new Set(["offer_card", "keep_hand", "keep"]);
 
+/* No answer from the game server: the network dropped (status 0) or the proxy answered for it while a server
+   process restarted (502, 503, 504). The same body, command_id included, is sent again after these pauses: the
+   server applies a command id once, and a resend of one it applied answers as the first copy did. */
+const RESEND = new Set([0, 502, 503, 504]);
+const RESEND_AFTER_MS = [300, 1000, 2000];
+
+async function post(path, body) {
+  let result = await P10.api("POST", path, body);
+  for (const pause of RESEND_AFTER_MS) {
+    if (!RESEND.has(result.status)) break;
+    await new Promise((resolve) => setTimeout(resolve, pause));
+    result = await P10.api("POST", path, body);
+  }
+  return result;
+}
+
 export async function send(command) {
   if (S.busy) return false;
   S.busy = true;
   setError("");
   const body = { command_id: P10.uuid(), command };
   if (!AT_ONCE.has(command.type)) body.expected_version = S.version;
-  const result = await P10.api("POST", `/api/tables/${S.tableId}/commands`, body);
+  const result = await post(`/api/tables/${S.tableId}/commands`, body);
   S.busy = false;
   emit("sent", command, result.ok, result);
   if (!result.ok) {
