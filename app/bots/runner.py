@@ -141,6 +141,7 @@ class BotRunner:
 
     async def start(self) -> None:
         self.loop = asyncio.get_running_loop()
+        self.stopping = False  # started again after a stop (an app served twice, as the tests do)
         self.queue = asyncio.Queue()
         self.task = self.loop.create_task(self._main())
         for table_id in await asyncio.to_thread(self._running_tables):
@@ -195,17 +196,18 @@ class BotRunner:
             loop.call_soon_threadsafe(queue.put_nowait, table_id)
 
     async def _main(self) -> None:
-        assert self.queue is not None
+        queue = self.queue  # this task's own: a later ``start`` (on another loop) makes a new one
+        assert queue is not None
         next_tick = time.monotonic() + self.settings.tick_seconds
         while not self.stopping:
             tables: set[str] = set()
             timeout = max(0.0, next_tick - time.monotonic())
             with contextlib.suppress(TimeoutError):
-                tables.add(await asyncio.wait_for(self.queue.get(), timeout))
+                tables.add(await asyncio.wait_for(queue.get(), timeout))
             if self.stopping:
                 return
-            while not self.queue.empty():
-                tables.add(self.queue.get_nowait())
+            while not queue.empty():
+                tables.add(queue.get_nowait())
             if time.monotonic() >= next_tick:
                 tables |= self.watched
                 next_tick = time.monotonic() + self.settings.tick_seconds
