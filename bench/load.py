@@ -15,6 +15,11 @@ collections, event loop lag) and its resident memory; then opens ``--idle`` idle
 
 ramps the rate (50 ... 800 commands/s, ``--duration`` seconds a step) against 1 and then 2 server processes and
 prints, for each, the highest rate served with p99 < 100 ms and zero errors.
+
+    python bench/load.py --bystander
+
+also starts one more server process on the same database that holds no socket, and prints its CPU per command
+beyond its CPU at rest: what the other processes' tables cost a process that does not serve them.
 """
 
 from __future__ import annotations
@@ -291,7 +296,8 @@ async def find_ceiling(runs: list[TableRun], servers: list[int], args: argparse.
     return best
 
 
-async def bench(bases: list[str], servers: list[int], args: argparse.Namespace) -> Figures | None:
+async def bench(bases: list[str], servers: list[int], args: argparse.Namespace,
+                bystander: int | None = None) -> Figures | None:
     """Set up the tables and sockets, then play (or, with ``--find-ceiling``, ramp: its ceiling is returned)."""
     ruleset = registry.get("mattel")
     options = ruleset.parse_options({})
@@ -325,11 +331,22 @@ async def bench(bases: list[str], servers: list[int], args: argparse.Namespace) 
             await asyncio.sleep(2)
             rest = time.perf_counter()
             user, system = cpu_split(servers)
+            by_rest = sum(cpu_split([bystander])) if bystander else 0.0
             await asyncio.sleep(REST_SECONDS)
             busy = sum(cpu_split(servers)) - user - system
+            rest_seconds = time.perf_counter() - rest
             print(f"server CPU at rest ({PLAYERS * args.tables} sockets open, no command, {REST_SECONDS:.0f} s): "
-                  f"{100 * busy / (time.perf_counter() - rest):.1f}% of one core")
-            await play(runs, servers, args.rate, args.duration, random.Random(1), report=True)
+                  f"{100 * busy / rest_seconds:.1f}% of one core")
+            by_start = sum(cpu_split([bystander])) if bystander else 0.0
+            started = time.perf_counter()
+            figures = await play(runs, servers, args.rate, args.duration, random.Random(1), report=True)
+            if bystander:
+                at_rest = (by_start - by_rest) / rest_seconds  # seconds of CPU per second
+                spent = sum(cpu_split([bystander])) - by_start
+                played = time.perf_counter() - started
+                commands = figures.served * played
+                print(f"bystander CPU: at rest {100 * at_rest:.2f}% of one core; during play {1000 * spent:.0f} ms "
+                      f"= {1000 * (spent - at_rest * played) / max(1.0, commands):.3f} ms per command beyond rest")
             if metrics_before is not None:
                 server_metrics.report(metrics_before, server_metrics.scrape(base))
         print(f"server RSS after play: {rss_mb(servers):.0f} MB")
@@ -375,6 +392,9 @@ def main() -> None:
     parser.add_argument("--find-ceiling", action="store_true",
                         help="ramp the rate (--duration seconds per step) for 1 and 2 processes and print the highest "
                              "each sustains with p99 < 100 ms and zero errors (--workers and --idle are ignored)")
+    parser.add_argument("--bystander", action="store_true",
+                        help="also run one server process with no socket on the database and print its CPU per "
+                             "command beyond its CPU at rest")
     parser.add_argument("--ws-deflate", choices=("on", "off"), default="on",
                         help="uvicorn's permessage-deflate (on: its default, as deployed; every client offers it)")
     parser.add_argument("--database-url", default="", help="an existing, migrated Postgres database")
@@ -415,10 +435,11 @@ def run(args: argparse.Namespace) -> Figures | None:
         # proxy that routes a table's sockets to one process does); otherwise one uvicorn with --workers, whose
         # processes share the port (the kernel spreads the connections, a table's sockets over all of them).
         separate = args.by_table and args.workers > 1
-        ports = [free_port() for _ in range(args.workers if separate else 1)]
+        ports = [free_port() for _ in range((args.workers if separate else 1) + bool(args.bystander))]
         servers = [subprocess.Popen(
             [sys.executable, "-m", "app.serve", "--host", "127.0.0.1", "--port", str(port),
-             "--workers", "1" if separate else str(args.workers), "--log-level", "warning", "--no-access-log",
+             "--workers", "1" if separate or (args.bystander and port == ports[-1]) else str(args.workers),
+             "--log-level", "warning", "--no-access-log",
              "--ws-per-message-deflate", "true" if args.ws_deflate == "on" else "false"],
             cwd=ROOT, env=env) for port in ports]
         try:
@@ -438,6 +459,11 @@ def run(args: argparse.Namespace) -> Figures | None:
             print(f"server: {layout} (permessage-deflate {args.ws_deflate}) on 127.0.0.1:{','.join(map(str, ports))}, "
                   f"Postgres {url.rsplit('/', 1)[1]}; "
                   f"{os.cpu_count()} CPUs shared by server, Postgres and clients")
+            if args.bystander:
+                print(f"bystander: one more server process on 127.0.0.1:{ports[-1]}, no socket")
+                bystander = servers[-1].pid
+                return asyncio.run(bench([f"127.0.0.1:{port}" for port in ports[:-1]],
+                                         [s.pid for s in servers[:-1]], args, bystander))
             return asyncio.run(bench([f"127.0.0.1:{port}" for port in ports], [s.pid for s in servers], args))
         finally:
             for server in servers:
