@@ -18,6 +18,7 @@ from app.services.base import SPECTATOR, LazyRedaction, Step, redact_all
 from app.services.games import GameService
 from app.settings import Settings
 from tests.realtime.test_hot_path import runner_of, service_of, statements, wait_for
+from tests.realtime.test_table_channels import WakeLog
 from tests.rules.playout import playout
 from tests.server_helpers import new_table, pick, play, server_game
 
@@ -99,23 +100,15 @@ def test_a_notification_of_a_command_this_process_is_still_writing_is_left_to_it
     service = service_of(client)
     t = new_table(client, players=2, start=True)
     step = Step(1, 0, {"type": "draw", "pile": "draw"})
-    woken: list[tuple[str, int | None]] = []
-
-    class Hub:
-        remote = None
-        on_local_change = None
-
-        def wake_local(self, table_id: str, version: int | None = None) -> None:
-            woken.append((table_id, version))
-
-    listener = PgListener("postgresql://localhost/unused", Hub(), on_table=service.notified)  # type: ignore[arg-type]
+    hub = WakeLog()
+    listener = PgListener("postgresql://localhost/unused", hub, on_table=service.notified)  # type: ignore[arg-type]
     with service.committing(t.id, 1):
         assert service.notified(t.id, 1, step) is True
         listener.table(table_payload(t.id, 1, step))
-    assert woken == []
+    assert hub.woken == []
     assert service.notified(t.id, 1, step) is False
     listener.table(table_payload(t.id, 1, step))
-    assert woken == [(t.id, 1)]
+    assert hub.woken == [(t.id, 1)]
 
 
 def test_a_lazy_redaction_is_the_full_redaction() -> None:
