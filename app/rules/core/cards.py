@@ -54,6 +54,12 @@ class Card:
     colours: frozenset[Colour] = ALL_COLOURS
     action: str | None = None
 
+    def __hash__(self) -> int:
+        """The id alone (a card turned into a joker, B-6, keeps its id: equal hash, unequal cards): the generated
+        hash of all fields calls ``Enum.__hash__`` in Python, and cards are hashed for every view (their JSON is
+        cached per card) and throughout the solver."""
+        return self.id
+
     @property
     def is_natural(self) -> bool:
         return self.kind is CardKind.NUMBER

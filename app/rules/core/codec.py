@@ -39,16 +39,16 @@ _SCALAR_SETS: dict[frozenset[Any], list[Any]] = {}
 _SCALARS = (str, int, float, bool)
 
 
-def _shape(cls: type) -> tuple[str, tuple[str, ...]] | None:
+def shape(cls: type) -> tuple[str, tuple[str, ...]] | None:
     """A dataclass's tag and field names (``None`` for any other type): found once per class, since snapshots
     encode hundreds of dataclass values."""
     try:
         return _SHAPES[cls]
     except KeyError:
-        shape = ((type_tag(cls), tuple(f.name for f in dataclasses.fields(cls)))
+        found = ((type_tag(cls), tuple(f.name for f in dataclasses.fields(cls)))
                  if dataclasses.is_dataclass(cls) else None)
-        _SHAPES[cls] = shape
-        return shape
+        _SHAPES[cls] = found
+        return found
 
 
 def to_json(obj: object) -> JSON:
@@ -57,9 +57,9 @@ def to_json(obj: object) -> JSON:
         return obj
     if isinstance(obj, Enum):
         return obj.value
-    shape = _shape(type(obj))
-    if shape is not None:
-        tag, names = shape
+    known = shape(type(obj))
+    if known is not None:
+        tag, names = known
         out: dict[str, JSON] = {"type": tag}
         for name in names:
             out[name] = to_json(getattr(obj, name))

@@ -6,7 +6,6 @@ An event may hide some of its content from some seats; ``redact`` returns the JS
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -154,10 +153,12 @@ def public_json(value: object) -> Any:
         return card_to_json(value)
     if isinstance(value, LaidGroup):
         return group_to_json(value)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        out: dict[str, Any] = {"type": codec.type_tag(type(value))}
-        for f in dataclasses.fields(value):
-            out[f.name] = public_json(getattr(value, f.name))
+    known = codec.shape(type(value))
+    if known is not None:
+        tag, names = known
+        out: dict[str, Any] = {"type": tag}
+        for name in names:
+            out[name] = public_json(getattr(value, name))
         return out
     if isinstance(value, tuple | list):
         return [public_json(v) for v in value]
