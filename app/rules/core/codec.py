@@ -67,9 +67,9 @@ def to_json(obj: object) -> JSON:
     if isinstance(obj, tuple | list):
         return [to_json(x) for x in obj]
     if isinstance(obj, frozenset | set):
-        known = _SCALAR_SETS.get(obj) if isinstance(obj, frozenset) else None
-        if known is not None:
-            return list(known)
+        sorted_set = _SCALAR_SETS.get(obj) if isinstance(obj, frozenset) else None
+        if sorted_set is not None:
+            return list(sorted_set)
         items = sorted((to_json(x) for x in obj), key=repr)
         if isinstance(obj, frozenset) and len(_SCALAR_SETS) < 4096 and all(isinstance(x, _SCALARS) for x in items):
             _SCALAR_SETS[obj] = items
