@@ -7,8 +7,9 @@ from typing import Any
 
 from ..core.cards import as_joker, card_to_json
 from ..core.commands import LayPhase, Pile, card_moves
-from ..core.events import CardDiscarded, group_to_json, hands_left_json, redact
-from ..core.table import hand_json, history_json
+from ..core.events import CardDiscarded, hands_left_json, redact
+from ..core.table import hand_json
+from ..core.viewparts import IdentityMemo, JSONList, groups_view, history_view, phases_json
 from .game import (
     ask_candidates,
     asked_order,
@@ -29,6 +30,7 @@ from .game import (
 from .material import KEEP_MAX, SWAP_MAX, action_of
 from .state import (
     BoardEvent,
+    BoardOptions,
     BoardRoundEnded,
     BoardState,
     CardGiven,
@@ -104,6 +106,13 @@ def prompt(state: BoardState, seat: int) -> dict[str, Any] | None:
     return out
 
 
+def _phases_json(options: BoardOptions) -> JSONList:
+    return phases_json(phases(options), sequence(options))
+
+
+_PHASES = IdentityMemo(_phases_json)  # one list per game's options, shared by every view of the game
+
+
 def _public(state: BoardState) -> dict[str, Any]:
     seq = sequence(state.options)
     listed = phases(state.options)
@@ -125,15 +134,14 @@ def _public(state: BoardState) -> dict[str, Any]:
         "over": state.stage is Stage.OVER, "winners": list(state.winners), "players": players,
         "ring": [{"index": i, "field": f, "action": action_of(f)} for i, f in enumerate(fields)],
         "pawns": list(state.pawns), "dice": list(state.dice), "again": state.again,
-        "table": [group_to_json(g) for g in state.table],
+        "table": groups_view(state.table),
         "draw_size": len(state.piles.draw), "discard_size": len(state.piles.discard),
         "discard_top": None if top is None else card_to_json(top),
         "awaited": list(awaited(state)),
         "waiting": [_public_prompt(state, s) for s in awaited(state)],
         "finish": len(seq),
-        "phases": [{"number": n, "description": listed[n - 1].describe(), "groups": listed[n - 1].to_json()}
-                   for n in seq],
-        "history": history_json(state.history),
+        "phases": _PHASES(state.options),
+        "history": history_view(state.history),
     }
 
 

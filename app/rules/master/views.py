@@ -7,8 +7,8 @@ from typing import Any
 
 from ..core.cards import card_to_json
 from ..core.commands import Pile, card_moves
-from ..core.events import group_to_json
-from ..core.table import hand_json, history_json
+from ..core.table import hand_json
+from ..core.viewparts import IdentityMemo, JSONList, groups_view, hand_view, history_view, phases_json
 from .deck import TAKE_TWO
 from .game import (
     action_plays,
@@ -21,7 +21,7 @@ from .game import (
     sequence,
     skip_targets,
 )
-from .state import MasterState, Stage
+from .state import MasterOptions, MasterState, Stage
 
 
 def _waiting(state: MasterState) -> dict[str, Any]:
@@ -72,6 +72,13 @@ def _offers(state: MasterState) -> list[dict[str, Any]]:
             for s, c in zip(state.give.slots, state.give.offered, strict=True)]
 
 
+def _phases_json(options: MasterOptions) -> JSONList:
+    return phases_json(phases(options), sequence(options))
+
+
+_PHASES = IdentityMemo(_phases_json)  # one list per game's options, shared by every view of the game
+
+
 def _public(state: MasterState) -> dict[str, Any]:
     seq = sequence(state.options)
     listed = phases(state.options)
@@ -82,7 +89,7 @@ def _public(state: MasterState) -> dict[str, Any]:
             "seat": seat, "hand_size": len(p.hand), "phase": number,
             "phase_description": listed[number - 1].describe(), "phases_done": min(p.phase, len(seq)),
             "laid": p.laid, "score": p.score,
-            "in_front": hand_json(state.fronts[seat]),
+            "in_front": hand_view(state.fronts[seat]),
             "keep_pending": seat in state.keep_pending,
         })
     top = state.piles.discard[-1] if state.piles.discard else None
@@ -91,16 +98,15 @@ def _public(state: MasterState) -> dict[str, Any]:
         "ruleset": "master", "round": state.round, "dealer": state.dealer, "turn": state.turn,
         "stage": state.stage.value, "over": state.stage is Stage.OVER, "winners": list(state.winners),
         "scoring": state.options.scoring, "players": players,
-        "table": [group_to_json(g) for g in state.table],
+        "table": groups_view(state.table),
         "draw_size": len(state.piles.draw), "discard_size": len(state.piles.discard),
         "discard_top": None if top is None else card_to_json(top),
         "blue_size": len(state.blue), "blue_top": None if blue_top is None else card_to_json(blue_top),
         "take_two_pending": len(state.drawn),
         "give_me_five": None if state.give is None else {"taker": state.give.taker, "offers": _offers(state)},
         "awaited": list(awaited(state)),
-        "phases": [{"number": n, "description": listed[n - 1].describe(), "groups": listed[n - 1].to_json()}
-                   for n in seq],
-        "history": history_json(state.history),
+        "phases": _PHASES(state.options),
+        "history": history_view(state.history),
     }
 
 
@@ -120,7 +126,7 @@ def player_views(state: MasterState, seats: Iterable[int | None]) -> dict[int | 
 def _for_seat(public: dict[str, Any], state: MasterState, seat: int | None) -> dict[str, Any]:
     view = dict(public)
     view["seat"] = seat
-    view["hand"] = None if seat is None else hand_json(state.players[seat].hand)
+    view["hand"] = None if seat is None else hand_view(state.players[seat].hand)
     view["prompt"] = prompt(state, seat)
     if seat is not None and not state.players[seat].laid and state.stage is not Stage.OVER:
         view["my_phase"] = current_phase(state, seat).to_json()

@@ -7,11 +7,11 @@ from typing import Any
 
 from ..core.cards import card_to_json
 from ..core.commands import Pile, card_moves
-from ..core.events import group_to_json
-from ..core.table import hand_json, history_json
+from ..core.table import hand_json
+from ..core.viewparts import IdentityMemo, JSONList, groups_view, hand_view, history_view, phases_json
 from .deck import PHASES, is_skip
 from .game import awaited, current_phase, legal_commands, phase_number, sequence, skip_targets
-from .state import MattelState, Stage
+from .state import MattelOptions, MattelState, Stage
 
 
 def prompt(state: MattelState, seat: int) -> dict[str, Any] | None:
@@ -27,6 +27,13 @@ def prompt(state: MattelState, seat: int) -> dict[str, Any] | None:
     laid = state.players[seat].laid
     return {"action": "play", "can_lay": not laid, "can_hit": laid, "then": "discard",
             "skip_targets": list(skip_targets(state, seat)), **card_moves(legal_commands(state, seat))}
+
+
+def _phases_json(options: MattelOptions) -> JSONList:
+    return phases_json(PHASES, sequence(options))
+
+
+_PHASES = IdentityMemo(_phases_json)  # one list per game's options, shared by every view of the game
 
 
 def _public(state: MattelState) -> dict[str, Any]:
@@ -45,13 +52,12 @@ def _public(state: MattelState) -> dict[str, Any]:
         "ruleset": "mattel", "round": state.round, "dealer": state.dealer, "turn": state.turn,
         "stage": state.stage.value, "over": state.stage is Stage.OVER, "winners": list(state.winners),
         "tiebreak": state.tiebreak, "players": players,
-        "table": [group_to_json(g) for g in state.table],
+        "table": groups_view(state.table),
         "draw_size": len(state.piles.draw), "discard_size": len(state.piles.discard),
         "discard_top": None if top is None else card_to_json(top),
         "awaited": list(awaited(state)),
-        "phases": [{"number": n, "description": PHASES[n - 1].describe(), "groups": PHASES[n - 1].to_json()}
-                   for n in seq],
-        "history": history_json(state.history),
+        "phases": _PHASES(state.options),
+        "history": history_view(state.history),
     }
 
 
@@ -70,7 +76,7 @@ def player_views(state: MattelState, seats: Iterable[int | None]) -> dict[int | 
 def _for_seat(public: dict[str, Any], state: MattelState, seat: int | None) -> dict[str, Any]:
     view = dict(public)
     view["seat"] = seat
-    view["hand"] = None if seat is None else hand_json(state.players[seat].hand)
+    view["hand"] = None if seat is None else hand_view(state.players[seat].hand)
     view["prompt"] = None if seat is None else prompt(state, seat)
     if seat is not None and not state.players[seat].laid and state.stage is not Stage.OVER:
         view["my_phase"] = current_phase(state, seat).to_json()
