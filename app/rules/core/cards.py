@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
 
+from . import codec
+
 
 class Colour(StrEnum):
     """The four card colours (C-1). The fourth is printed violet or blue; the name is cosmetic."""
@@ -35,6 +37,7 @@ class CardKind(StrEnum):
     ACTION = "action"
 
 
+@codec.encode_once
 @dataclass(frozen=True, slots=True)
 class Card:
     """One physical card (C-1).

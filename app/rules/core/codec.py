@@ -51,12 +51,46 @@ def shape(cls: type) -> tuple[str, tuple[str, ...]] | None:
         return found
 
 
+# The classes whose values are encoded once (``encode_once``), and their encodings: (the JSON, its keys whose
+# values are lists). Bounded; an encoding is copied out, never shared.
+_ONCE_CLASSES: set[type] = set()
+_ONCE: dict[object, tuple[dict[str, JSON], tuple[str, ...]]] = {}
+_ONCE_MAX = 65_536
+
+C = TypeVar("C", bound=type)
+
+
+def encode_once(cls: C) -> C:
+    """Class decorator: ``to_json`` encodes each distinct value of ``cls`` (an immutable, hashable dataclass that
+    recurs, such as a card: a snapshot holds every card of the game) once, and copies that encoding afterwards."""
+    _ONCE_CLASSES.add(cls)
+    return cls
+
+
+def _encode_once(obj: object) -> JSON:
+    made = _ONCE.get(obj)
+    if made is None:
+        tag, names = shape(type(obj)) or ("", ())
+        data: dict[str, JSON] = {"type": tag}
+        for name in names:
+            data[name] = to_json(getattr(obj, name))
+        made = data, tuple(k for k, v in data.items() if isinstance(v, list))
+        if len(_ONCE) < _ONCE_MAX:
+            _ONCE[obj] = made
+    out = dict(made[0])
+    for name in made[1]:
+        out[name] = list(out[name])
+    return out
+
+
 def to_json(obj: object) -> JSON:
     """Encode an engine value (dataclass, enum, tuple, frozenset, dict, scalar) as plain JSON data."""
     if obj is None or isinstance(obj, bool | int | str | float):
         return obj
     if isinstance(obj, Enum):
         return obj.value
+    if type(obj) in _ONCE_CLASSES:
+        return _encode_once(obj)
     known = shape(type(obj))
     if known is not None:
         tag, names = known
