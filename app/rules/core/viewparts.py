@@ -9,7 +9,6 @@ each other and with later views: a caller adds keys to a view's own dict and nev
 
 from __future__ import annotations
 
-import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
@@ -28,23 +27,26 @@ JSONList = list[dict[str, Any]]
 
 class IdentityMemo(Generic[K, V]):
     """``make(value)`` kept for the last ``size`` values by their identity. An entry holds its value, so the
-    value's id cannot be reused by another object while the entry lives; the oldest entry goes first."""
+    value's id cannot be reused by another object while the entry lives; the oldest entry goes first. Views are
+    made on the event loop and in worker threads: each step here is one operation of the ordered dict, which
+    the GIL keeps whole (two threads may make the same part twice, and evict one entry too many)."""
 
     def __init__(self, make: Callable[[K], V], size: int = 4096) -> None:
         self._make = make
         self._size = size
         self._items: OrderedDict[int, tuple[K, V]] = OrderedDict()
-        self._lock = threading.Lock()  # fan-outs run on the event loop and in worker threads
 
     def __call__(self, value: K) -> V:
         hit = self._items.get(id(value))
         if hit is not None and hit[0] is value:
             return hit[1]
         made = self._make(value)
-        with self._lock:
-            self._items[id(value)] = (value, made)
-            while len(self._items) > self._size:
+        self._items[id(value)] = (value, made)
+        while len(self._items) > self._size:
+            try:
                 self._items.popitem(last=False)
+            except KeyError:  # another thread emptied it meanwhile
+                break
         return made
 
 
