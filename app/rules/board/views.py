@@ -9,7 +9,7 @@ from ..core.cards import as_joker, card_to_json
 from ..core.commands import LayPhase, Pile, card_moves
 from ..core.events import CardDiscarded, hands_left_json, redact
 from ..core.table import hand_json
-from ..core.viewparts import IdentityMemo, JSONList, groups_view, history_view, phases_json
+from ..core.viewparts import groups_view, history_view, phase_list_view
 from .game import (
     ask_candidates,
     asked_order,
@@ -30,7 +30,6 @@ from .game import (
 from .material import KEEP_MAX, SWAP_MAX, action_of
 from .state import (
     BoardEvent,
-    BoardOptions,
     BoardRoundEnded,
     BoardState,
     CardGiven,
@@ -106,11 +105,7 @@ def prompt(state: BoardState, seat: int) -> dict[str, Any] | None:
     return out
 
 
-def _phases_json(options: BoardOptions) -> JSONList:
-    return phases_json(phases(options), sequence(options))
-
-
-_PHASES = IdentityMemo(_phases_json)  # one list per game's options, shared by every view of the game
+_PHASES = phase_list_view(phases, sequence)
 
 
 def _public(state: BoardState) -> dict[str, Any]:

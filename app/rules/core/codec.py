@@ -67,13 +67,17 @@ def encode_once(cls: C) -> C:
     return cls
 
 
-def _encode_once(obj: object) -> JSON:
+def _fields_json(obj: object, tag: str, names: tuple[str, ...]) -> dict[str, JSON]:
+    out: dict[str, JSON] = {"type": tag}
+    for name in names:
+        out[name] = to_json(getattr(obj, name))
+    return out
+
+
+def _encode_once(obj: object, tag: str, names: tuple[str, ...]) -> JSON:
     made = _ONCE.get(obj)
     if made is None:
-        tag, names = shape(type(obj)) or ("", ())
-        data: dict[str, JSON] = {"type": tag}
-        for name in names:
-            data[name] = to_json(getattr(obj, name))
+        data = _fields_json(obj, tag, names)
         made = data, tuple(k for k, v in data.items() if isinstance(v, list))
         if len(_ONCE) < _ONCE_MAX:
             _ONCE[obj] = made
@@ -89,15 +93,11 @@ def to_json(obj: object) -> JSON:
         return obj
     if isinstance(obj, Enum):
         return obj.value
-    if type(obj) in _ONCE_CLASSES:
-        return _encode_once(obj)
     known = shape(type(obj))
     if known is not None:
-        tag, names = known
-        out: dict[str, JSON] = {"type": tag}
-        for name in names:
-            out[name] = to_json(getattr(obj, name))
-        return out
+        if type(obj) in _ONCE_CLASSES:
+            return _encode_once(obj, *known)
+        return _fields_json(obj, *known)
     if isinstance(obj, tuple | list):
         return [to_json(x) for x in obj]
     if isinstance(obj, frozenset | set):

@@ -58,6 +58,16 @@ def phases_json(listed: Sequence[Phase], sequence: Sequence[int]) -> JSONList:
             for n in sequence]
 
 
+Opts = TypeVar("Opts")
+
+
+def phase_list_view(phases_of: Callable[[Opts], Sequence[Phase]],
+                    sequence_of: Callable[[Opts], Sequence[int]]) -> IdentityMemo[Opts, JSONList]:
+    """The phase list of a game's options (``phases_json`` of its phases and sequence), one per options value,
+    shared by every view of the game."""
+    return IdentityMemo(lambda options: phases_json(phases_of(options), sequence_of(options)))
+
+
 def _groups_json(groups: Sequence[LaidGroup]) -> JSONList:
     return [group_to_json(g) for g in groups]
 

@@ -8,7 +8,7 @@ from typing import Any
 from ..core.cards import card_to_json
 from ..core.commands import Pile, card_moves
 from ..core.table import hand_json
-from ..core.viewparts import IdentityMemo, JSONList, groups_view, hand_view, history_view, phases_json
+from ..core.viewparts import groups_view, hand_view, history_view, phase_list_view
 from .deck import TAKE_TWO
 from .game import (
     action_plays,
@@ -21,7 +21,7 @@ from .game import (
     sequence,
     skip_targets,
 )
-from .state import MasterOptions, MasterState, Stage
+from .state import MasterState, Stage
 
 
 def _waiting(state: MasterState) -> dict[str, Any]:
@@ -72,11 +72,7 @@ def _offers(state: MasterState) -> list[dict[str, Any]]:
             for s, c in zip(state.give.slots, state.give.offered, strict=True)]
 
 
-def _phases_json(options: MasterOptions) -> JSONList:
-    return phases_json(phases(options), sequence(options))
-
-
-_PHASES = IdentityMemo(_phases_json)  # one list per game's options, shared by every view of the game
+_PHASES = phase_list_view(phases, sequence)
 
 
 def _public(state: MasterState) -> dict[str, Any]:

@@ -8,10 +8,10 @@ from typing import Any
 from ..core.cards import card_to_json
 from ..core.commands import Pile, card_moves
 from ..core.table import hand_json
-from ..core.viewparts import IdentityMemo, JSONList, groups_view, hand_view, history_view, phases_json
+from ..core.viewparts import groups_view, hand_view, history_view, phase_list_view
 from .deck import PHASES, is_skip
 from .game import awaited, current_phase, legal_commands, phase_number, sequence, skip_targets
-from .state import MattelOptions, MattelState, Stage
+from .state import MattelState, Stage
 
 
 def prompt(state: MattelState, seat: int) -> dict[str, Any] | None:
@@ -29,11 +29,7 @@ def prompt(state: MattelState, seat: int) -> dict[str, Any] | None:
             "skip_targets": list(skip_targets(state, seat)), **card_moves(legal_commands(state, seat))}
 
 
-def _phases_json(options: MattelOptions) -> JSONList:
-    return phases_json(PHASES, sequence(options))
-
-
-_PHASES = IdentityMemo(_phases_json)  # one list per game's options, shared by every view of the game
+_PHASES = phase_list_view(lambda _options: PHASES, sequence)
 
 
 def _public(state: MattelState) -> dict[str, Any]:
