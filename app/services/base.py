@@ -223,10 +223,15 @@ class LazyRedaction(dict[str, Any]):
 
 
 def redact_all(ruleset: AnyRuleset, players: int, events: Iterable[Any]) -> JSONDict:
-    """A command's events as each seat and a spectator may see them (C-9), keyed by ``key``."""
+    """A command's events as each seat and a spectator may see them (C-9), keyed by ``key``. An event whose JSON
+    does not depend on the viewer (not in the rule set's ``viewer_dependent_events``) is redacted once, as a
+    spectator sees it, and that JSON is shared by every key (read-only, like every stored redaction)."""
     events = list(events)
-    redacted: JSONDict = {key(i): [ruleset.redact_event(e, i) for e in events] for i in range(players)}
-    redacted[SPECTATOR] = [ruleset.redact_event(e, None) for e in events]
+    dependent = ruleset.viewer_dependent_events
+    spectator = [ruleset.redact_event(e, None) for e in events]
+    redacted: JSONDict = {key(i): [ruleset.redact_event(e, i) if isinstance(e, dependent) else alike
+                                   for e, alike in zip(events, spectator, strict=True)] for i in range(players)}
+    redacted[SPECTATOR] = spectator
     return redacted
 
 

@@ -22,6 +22,7 @@ class BoardRuleset(CodecMixin[BoardState, BoardCommand, BoardEvent, BoardOptions
     state_type = BoardState
     options_type = BoardOptions
     command_types = BOARD_COMMANDS
+    viewer_dependent_events = views.VIEWER_DEPENDENT
     option_help = {
         "phases_to_win": "End the game with the N-th phase of the list (empty = all of them).",
         "phases": "Your own phase list: [[{\"kind\": \"set\", \"size\": 3}, ...], ...] (empty = the box's).",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from ..core import events as core_events
 from ..core.cards import as_joker, card_to_json
 from ..core.commands import LayPhase, Pile, card_moves
 from ..core.events import CardDiscarded, hands_left_json, redact
@@ -172,6 +173,11 @@ def full_view(state: BoardState) -> dict[str, Any]:
     view["draw_pile"] = hand_json(state.piles.draw)
     view["discard_pile"] = hand_json(state.piles.discard)
     return view
+
+
+# The board game's events whose JSON depends on the viewer (C-9, B-5, B-6), the shared ones included.
+VIEWER_DEPENDENT: tuple[type, ...] = (CardSearched, CardsSwapped, CardGiven, BoardRoundEnded, CardsKept,
+                                      *core_events.VIEWER_DEPENDENT)
 
 
 def redact_event(event: BoardEvent, seat: int | None) -> dict[str, Any]:

@@ -121,6 +121,11 @@ def hands_left_json(hands: tuple[tuple[Card, ...], ...], viewer: int | None) -> 
             "hand": None if viewer is None else [card_to_json(c) for c in hands[viewer]]}
 
 
+# The shared events whose JSON depends on the viewer (C-9): every other one is the same for every seat and a
+# spectator, so it is redacted once for all of them (``redact_all`` in app/services/base.py).
+VIEWER_DEPENDENT: tuple[type, ...] = (HandsDealt, CardDrawn, RoundEnded)
+
+
 def redact(event: object, viewer: int | None) -> dict[str, Any]:
     """The JSON of ``event`` as seat ``viewer`` may see it (C-9)."""
     match event:

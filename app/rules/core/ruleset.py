@@ -38,6 +38,9 @@ class Ruleset(Protocol[S, C, E, O]):
     summary: str
     min_players: int
     max_players: int
+    # The event types whose ``redact_event`` JSON depends on the seat asking (C-9); any other event is redacted
+    # once and the same JSON serves every seat and spectators.
+    viewer_dependent_events: tuple[type, ...]
 
     def options_schema(self) -> list[JSONDict]: ...
     def parse_options(self, raw: Mapping[str, Any] | None) -> O: ...

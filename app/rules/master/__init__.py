@@ -8,7 +8,7 @@ from ..core.phases import phase_list_schema
 from ..core.ruleset import CodecMixin, JSONDict
 from . import game, views
 from .deck import MASTER_KINDS, MAX_PLAYERS, MIN_PLAYERS
-from .events import redact_event
+from .events import VIEWER_DEPENDENT, redact_event
 from .state import MASTER_COMMANDS, MasterCommand, MasterEvent, MasterOptions, MasterState, Stage
 
 
@@ -24,6 +24,7 @@ class MasterRuleset(CodecMixin[MasterState, MasterCommand, MasterEvent, MasterOp
     state_type = MasterState
     options_type = MasterOptions
     command_types = MASTER_COMMANDS
+    viewer_dependent_events = VIEWER_DEPENDENT
     option_help = {
         "scoring": "minus: 1 minus point per card in hand (rulebook); points: 5 per 1-9, 10 per 10-12, "
                    "20 per joker or action card.",

@@ -24,6 +24,9 @@ from .state import (
     TwoCardsDrawn,
 )
 
+# Master's events whose JSON depends on the viewer (C-9), the shared ones included.
+VIEWER_DEPENDENT: tuple[type, ...] = (TwoCardsDrawn, TakeTwoChosen, ReplacementDrawn, *core_events.VIEWER_DEPENDENT)
+
 
 def redact_event(event: MasterEvent, viewer: int | None) -> dict[str, Any]:
     """The JSON of ``event`` as seat ``viewer`` (``None`` = spectator) may see it (C-9)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ..core.events import redact
+from ..core.events import VIEWER_DEPENDENT, redact
 from ..core.ruleset import CodecMixin, JSONDict
 from . import game, views
 from .deck import MAX_PLAYERS, MIN_PLAYERS
@@ -23,6 +23,7 @@ class MattelRuleset(CodecMixin[MattelState, MattelCommand, MattelEvent, MattelOp
     state_type = MattelState
     options_type = MattelOptions
     command_types = MATTEL_COMMANDS
+    viewer_dependent_events = VIEWER_DEPENDENT
     option_help = {
         "fixed_rounds": "Exactly one round per phase; everyone plays the round's phase; lowest total wins.",
         "phases_to_win": "End the game with the N-th phase of the list (empty = all of them).",
