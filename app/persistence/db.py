@@ -9,8 +9,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from psycopg import AsyncConnection
-from psycopg.pq import TransactionStatus
 from psycopg_pool import AsyncConnectionPool
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
@@ -77,7 +75,7 @@ class Database:
             self.read_engine.execution_options(isolation_level="AUTOCOMMIT"), expire_on_commit=False)
         # Postgres through psycopg, while the server runs: a few autocommit connections for the event loop
         # (``open_hot_pool``), which writes the usual socket command with one statement and no worker thread.
-        self.hot_pool: HotConnections | None = None
+        self.hot_pool: AsyncConnectionPool[Any] | None = None
         self._hot_loop: asyncio.AbstractEventLoop | None = None
 
     @contextmanager
@@ -128,9 +126,9 @@ class Database:
                                                              kwargs={"autocommit": True}, open=False,
                                                              name="phase10-hot")
         await pool.open(wait=True, timeout=10)
-        self.hot_pool, self._hot_loop = HotConnections(pool, size), asyncio.get_running_loop()
+        self.hot_pool, self._hot_loop = pool, asyncio.get_running_loop()
 
-    def hot_pool_here(self) -> HotConnections | None:
+    def hot_pool_here(self) -> AsyncConnectionPool[Any] | None:
         """``hot_pool``, if it was opened on the running event loop."""
         if self.hot_pool is None or self._hot_loop is not asyncio.get_running_loop():
             return None
@@ -138,10 +136,10 @@ class Database:
 
     async def close_hot_pool(self) -> None:
         """Close ``hot_pool`` (on the loop that opened it)."""
-        hot = self.hot_pool_here()
-        if hot is not None:
+        pool = self.hot_pool_here()
+        if pool is not None:
             self.hot_pool = self._hot_loop = None
-            await hot.close()
+            await pool.close()
 
     def ping(self) -> None:
         with self.read_engine.connect() as conn:
@@ -183,38 +181,3 @@ def current_revisions(db: Database) -> set[str]:
 
     with db.read_engine.connect() as conn:
         return set(MigrationContext.configure(conn).get_current_heads())
-
-
-class HotConnections:
-    """The event loop's autocommit connections, lent one statement at a time. A connection is taken from its
-    psycopg pool once and, after a statement that left it idle, goes back to a plain free list on the loop (one
-    thread: no lock, no pool bookkeeping per statement; under load the pool's own round per statement cost about
-    as much CPU as a small statement's execute). A connection closed or in doubt after its statement goes back to
-    the pool, which discards or resets it and opens another."""
-
-    def __init__(self, pool: AsyncConnectionPool[Any], size: int) -> None:
-        self.pool = pool
-        self.size = size
-        self.free: list[AsyncConnection[Any]] = []
-
-    async def take(self, timeout: float) -> AsyncConnection[Any]:
-        """A connection for one statement (the pool's ``PoolTimeout`` after ``timeout`` seconds when every
-        connection is lent)."""
-        if self.free:
-            return self.free.pop()
-        conn: AsyncConnection[Any] = await self.pool.getconn(timeout)
-        return conn
-
-    async def give_back(self, conn: AsyncConnection[Any]) -> None:
-        """The statement is over: an idle connection is kept for the next one, any other returns to the pool."""
-        if not conn.closed and conn.info.transaction_status is TransactionStatus.IDLE and len(self.free) < self.size:
-            self.free.append(conn)
-        else:
-            await self.pool.putconn(conn)
-
-    async def close(self) -> None:
-        """Give the kept connections back and close the pool."""
-        free, self.free = self.free, []
-        for conn in free:
-            await self.pool.putconn(conn)
-        await self.pool.close()

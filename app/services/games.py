@@ -264,18 +264,16 @@ class GameService(Lobby, Replays, Fanout):
         keeps current is checked here and written by one statement on the async pool (``Database.hot_pool_here``): no
         worker thread, no wait for a pooled thread or connection of the ordinary path. Anything that needs the
         ordinary path's reads goes to ``submit_as`` in a worker thread, exactly as before."""
-        hot = self.db.hot_pool_here()
-        if hot is not None:
+        pool = self.db.hot_pool_here()
+        if pool is not None:
             arrived = time.perf_counter()
             plan = self._hot_plan(table_id, Viewer(seat_id), command_id, expected_version, raw)
             if plan is not None:
                 with self.committing(table_id, plan.version):
                     try:
-                        conn = await hot.take(HOT_POOL_WAIT)
-                        try:
-                            moved = (await conn.execute(plan.statement, plan.params)).rowcount
-                        finally:
-                            await hot.give_back(conn)
+                        async with pool.connection(timeout=HOT_POOL_WAIT) as conn:
+                            cursor = await conn.execute(plan.statement, plan.params)
+                            moved = cursor.rowcount
                     except (psycopg.IntegrityError, PoolTimeout):
                         moved = 0  # a command id used before, or no connection free: the ordinary path decides
                     written = self._hot_written(plan) if moved == 1 else None
