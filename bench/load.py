@@ -1,6 +1,7 @@
 """Load benchmark: N tables with 4 websocket clients each play real games through a real server.
 
     python bench/load.py [--tables 200] [--rate 200] [--duration 20] [--idle 2000] [--workers 1] [--ws-deflate on]
+                        [--view-patches on]
 
 Starts the server as deployed (``python -m app.serve``: uvicorn with the project's settings) on loopback
 against a scratch Postgres database (created and dropped here; or pass ``--database-url``), seats 4 players
@@ -107,6 +108,7 @@ class TableRun:
     ruleset: Any
     state: Any
     base: str = ""  # host:port of the server process its sockets connect to
+    query: str = ""  # added to each socket's URL (``&patch=1``: view patches, as the browser client asks)
     sockets: list[Any] = field(default_factory=list)
     version: int = 0
     pending: Pending | None = None
@@ -175,7 +177,8 @@ async def answer_pings(ws: Any) -> None:
 async def connect_all(run: TableRun) -> list[asyncio.Task[None]]:
     tasks = []
     for seat, token in enumerate(run.tokens):
-        ws = await websockets.connect(f"ws://{run.base}/ws/tables/{run.table_id}?token={token}", max_size=2**22)
+        ws = await websockets.connect(f"ws://{run.base}/ws/tables/{run.table_id}?token={token}{run.query}",
+                                      max_size=2**22)
         json.loads(await asyncio.wait_for(ws.recv(), 30))  # the snapshot
         run.sockets.append(ws)
         tasks.append(asyncio.create_task(reader(run, seat, ws)))
@@ -314,6 +317,7 @@ async def bench(bases: list[str], servers: list[int], args: argparse.Namespace,
         runs = await asyncio.gather(*(one() for _ in range(args.tables)))
         for i, run in enumerate(runs):
             run.base = bases[i % len(bases)]
+            run.query = "&patch=1" if args.view_patches == "on" else ""
             r = await http.post(f"/api/tables/{run.table_id}/start",
                                 headers={"Authorization": f"Bearer {run.tokens[0]}"})
             r.raise_for_status()
@@ -397,6 +401,8 @@ def main() -> None:
                              "command beyond its CPU at rest")
     parser.add_argument("--ws-deflate", choices=("on", "off"), default="on",
                         help="uvicorn's permessage-deflate (on: its default, as deployed; every client offers it)")
+    parser.add_argument("--view-patches", choices=("on", "off"), default="on",
+                        help="sockets ask for view patches (patch=1), as the browser client does")
     parser.add_argument("--database-url", default="", help="an existing, migrated Postgres database")
     parser.add_argument("--postgres", default="postgresql://postgres@127.0.0.1:5432/postgres",
                         help="server on which to create the scratch database")
@@ -456,8 +462,8 @@ def run(args: argparse.Namespace) -> Figures | None:
                     time.sleep(0.2)
             layout = (f"{args.workers} servers, a table's sockets on one" if separate
                       else f"uvicorn x{args.workers}")
-            print(f"server: {layout} (permessage-deflate {args.ws_deflate}) on 127.0.0.1:{','.join(map(str, ports))}, "
-                  f"Postgres {url.rsplit('/', 1)[1]}; "
+            print(f"server: {layout} (permessage-deflate {args.ws_deflate}, view patches {args.view_patches}) "
+                  f"on 127.0.0.1:{','.join(map(str, ports))}, Postgres {url.rsplit('/', 1)[1]}; "
                   f"{os.cpu_count()} CPUs shared by server, Postgres and clients")
             if args.bystander:
                 print(f"bystander: one more server process on 127.0.0.1:{ports[-1]}, no socket")

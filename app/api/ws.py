@@ -96,7 +96,7 @@ async def _still_signed_in(conn: Connection, service: GameService, token: str) -
 
 @router.websocket("/ws/tables/{table_id}")
 async def table_socket(ws: WebSocket, table_id: str, since: int | None = None, game: int | None = None,
-                       token: str | None = None) -> None:
+                       token: str | None = None, patch: int | None = None) -> None:
     service: GameService = ws.app.state.service
     hub: Hub = ws.app.state.hub
     settings: Settings = ws.app.state.settings
@@ -149,7 +149,7 @@ async def table_socket(ws: WebSocket, table_id: str, since: int | None = None, g
                 return
 
     conn = Connection(ws, table_id, viewer.seat_id, settings.ws_send_queue, since=since, game_id=game,
-                      send_now=ws.scope.get("extensions", {}).get(SEND_NOW))
+                      send_now=ws.scope.get("extensions", {}).get(SEND_NOW), patches=patch == 1)
     conn.token_tag = token_tag(signed_with) if signed_with else None
     hub.attach(conn)
     if signed_with:

@@ -46,7 +46,7 @@ class Connection:
 
     def __init__(self, sink: Sink, table_id: str, seat_id: int | None, queue_size: int,
                  since: int | None = None, game_id: int | None = None,
-                 send_now: Callable[[str], bool] | None = None) -> None:
+                 send_now: Callable[[str], bool] | None = None, patches: bool = False) -> None:
         self.sink = sink
         self.send_now = send_now  # the server's ``SEND_NOW`` extension, if it has one
         self.table_id = table_id
@@ -67,6 +67,10 @@ class Connection:
         self.visible = True
         self.last_heard = time.monotonic()  # the last message from the peer (any message is a sign of life)
         self.token_tag: str | None = None  # of the seat token it signed in with (a moved seat's old sockets close)
+        # The client asked for view patches (``patch=1``, docs/protocol.md): an update after the first carries only
+        # the view's top-level keys that changed since ``view_sent``, the last view this socket was sent.
+        self.patches = patches
+        self.view_sent: JSONDict | None = None
 
     def heard(self) -> None:
         """The peer sent something: it is alive (the heartbeat's idle clock starts again)."""
@@ -79,6 +83,7 @@ class Connection:
             self.seat_changed()
         self.game_id, self.version, self.table_key, self.started = None, 0, None, False
         self.pending_since = None
+        self.view_sent = None
 
     def send(self, message: JSONDict) -> None:
         if not self.closed:
@@ -131,6 +136,22 @@ class Connection:
         finally:
             if self.writer is asyncio.current_task():
                 self.writer = None
+
+
+_MISSING = object()
+
+
+def view_patch(old: JSONDict, new: JSONDict) -> JSONDict:
+    """What turns view ``old`` into view ``new`` (top level): ``view_patch`` holds each key of ``new`` whose value
+    is not that of ``old`` (a part a view reuses is the same object: it is skipped without a comparison), and
+    ``view_unset`` (only when not empty) lists the keys of ``old`` that ``new`` lacks."""
+    patch = {name: value for name, value in new.items()
+             if (before := old.get(name, _MISSING)) is not value and before != value}
+    message: JSONDict = {"view_patch": patch}
+    unset = [name for name in old if name not in new]
+    if unset:
+        message["view_unset"] = unset
+    return message
 
 
 class Channel:
@@ -447,20 +468,29 @@ class Hub:
                         "view": data.views.get(seat), "table": data.table})
             c.started, c.game_id, c.version, c.table_key = True, data.game_id, data.version, table_key
             c.pending_since = None
+            c.view_sent = data.views.get(seat) if c.patches else None
             return
         if c.table_key != table_key:
             c.table_key = table_key
             c.send_text(cls._encoded(encoded, ("table",), lambda: {"type": "table", "table": data.table}))
         if data.game_id is not None and c.version < data.version:
-            since = c.version
+            since, view, sent = c.version, data.views.get(seat), c.view_sent
 
             def update() -> JSONDict:
                 events = [e for seq, red in data.steps if seq > since for e in red[key]]
-                return {"type": "update", "game_id": data.game_id, "since": since, "version": data.version,
-                        "events": events, "view": data.views.get(seat)}
+                message = {"type": "update", "game_id": data.game_id, "since": since, "version": data.version,
+                           "events": events}
+                if sent is None or view is None:
+                    message["view"] = view
+                else:
+                    message.update(view_patch(sent, view))
+                return message
 
-            c.send_text(cls._encoded(encoded, ("update", key, since), update))
+            # Sockets of one seat at one version share the text (with patches: made from the same view sent).
+            c.send_text(cls._encoded(encoded, ("update", key, since, id(sent)), update))
             c.version = data.version
+            if c.patches:
+                c.view_sent = view
 
     async def close(self) -> None:
         """Graceful shutdown: tell every socket the server is going away."""

@@ -18,8 +18,9 @@ function setConn(stateName) {
 
 export function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  let url = `${proto}//${location.host}/ws/tables/${S.tableId}`;
-  if (S.gameId !== null) url += `?since=${S.version}&game=${S.gameId}`;
+  // patch=1: after the first view, updates carry only the parts of the view that changed (docs/protocol.md).
+  let url = `${proto}//${location.host}/ws/tables/${S.tableId}?patch=1`;
+  if (S.gameId !== null) url += `&since=${S.version}&game=${S.gameId}`;
   setConn("wait");
   const ws = new WebSocket(url);
   S.ws = ws;
@@ -96,7 +97,11 @@ function onMessage(msg) {
       if (msg.table) S.table = msg.table;
       if (msg.game_id !== S.gameId) { S.gameId = msg.game_id; S.view = null; }
       appendEvents(msg.since, msg.version, msg.events || []);
-      if (msg.view && msg.version >= S.version) setView(msg.view, msg.version);
+      if (msg.view_patch) {
+        // A patch turns the view at `since` into the view at `version`; a page holding another version reloads it.
+        if (S.view && S.version === msg.since) setView(patchedView(S.view, msg), msg.version);
+        else if (msg.version > S.version) refreshView();
+      } else if (msg.view && msg.version >= S.version) setView(msg.view, msg.version);
       render();
       break;
     case "table":
@@ -115,6 +120,12 @@ function onMessage(msg) {
     default:
       break;
   }
+}
+
+function patchedView(view, msg) {
+  const next = Object.assign({}, view, msg.view_patch);
+  for (const name of msg.view_unset || []) delete next[name];
+  return next;
 }
 
 export async function refreshView() {
