@@ -478,8 +478,8 @@ class Hub:
 
             def update() -> JSONDict:
                 events = [e for seq, red in data.steps if seq > since for e in red[key]]
-                message = {"type": "update", "game_id": data.game_id, "since": since, "version": data.version,
-                           "events": events}
+                message: JSONDict = {"type": "update", "game_id": data.game_id, "since": since,
+                                     "version": data.version, "events": events}
                 if sent is None or view is None:
                     message["view"] = view
                 else:
