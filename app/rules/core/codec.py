@@ -24,6 +24,7 @@ JSON = Any
 
 
 @cache
+@cache
 def type_tag(cls: type) -> str:
     """The ``"type"`` tag of a dataclass in a union."""
     tag = getattr(cls, "TYPE", None)
@@ -214,17 +215,25 @@ def _decode_tagged(classes: list[Any], data: dict[str, JSON], path: str) -> Any:
                f"unknown type {tag!r}; expected one of {[type_tag(c) for c in classes]}")
 
 
-def _decode_fields(cls: Any, data: dict[str, JSON], path: str) -> Any:
+@cache
+def _field_specs(cls: type) -> tuple[frozenset[str], tuple[tuple[str, Any, bool], ...]]:
+    """The names a dataclass's JSON may hold (its fields and ``type``), and each field's name, type and whether
+    it is required (no default)."""
     hints = _hints(cls)
-    fields = {f.name: f for f in dataclasses.fields(cls)}
-    unknown = set(data) - set(fields) - {"type"}
-    if unknown:
-        raise _bad(path, f"unknown field(s) {sorted(unknown)}")
+    specs = tuple((f.name, hints[f.name], f.default is dataclasses.MISSING
+                   and f.default_factory is dataclasses.MISSING) for f in dataclasses.fields(cls))
+    return frozenset([*(name for name, _, _ in specs), "type"]), specs
+
+
+def _decode_fields(cls: Any, data: dict[str, JSON], path: str) -> Any:
+    allowed, specs = _field_specs(cls)
+    if not allowed.issuperset(data):
+        raise _bad(path, f"unknown field(s) {sorted(set(data) - allowed)}")
     kwargs: dict[str, Any] = {}
-    for name, f in fields.items():
+    for name, tp, required in specs:
         if name in data:
-            kwargs[name] = from_json(hints[name], data[name], f"{path}.{name}" if path else name)
-        elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+            kwargs[name] = from_json(tp, data[name], f"{path}.{name}" if path else name)
+        elif required:
             raise _bad(f"{path}.{name}" if path else name, "is required")
     return cls(**kwargs)
 
