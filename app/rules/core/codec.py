@@ -24,7 +24,6 @@ JSON = Any
 
 
 @cache
-@cache
 def type_tag(cls: type) -> str:
     """The ``"type"`` tag of a dataclass in a union."""
     tag = getattr(cls, "TYPE", None)
