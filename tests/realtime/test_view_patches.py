@@ -4,14 +4,13 @@ view), and a socket that did not ask for them keeps receiving whole views."""
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from fastapi.testclient import TestClient
 
 from app.realtime.hub import view_patch
 from tests.realtime.test_socket import recv, socket
-from tests.server_helpers import bearer, command_body, new_table, pick
+from tests.server_helpers import bearer, new_table, play
 
 
 def apply_patch(view: dict[str, Any], message: dict[str, Any]) -> dict[str, Any]:
@@ -32,7 +31,6 @@ def test_view_patch_lists_changed_and_removed_keys_and_skips_reused_parts() -> N
 
 def test_patched_updates_rebuild_every_full_view_of_each_seat(client: TestClient) -> None:
     t = new_table(client, players=3, spectators=True, start=True)
-    rnd = random.Random(5)
     with socket(client, t.id, t.tokens[0], patch=1) as p0, socket(client, t.id, t.tokens[0]) as f0, \
             socket(client, t.id, t.tokens[2], patch=1) as p2, socket(client, t.id, patch=1) as watcher:
         patched = {name: recv(ws)["view"] for name, ws in (("p0", p0), ("p2", p2), ("watcher", watcher))}
@@ -40,12 +38,7 @@ def test_patched_updates_rebuild_every_full_view_of_each_seat(client: TestClient
         assert patched["p0"] == full
         sizes = {"patched": 0, "full": 0}
         for version in range(1, 41):
-            chosen = pick(client, t.id, rnd)
-            assert chosen is not None
-            seat, command = chosen
-            r = client.post(f"/api/tables/{t.id}/commands", json=command_body(command),
-                            headers=bearer(t.tokens[seat]))
-            assert r.status_code == 200, r.text
+            assert play(client, t, 1, seed=version) == 1
             whole = recv(f0)
             assert whole["version"] == version and "view_patch" not in whole
             full = whole["view"]
