@@ -9,12 +9,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from psycopg_pool import AsyncConnectionPool
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 from app import fastjson
+from app.persistence.hot import HotConnections
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -75,7 +75,7 @@ class Database:
             self.read_engine.execution_options(isolation_level="AUTOCOMMIT"), expire_on_commit=False)
         # Postgres through psycopg, while the server runs: a few autocommit connections for the event loop
         # (``open_hot_pool``), which writes the usual socket command with one statement and no worker thread.
-        self.hot_pool: AsyncConnectionPool[Any] | None = None
+        self.hot_pool: HotConnections | None = None
         self._hot_loop: asyncio.AbstractEventLoop | None = None
 
     @contextmanager
@@ -119,16 +119,15 @@ class Database:
 
     async def open_hot_pool(self, size: int) -> None:
         """On the server's event loop: open ``hot_pool`` with ``size`` connections (Postgres through psycopg;
-        nothing otherwise, with ``size`` 0, or when one is open already: a pool serves the loop that opened it)."""
+        nothing otherwise, with ``size`` 0, or when one is open already: its connections serve the loop that
+        opened them)."""
         if not self.is_psycopg or size <= 0 or self.hot_pool is not None:
             return
-        pool: AsyncConnectionPool[Any] = AsyncConnectionPool(psycopg_dsn(self.url), min_size=size, max_size=size,
-                                                             kwargs={"autocommit": True}, open=False,
-                                                             name="phase10-hot")
-        await pool.open(wait=True, timeout=10)
+        pool = HotConnections(psycopg_dsn(self.url), size)
+        await pool.open(timeout=10)
         self.hot_pool, self._hot_loop = pool, asyncio.get_running_loop()
 
-    def hot_pool_here(self) -> AsyncConnectionPool[Any] | None:
+    def hot_pool_here(self) -> HotConnections | None:
         """``hot_pool``, if it was opened on the running event loop."""
         if self.hot_pool is None or self._hot_loop is not asyncio.get_running_loop():
             return None

@@ -17,7 +17,6 @@ from typing import Any, cast
 
 import psycopg
 from psycopg.types.json import Json
-from psycopg_pool import PoolTimeout
 from sqlalchemy import Table, and_, bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -261,9 +260,10 @@ class GameService(Lobby, Replays, Fanout):
     async def submit_on_loop(self, table_id: str, seat_id: int | None, command_id: str,
                              expected_version: int | None, raw: Any) -> JSONDict:
         """``submit_as`` for a socket, called on the event loop. The usual command at a running table this process
-        keeps current is checked here and written by one statement on the async pool (``Database.hot_pool_here``): no
-        worker thread, no wait for a pooled thread or connection of the ordinary path. Anything that needs the
-        ordinary path's reads goes to ``submit_as`` in a worker thread, exactly as before."""
+        keeps current is checked here and written by one statement on the loop's own connections
+        (``Database.hot_pool_here``): no worker thread, no wait for a pooled thread or connection of the ordinary
+        path. Anything that needs the ordinary path's reads goes to ``submit_as`` in a worker thread, exactly as
+        before."""
         pool = self.db.hot_pool_here()
         if pool is not None:
             arrived = time.perf_counter()
@@ -271,11 +271,13 @@ class GameService(Lobby, Replays, Fanout):
             if plan is not None:
                 with self.committing(table_id, plan.version):
                     try:
-                        async with pool.connection(timeout=HOT_POOL_WAIT) as conn:
-                            cursor = await conn.execute(plan.statement, plan.params)
+                        async with pool.cursor(timeout=HOT_POOL_WAIT) as cursor:
+                            await cursor.execute(plan.statement, plan.params)
                             moved = cursor.rowcount
-                    except (psycopg.IntegrityError, PoolTimeout):
-                        moved = 0  # a command id used before, or no connection free: the ordinary path decides
+                    except (psycopg.IntegrityError, psycopg.OperationalError, TimeoutError):
+                        # A command id used before, no connection free in time, or the connection failed (the
+                        # statement may even have committed): the ordinary path decides, a resend included.
+                        moved = 0
                     written = self._hot_written(plan) if moved == 1 else None
                 if written is not None:
                     metrics.command_committed(table_id, written[1], written[2], arrived)

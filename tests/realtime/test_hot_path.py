@@ -17,6 +17,7 @@ from sqlalchemy import event, select, update
 
 from app.bots.runner import BotRunner
 from app.bots.timers import store_clock
+from app.persistence.db import psycopg_dsn
 from app.persistence.models import Game, GameTable, Seat
 from app.rules.core.errors import RuleError
 from app.services import base, games
@@ -357,3 +358,45 @@ def test_a_command_due_a_snapshot_stores_it_in_the_same_one_statement(client: Te
     with cold.db.read() as s:
         game = s.execute(select(Game).where(Game.id == game_id)).scalar_one()
         assert ruleset.state_to_json(cold._state(s, ruleset, game)) == stored
+
+
+def test_a_socket_command_on_a_lost_loop_connection_is_answered_by_the_ordinary_path_once(
+        client: TestClient) -> None:
+    """Postgres: the loop's connections are cut (a database restart, an administrator): the socket's command is
+    still accepted, once, by the ordinary path; the loop's connections come back for the commands after it."""
+    service = service_of(client)
+    if not service.db.is_psycopg:
+        pytest.skip("the loop's connections are Postgres only")
+    from tests.persistence.test_hot_connections import terminate
+    dsn = psycopg_dsn(service.db.url)
+    t = new_table(client, players=2, start=True)
+    threaded: list[str] = []
+    submit_as = service.submit_as
+
+    def recording(*args: Any) -> dict[str, Any]:
+        threaded.append(args[2])
+        return submit_as(*args)
+
+    service.submit_as = recording  # type: ignore[method-assign]
+    hot = service.db.hot_pool
+    assert hot is not None
+    try:
+        for version in range(3):
+            picked = pick(client, t.id, random.Random(version))
+            assert picked is not None
+            seat, command = picked
+            if version == 1:
+                terminate(dsn)
+            with client.websocket_connect(f"/ws/tables/{t.id}?token={t.tokens[seat]}") as ws:
+                assert ws.receive_json()["type"] == "snapshot"
+                ws.send_json({"type": "command", "command_id": f"c{version}", "expected_version": version,
+                              "command": command})
+                ack = _answer(ws, f"c{version}")
+            assert (ack["type"], ack["version"], ack["duplicate"]) == ("ack", version + 1, False), ack
+            if version == 1:
+                wait_for(lambda: hot.free == service.settings.hot_pool_size)  # replaced, and checked
+    finally:
+        del service.submit_as
+    assert threaded == ["c1"]  # only the command on the cut connection took the ordinary path
+    with service.db.read() as s:
+        assert s.scalar(select(Game.version).where(Game.table_id == t.id)) == 3

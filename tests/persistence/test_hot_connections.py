@@ -1,0 +1,120 @@
+"""The event loop's own connections (``app.persistence.hot``): each lent to one statement at a time, waiters served
+in order or refused after their timeout, a broken connection replaced, all closed at the end. Postgres only."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import psycopg
+import pytest
+
+from app.persistence.db import psycopg_dsn
+from app.persistence.hot import APPLICATION_NAME, HotConnections
+from tests.realtime.processes import needs_postgres
+
+pytestmark = needs_postgres
+
+
+def backends(dsn: str) -> list[int]:
+    """The process ids of the hot connections Postgres holds now."""
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        rows = conn.execute("SELECT pid FROM pg_stat_activity WHERE application_name = %s", (APPLICATION_NAME,))
+        return [row[0] for row in rows.fetchall()]
+
+
+def terminate(dsn: str) -> None:
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = %s",
+                     (APPLICATION_NAME,))
+
+
+@pytest.fixture
+def dsn(database_url: str) -> str:
+    url = psycopg_dsn(database_url)
+    terminate(url)  # none left over by another test
+    return url
+
+
+def test_each_connection_serves_one_statement_at_a_time_and_waiters_go_in_order(dsn: str) -> None:
+    async def main() -> tuple[list[str], list[int]]:
+        hot = HotConnections(dsn, 2)
+        await hot.open(timeout=10)
+        order: list[str] = []
+        pids: list[int] = []
+        release = asyncio.Event()
+
+        async def hold(name: str) -> None:
+            async with hot.cursor(timeout=5) as cursor:
+                order.append(name)
+                await cursor.execute("SELECT pg_backend_pid()")
+                row = await cursor.fetchone()
+                assert row is not None
+                pids.append(row[0])
+                await release.wait()
+
+        holders = [asyncio.create_task(hold(name)) for name in ("a", "b", "c", "d")]
+        await asyncio.sleep(0.3)
+        assert order == ["a", "b"] and hot.free == 0  # two connections, both lent: c and d wait
+        release.set()
+        await asyncio.gather(*holders)
+        assert order == ["a", "b", "c", "d"] and hot.free == 2
+        await hot.close()
+        return order, pids
+
+    _, pids = asyncio.run(main())
+    assert len(set(pids)) == 2  # the waiters got the same two connections back
+    assert backends(dsn) == []  # closed
+
+
+def test_a_waiter_gives_up_after_its_timeout(dsn: str) -> None:
+    async def main() -> float:
+        hot = HotConnections(dsn, 1)
+        await hot.open(timeout=10)
+        try:
+            async with hot.cursor(timeout=1):
+                started = time.monotonic()
+                with pytest.raises(TimeoutError):
+                    async with hot.cursor(timeout=0.2):
+                        pass
+                return time.monotonic() - started
+        finally:
+            await hot.close()
+
+    assert 0.15 < asyncio.run(main()) < 1.0
+
+
+def test_broken_connections_are_replaced_and_one_left_in_a_transaction_is_not_lent_again(dsn: str) -> None:
+    async def main() -> None:
+        hot = HotConnections(dsn, 2)
+        await hot.open(timeout=10)
+        try:
+            first = set(backends(dsn))
+            assert len(first) == 2
+            terminate(dsn)  # as a database restart would
+            with pytest.raises(psycopg.OperationalError):
+                async with hot.cursor(timeout=1) as cursor:
+                    await cursor.execute("SELECT 1")
+            await until(lambda: hot.free == 2)  # that one replaced, the other found broken by the check
+            second = set(backends(dsn))
+            assert len(second) == 2 and not second & first
+            async with hot.cursor(timeout=1) as cursor:
+                await cursor.execute("BEGIN")  # a caller's mistake: the connection comes back in a transaction
+            await until(lambda: hot.free == 2)
+            for _ in range(2):
+                async with hot.cursor(timeout=1) as cursor:
+                    await cursor.execute("SELECT 1")
+                    assert cursor.connection.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+            assert len(set(backends(dsn)) & second) == 1
+        finally:
+            await hot.close()
+
+    asyncio.run(main())
+
+
+async def until(check: Any, seconds: float = 10) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, "not in time"
+        await asyncio.sleep(0.05)
