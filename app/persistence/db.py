@@ -9,6 +9,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import psycopg
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
@@ -73,8 +74,8 @@ class Database:
         # commit); SQLite keeps its ordinary read transaction (no round trips to save).
         self._peek = self._read if self.is_sqlite else sessionmaker(
             self.read_engine.execution_options(isolation_level="AUTOCOMMIT"), expire_on_commit=False)
-        # Postgres through psycopg, while the server runs: a few autocommit connections for the event loop
-        # (``open_hot_pool``), which writes the usual socket command with one statement and no worker thread.
+        # Postgres, while the server runs: a few asyncpg connections for the event loop (``open_hot_pool``), which
+        # writes the usual socket command with one statement and no worker thread.
         self.hot_pool: HotConnections | None = None
         self._hot_loop: asyncio.AbstractEventLoop | None = None
 
@@ -98,14 +99,15 @@ class Database:
 
     @contextmanager
     def autocommit_cursor(self) -> Iterator[Any]:
-        """Postgres through psycopg only: a raw cursor on a pooled connection in autocommit mode, for a hot path
-        whose one statement is its whole transaction (no BEGIN or COMMIT round trip)."""
+        """Postgres through psycopg only: a raw cursor (Postgres's own ``$1`` parameters) on a pooled connection in
+        autocommit mode, for a hot path whose one statement is its whole transaction (no BEGIN or COMMIT round
+        trip)."""
         fairy = self.write_engine.raw_connection()
         try:
             conn: Any = fairy.driver_connection
             conn.autocommit = True
             try:
-                with conn.cursor() as cursor:
+                with psycopg.RawCursor(conn) as cursor:
                     yield cursor
             finally:
                 if not conn.closed:
@@ -118,8 +120,8 @@ class Database:
             fairy.close()
 
     async def open_hot_pool(self, size: int) -> None:
-        """On the server's event loop: open ``hot_pool`` with ``size`` connections (Postgres through psycopg;
-        nothing otherwise, with ``size`` 0, or when one is open already: its connections serve the loop that
+        """On the server's event loop: open ``hot_pool`` with ``size`` connections (Postgres through psycopg
+        elsewhere; nothing otherwise, with ``size`` 0, or when one is open already: its connections serve the loop that
         opened them)."""
         if not self.is_psycopg or size <= 0 or self.hot_pool is not None:
             return

@@ -1,18 +1,24 @@
-"""The event loop's own Postgres connections: a fixed set of autocommit psycopg connections, lent one at a time.
+"""The event loop's own Postgres connections: a fixed set of asyncpg connections, lent one at a time.
 
 The server writes the usual socket command with one statement on the event loop (``GameService.submit_on_loop``).
-``psycopg_pool.AsyncConnectionPool`` did that job with a third of the statement's CPU spent in the pool (its
-checkout, its checks and statistics, its return) and a new cursor per statement; measured alone (4 connections,
-3,000 such statements, CPU per statement): pool 160-170 us, a queue of the same connections 130 us, a queue
-lending each connection's one reused cursor 100-125 us. This set is that queue, and nothing the loop does not use:
+That statement was a third of a command's database CPU in the pool around it and another third in the driver's
+per-statement waits; measured alone (4 connections, 3,000 such statements, process CPU per statement, two runs):
+psycopg through ``psycopg_pool`` 160-170 us, psycopg connections in a queue 130 us, with one reused cursor each
+100-125 us, asyncpg connections in a queue 69-85 us (asyncpg keeps each socket registered with the loop and
+prepares the statement once; psycopg registers and unregisters the socket for every wait). This set is that
+queue, and nothing the loop does not use:
 
-* ``cursor(timeout)`` lends a free connection's cursor, or waits up to ``timeout`` seconds for one in the order
-  the waiters came (``asyncio.Queue``), then raises ``TimeoutError``;
-* a connection that comes back broken, closed or inside a transaction is closed and replaced in the background
-  (retried every ``RECONNECT_SECONDS`` while the database is away), and the free ones are tried at once (a
-  database restart breaks them all: found by the check rather than by the next commands); the set is whole
-  again once the database answers;
+* ``connection(timeout)`` lends a free connection, or waits up to ``timeout`` seconds for one in the order the
+  waiters came (``asyncio.Queue``); no connection in time, or a lent one lost on the way (the database restarted,
+  an administrator ended it), raises ``HotUnavailable``: the caller takes its ordinary path;
+* a connection that comes back closed or inside a transaction is closed and replaced in the background (retried
+  every ``RECONNECT_SECONDS`` while the database is away), and the free ones are tried at once (a database
+  restart breaks them all: found by the check rather than by the next commands); the set is whole again once the
+  database answers;
 * ``close()`` closes every connection and stops the reconnections.
+
+Each connection runs in autocommit (asyncpg's default outside ``transaction()``): a statement is its own
+transaction. The worker threads keep SQLAlchemy over psycopg (``app.persistence.db``).
 """
 
 from __future__ import annotations
@@ -23,8 +29,7 @@ import logging
 from collections.abc import AsyncIterator, Coroutine
 from typing import Any
 
-import psycopg
-from psycopg.pq import TransactionStatus
+import asyncpg
 
 log = logging.getLogger("phase10.db")
 
@@ -32,17 +37,28 @@ RECONNECT_SECONDS = 1.0
 CHECK_SECONDS = 2.0
 APPLICATION_NAME = "phase10-hot"  # how these connections show in pg_stat_activity
 
+# What a lost connection raises: the server's end of it is gone (08xxx), it was ended by an administrator or a
+# shutdown (57xxx), the client side found it closed, or the driver's protocol state is broken (seen when the
+# server ended the connection while it was idle).
+LOST = (asyncpg.PostgresConnectionError, asyncpg.OperatorInterventionError, asyncpg.InterfaceError,
+        asyncpg.InternalClientError, OSError)
+# What a statement violating a unique constraint raises (a command id used before).
+UniqueViolation = asyncpg.UniqueViolationError
+
+
+class HotUnavailable(Exception):
+    """No connection was free in time, or the one lent was lost: the statement did not run, or its outcome is
+    unknown (it may have committed)."""
+
 
 class HotConnections:
-    """``size`` autocommit connections to ``dsn`` for the loop that opens them (``open``)."""
+    """``size`` connections to ``dsn`` (a libpq URL) for the loop that opens them (``open``)."""
 
     def __init__(self, dsn: str, size: int) -> None:
         self.dsn = dsn
         self.size = size
-        self._free: asyncio.Queue[psycopg.AsyncConnection[Any]] = asyncio.Queue()
-        self._cursors: dict[int, psycopg.AsyncCursor[Any]] = {}  # id(connection) -> its one cursor
-        self._lent: set[psycopg.AsyncConnection[Any]] = set()
-        self._tasks: set[asyncio.Task[None]] = set()  # reconnections and closes under way
+        self._free: asyncio.Queue[asyncpg.Connection] = asyncio.Queue()
+        self._tasks: set[asyncio.Task[None]] = set()  # reconnections, checks and closes under way
         self._closed = False
         self._checking = False  # ``_check_free`` runs
 
@@ -52,10 +68,8 @@ class HotConnections:
         for conn in conns:
             self._free.put_nowait(conn)
 
-    async def _connect(self) -> psycopg.AsyncConnection[Any]:
-        conn = await psycopg.AsyncConnection.connect(self.dsn, autocommit=True, application_name=APPLICATION_NAME)
-        self._cursors[id(conn)] = conn.cursor()
-        return conn
+    async def _connect(self) -> asyncpg.Connection:
+        return await asyncpg.connect(self.dsn, server_settings={"application_name": APPLICATION_NAME})
 
     @property
     def free(self) -> int:
@@ -63,22 +77,27 @@ class HotConnections:
         return self._free.qsize()
 
     @contextlib.asynccontextmanager
-    async def cursor(self, timeout: float) -> AsyncIterator[psycopg.AsyncCursor[Any]]:
-        """A free connection's cursor for one statement (autocommit: the statement is its transaction)."""
+    async def connection(self, timeout: float) -> AsyncIterator[asyncpg.Connection]:
+        """A free connection for one statement (``HotUnavailable``: none in time, or it was lost)."""
         if self._closed:
-            raise psycopg.OperationalError("the hot connections are closed")
-        conn = self._free.get_nowait() if self._free.qsize() else await asyncio.wait_for(self._free.get(), timeout)
-        self._lent.add(conn)
+            raise HotUnavailable("the hot connections are closed")
         try:
-            yield self._cursors[id(conn)]
+            conn = self._free.get_nowait() if self._free.qsize() else await asyncio.wait_for(self._free.get(), timeout)
+        except TimeoutError:
+            raise HotUnavailable("no connection free in time") from None
+        lost = False
+        try:
+            yield conn
+        except LOST as err:
+            lost = True
+            raise HotUnavailable(f"connection lost: {err}") from err
         finally:
-            self._lent.discard(conn)
-            self._give_back(conn)
+            self._give_back(conn, lost)
 
-    def _give_back(self, conn: psycopg.AsyncConnection[Any]) -> None:
+    def _give_back(self, conn: asyncpg.Connection, lost: bool) -> None:
         if self._closed:
             self._discard(conn)
-        elif conn.broken or conn.closed or conn.info.transaction_status != TransactionStatus.IDLE:
+        elif lost or conn.is_closed() or conn.is_in_transaction():
             log.warning("hot connection lost; reconnecting")
             self._discard(conn)
             self._background(self._replace())
@@ -88,10 +107,16 @@ class HotConnections:
         else:
             self._free.put_nowait(conn)
 
-    def _discard(self, conn: psycopg.AsyncConnection[Any]) -> None:
-        self._cursors.pop(id(conn), None)
-        if not conn.closed:
-            self._background(conn.close())
+    def _discard(self, conn: asyncpg.Connection) -> None:
+        if not conn.is_closed():
+            self._background(self._close(conn))
+
+    @staticmethod
+    async def _close(conn: asyncpg.Connection) -> None:
+        try:
+            await asyncio.wait_for(conn.close(), CHECK_SECONDS)
+        except Exception:  # the server is gone or slow: drop our end
+            conn.terminate()
 
     def _background(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(work)
@@ -101,26 +126,26 @@ class HotConnections:
     async def _replace(self) -> None:
         while not self._closed:
             try:
-                conn = await self._connect()
-            except psycopg.Error as err:
+                conn = await asyncio.wait_for(self._connect(), CHECK_SECONDS * 5)
+            except (asyncpg.PostgresError, *LOST, TimeoutError) as err:
                 log.warning("hot connection: %s; retrying", err)
                 await asyncio.sleep(RECONNECT_SECONDS)
                 continue
             if self._closed:
-                await conn.close()
+                await self._close(conn)
             else:
                 self._free.put_nowait(conn)
             return
 
     async def _check_free(self) -> None:
-        """Try each connection free now with one trivial statement; a broken one is replaced."""
+        """Try each connection free now with one trivial statement; a lost one is replaced."""
         try:
             for _ in range(self._free.qsize()):
                 try:
-                    async with self.cursor(timeout=CHECK_SECONDS) as cursor:
-                        await asyncio.wait_for(cursor.execute("SELECT 1"), CHECK_SECONDS)
-                except (psycopg.Error, TimeoutError):
-                    pass  # given back broken (replaced), or busy with the loop's commands: checked by its next use
+                    async with self.connection(timeout=CHECK_SECONDS) as conn:
+                        await conn.execute("SELECT 1", timeout=CHECK_SECONDS)
+                except (HotUnavailable, asyncpg.PostgresError, TimeoutError):
+                    pass  # given back lost (replaced), or all busy with the loop's commands: checked by their use
         finally:
             self._checking = False
 
@@ -130,6 +155,4 @@ class HotConnections:
         for task in list(self._tasks):
             task.cancel()
         while self._free.qsize():
-            conn = self._free.get_nowait()
-            self._cursors.pop(id(conn), None)
-            await conn.close()
+            await self._close(self._free.get_nowait())

@@ -22,6 +22,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app import fastjson, metrics
+from app.persistence.hot import HotUnavailable, UniqueViolation
 from app.persistence.models import Game, GameCommand, GameTable, Seat, utcnow
 from app.rules.core.errors import GameOver, RuleError, StaleVersion
 
@@ -87,15 +88,19 @@ _PG_JSON = ("command", "events", "redacted")
 # new snapshot when one is due), the command row and the NOTIFY in one statement, in autocommit (one round trip:
 # no separate read, BEGIN or COMMIT). The version guard makes it apply only on exactly the version the command was
 # checked against; a copy of a command id already accepted fails the unique constraint (the whole statement is
-# undone).
+# undone). Postgres's own positional parameters, typed, so that both drivers run it as it is: asyncpg on the event
+# loop (``app.persistence.hot``) and psycopg's raw cursor in a worker thread. Parameters, in order: game id, the
+# version it must be at, the new version, seat, command id, command, events, redactions (JSON text), time, then
+# the snapshot (JSON text) when one is due, then the NOTIFY's channel and payload when there is one.
 def _pg_hot_write(snapshot: bool, notify: bool) -> str:
-    values = "version = %(seq)s" + (", snapshot = %(snapshot)s, snapshot_version = %(seq)s" if snapshot else "")
+    values = "version = $3" + (", snapshot = $10::json, snapshot_version = $3" if snapshot else "")
+    channel, payload = (11, 12) if snapshot else (10, 11)
     return (
-        f"WITH bump AS (UPDATE game SET {values} WHERE id = %(game_id)s AND version = %(b_old)s RETURNING id), "
+        f"WITH bump AS (UPDATE game SET {values} WHERE id = $1::integer AND version = $2::integer RETURNING id), "
         "ins AS (INSERT INTO game_command (game_id, seq, seat, command_id, command, events, redacted, created_at) "
-        "SELECT id, %(seq)s, %(seat)s, %(command_id)s, %(command)s, %(events)s, %(redacted)s, %(created_at)s "
+        "SELECT id, $3::integer, $4::integer, $5::text, $6::json, $7::json, $8::json, $9::timestamptz "
         "FROM bump RETURNING seq) "
-        + ("SELECT pg_notify(%(channel)s, %(payload)s) FROM ins" if notify else "SELECT seq FROM ins"))
+        + (f"SELECT pg_notify(${channel}::text, ${payload}::text) FROM ins" if notify else "SELECT seq FROM ins"))
 
 
 _PG_HOT_WRITES = {(snapshot, notify): _pg_hot_write(snapshot, notify)
@@ -118,8 +123,8 @@ class _HotPlan:
     new_state: Any
     redacted: JSONDict
     snapshot: bool  # the statement stores the new state as the game's snapshot
-    statement: str
-    params: JSONDict
+    statement: str  # with Postgres's positional parameters ($1, ...)
+    params: tuple[Any, ...]
 
 
 # How long a socket's command waits for a free connection of the async pool before it takes the ordinary path.
@@ -271,11 +276,10 @@ class GameService(Lobby, Replays, Fanout):
             if plan is not None:
                 with self.committing(table_id, plan.version):
                     try:
-                        async with pool.cursor(timeout=HOT_POOL_WAIT) as cursor:
-                            await cursor.execute(plan.statement, plan.params)
-                            moved = cursor.rowcount
-                    except (psycopg.IntegrityError, psycopg.OperationalError, TimeoutError):
-                        # A command id used before, no connection free in time, or the connection failed (the
+                        async with pool.connection(timeout=HOT_POOL_WAIT) as conn:
+                            moved = len(await conn.fetch(plan.statement, *plan.params))
+                    except (UniqueViolation, HotUnavailable):
+                        # A command id used before, no connection free in time, or the connection was lost (the
                         # statement may even have committed): the ordinary path decides, a resend included.
                         moved = 0
                     written = self._hot_written(plan) if moved == 1 else None
@@ -313,19 +317,17 @@ class GameService(Lobby, Replays, Fanout):
             return None
         redacted = redact_all(ruleset, len(hot.seats), events)
         command_json = ruleset.command_to_json(command)
-        params: JSONDict = {
-            "game_id": hot.game_id, "b_old": hot.version, "seq": version, "seat": seat, "command_id": command_id,
-            "command": Json(command_json, dumps=fastjson.dumps),
-            "events": Json([ruleset.event_to_json(e) for e in events], dumps=fastjson.dumps),
-            "redacted": Json(redacted, dumps=fastjson.dumps), "created_at": utcnow()}
+        params: list[Any] = [hot.game_id, hot.version, version, seat, command_id, fastjson.dumps(command_json),
+                             fastjson.dumps([ruleset.event_to_json(e) for e in events]), fastjson.dumps(redacted),
+                             utcnow()]
         snapshot = version - hot.snapshot_version >= self.settings.snapshot_every
         if snapshot:
-            params["snapshot"] = Json(ruleset.state_to_json(new_state), dumps=fastjson.dumps)
+            params.append(fastjson.dumps(ruleset.state_to_json(new_state)))
         notify = self.notifier.notification(table_id, version, Step(hot.game_id, seat, command_json))
         if notify is not None:
-            params["channel"], params["payload"] = notify
+            params.extend(notify)
         return _HotPlan(table_id, hot.game_id, hot.ruleset, version, seat, new_state, redacted, snapshot,
-                        _PG_HOT_WRITES[snapshot, notify is not None], params)
+                        _PG_HOT_WRITES[snapshot, notify is not None], tuple(params))
 
     def _hot_written(self, plan: _HotPlan) -> tuple[JSONDict, int, str]:
         """``plan`` was written: this process's copy moves on (call inside ``committing``)."""

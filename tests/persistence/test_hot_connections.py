@@ -1,5 +1,6 @@
 """The event loop's own connections (``app.persistence.hot``): each lent to one statement at a time, waiters served
-in order or refused after their timeout, a broken connection replaced, all closed at the end. Postgres only."""
+in order or refused after their timeout, a lost connection replaced (and its statement's error turned into
+``HotUnavailable``), all closed at the end. Postgres only."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import psycopg
 import pytest
 
 from app.persistence.db import psycopg_dsn
-from app.persistence.hot import APPLICATION_NAME, HotConnections
+from app.persistence.hot import APPLICATION_NAME, HotConnections, HotUnavailable
 from tests.realtime.processes import needs_postgres
 
 pytestmark = needs_postgres
@@ -46,12 +47,9 @@ def test_each_connection_serves_one_statement_at_a_time_and_waiters_go_in_order(
         release = asyncio.Event()
 
         async def hold(name: str) -> None:
-            async with hot.cursor(timeout=5) as cursor:
+            async with hot.connection(timeout=5) as conn:
                 order.append(name)
-                await cursor.execute("SELECT pg_backend_pid()")
-                row = await cursor.fetchone()
-                assert row is not None
-                pids.append(row[0])
+                pids.append(await conn.fetchval("SELECT pg_backend_pid()"))
                 await release.wait()
 
         holders = [asyncio.create_task(hold(name)) for name in ("a", "b", "c", "d")]
@@ -73,10 +71,10 @@ def test_a_waiter_gives_up_after_its_timeout(dsn: str) -> None:
         hot = HotConnections(dsn, 1)
         await hot.open(timeout=10)
         try:
-            async with hot.cursor(timeout=1):
+            async with hot.connection(timeout=1):
                 started = time.monotonic()
-                with pytest.raises(TimeoutError):
-                    async with hot.cursor(timeout=0.2):
+                with pytest.raises(HotUnavailable):
+                    async with hot.connection(timeout=0.2):
                         pass
                 return time.monotonic() - started
         finally:
@@ -93,19 +91,18 @@ def test_broken_connections_are_replaced_and_one_left_in_a_transaction_is_not_le
             first = set(backends(dsn))
             assert len(first) == 2
             terminate(dsn)  # as a database restart would
-            with pytest.raises(psycopg.OperationalError):
-                async with hot.cursor(timeout=1) as cursor:
-                    await cursor.execute("SELECT 1")
+            with pytest.raises(HotUnavailable):
+                async with hot.connection(timeout=1) as conn:
+                    await conn.execute("SELECT 1")
             await until(lambda: hot.free == 2)  # that one replaced, the other found broken by the check
             second = set(backends(dsn))
             assert len(second) == 2 and not second & first
-            async with hot.cursor(timeout=1) as cursor:
-                await cursor.execute("BEGIN")  # a caller's mistake: the connection comes back in a transaction
+            async with hot.connection(timeout=1) as conn:
+                await conn.execute("BEGIN")  # a caller's mistake: the connection comes back in a transaction
             await until(lambda: hot.free == 2)
             for _ in range(2):
-                async with hot.cursor(timeout=1) as cursor:
-                    await cursor.execute("SELECT 1")
-                    assert cursor.connection.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+                async with hot.connection(timeout=1) as conn:
+                    assert await conn.fetchval("SELECT 1") == 1 and not conn.is_in_transaction()
             assert len(set(backends(dsn)) & second) == 1
         finally:
             await hot.close()
