@@ -22,8 +22,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import psycopg
-from psycopg import sql
+import asyncpg
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
@@ -49,6 +48,7 @@ RELEASE_AFTER_SECONDS = 30.0
 # A table's first fan-out waits at most this long for its LISTEN (the connection may be down): it then reads the
 # table anyway, and the reconnection wakes every table.
 WATCH_TIMEOUT_SECONDS = 5.0
+APPLICATION_NAME = "phase10-listen"  # how the LISTEN connection shows in pg_stat_activity
 
 
 def table_channel(table_id: str) -> str:
@@ -145,7 +145,11 @@ class PgListener:
     table for ``release_after`` seconds more), so a process is woken only by the tables it serves: behind a proxy
     that sends a table's sockets to one process (deploy/Caddyfile), by no other process's tables. A table this
     process stops hearing is dropped from its cache (``on_unwatch``): a copy that no notification keeps current
-    must not be used when the table comes back."""
+    must not be used when the table comes back.
+
+    The connection is asyncpg's: its socket stays registered with the event loop and each notification is
+    dispatched as it arrives (``_notified``), where psycopg's async ``notifies()`` registered and unregistered the
+    socket for every notification."""
 
     def __init__(self, url: str, hub: Hub, presence: PgPresence | None = None,
                  on_table: Callable[[str, int | None, Step | None], bool] | None = None,
@@ -175,7 +179,7 @@ class PgListener:
         self.watched: set[str] = set()  # the tables LISTENed on the current connection
         self._waiting: dict[str, asyncio.Future[None]] = {}
         self._changed = False  # ``wanted`` changed since the last ``_sync``
-        self._receiving: asyncio.Timeout | None = None  # while waiting for notifications: cut short by a change
+        self._wakeup = asyncio.Event()  # ``wanted`` changed, or the connection was lost
 
     def start(self) -> None:
         self.task = asyncio.get_running_loop().create_task(self._run())
@@ -204,12 +208,11 @@ class PgListener:
 
     def _change(self) -> None:
         self._changed = True
-        if self._receiving is not None and not self._receiving.expired():
-            self._receiving.reschedule(asyncio.get_running_loop().time())  # stop waiting: ``_sync`` first
+        self._wakeup.set()
 
-    async def _sync(self, conn: psycopg.AsyncConnection[Any]) -> float | None:
-        """LISTEN on the wanted tables not heard yet and UNLISTEN the released ones past ``release_after`` (one
-        round trip), drop those from the cache, wake the waiters; return when the next release falls due."""
+    async def _sync(self, conn: asyncpg.Connection) -> float | None:
+        """LISTEN on the wanted tables not heard yet and UNLISTEN the released ones past ``release_after`` (a round
+        trip each), drop those from the cache, wake the waiters; return when the next release falls due."""
         self._changed = False
         now = time.monotonic()
         for table_id, since in list(self.wanted.items()):
@@ -218,10 +221,10 @@ class PgListener:
         add = [t for t in self.wanted if t not in self.watched]
         drop = [t for t in self.watched if t not in self.wanted]
         self.watched.difference_update(drop)  # a ``watch`` meanwhile waits for the next round
-        if add or drop:
-            statements = ([sql.SQL("LISTEN {}").format(sql.Identifier(table_channel(t))) for t in add]
-                          + [sql.SQL("UNLISTEN {}").format(sql.Identifier(table_channel(t))) for t in drop])
-            await conn.execute(sql.SQL("; ").join(statements))
+        for table_id in add:
+            await conn.add_listener(table_channel(table_id), self._notified)
+        for table_id in drop:
+            await conn.remove_listener(table_channel(table_id), self._notified)
         self.watched.update(add)
         for table_id in drop:
             if self.on_unwatch is not None:
@@ -235,51 +238,60 @@ class PgListener:
 
     async def _run(self) -> None:
         while True:
+            conn: asyncpg.Connection | None = None
             try:
-                async with await psycopg.AsyncConnection.connect(self.dsn, autocommit=True) as conn:
-                    await conn.execute(f"LISTEN {PRESENCE_CHANNEL}; LISTEN {CHAT_CHANNEL}; LISTEN {HANDOFF_CHANNEL}")
-                    self.watched.clear()
+                conn = await asyncpg.connect(self.dsn, server_settings={"application_name": APPLICATION_NAME})
+                conn.add_termination_listener(lambda _conn: self._wakeup.set())
+                for channel in (PRESENCE_CHANNEL, CHAT_CHANNEL, HANDOFF_CHANNEL):
+                    await conn.add_listener(channel, self._notified)
+                self.watched.clear()
+                due = await self._sync(conn)
+                self.ready.set()
+                if self.on_listening is not None:
+                    self.on_listening()
+                self.hub.wake_all()  # we may have missed notifications while (re)connecting
+                self.presence.listening()
+                while True:
+                    await self._idle(due)
+                    if conn.is_closed():
+                        raise ConnectionError("the LISTEN connection was closed")
                     due = await self._sync(conn)
-                    self.ready.set()
-                    if self.on_listening is not None:
-                        self.on_listening()
-                    self.hub.wake_all()  # we may have missed notifications while (re)connecting
-                    self.presence.listening()
-                    while True:
-                        if not self._changed:
-                            await self._receive(conn, due)
-                        due = await self._sync(conn)
             except asyncio.CancelledError:
+                if conn is not None and not conn.is_closed():
+                    conn.terminate()
                 raise
             except Exception as err:
                 log.warning("LISTEN connection lost: %s", err)
                 self.ready.clear()
                 self.watched.clear()
+                if conn is not None and not conn.is_closed():
+                    conn.terminate()
                 await asyncio.sleep(1.0)
 
-    async def _receive(self, conn: psycopg.AsyncConnection[Any], due: float | None) -> None:
-        """Dispatch notifications until ``due`` (monotonic seconds) or until the wanted tables change."""
-        loop = asyncio.get_running_loop()
-        deadline = None if due is None else loop.time() + max(0.0, due - time.monotonic())
-        try:
-            async with asyncio.timeout_at(deadline) as self._receiving:
-                async for note in conn.notifies():
-                    self._dispatch(note)
-        except TimeoutError:
-            pass
-        finally:
-            self._receiving = None
+    async def _idle(self, due: float | None) -> None:
+        """Wait until ``due`` (monotonic seconds), the wanted tables change, or the connection is lost;
+        notifications are dispatched meanwhile as they come (``_notified``)."""
+        if self._changed:
+            return
+        self._wakeup.clear()
+        timeout = None if due is None else max(0.0, due - time.monotonic())
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._wakeup.wait(), timeout)
 
-    def _dispatch(self, note: psycopg.Notify) -> None:
-        if note.channel == PRESENCE_CHANNEL:
-            self.presence.receive(note.payload)
-        elif note.channel == CHAT_CHANNEL:
-            self.chat(note.payload)
-        elif note.channel == HANDOFF_CHANNEL:
-            self.on_handoff([t for t in note.payload.split(",") if t])
+    def _notified(self, _conn: Any, _pid: int, channel: str, payload: object) -> None:
+        """asyncpg's listener callback, for each notification in the order they came."""
+        self._dispatch(channel, str(payload))
+
+    def _dispatch(self, channel: str, payload: str) -> None:
+        if channel == PRESENCE_CHANNEL:
+            self.presence.receive(payload)
+        elif channel == CHAT_CHANNEL:
+            self.chat(payload)
+        elif channel == HANDOFF_CHANNEL:
+            self.on_handoff([t for t in payload.split(",") if t])
         else:
-            metrics.ROUND_TRIPS.received(note.payload)
-            self.table(note.payload)
+            metrics.ROUND_TRIPS.received(payload)
+            self.table(payload)
 
     def table(self, payload: str) -> None:
         """One notification from a table's channel: bring this process's copy of the table up to date (apply its
@@ -313,9 +325,12 @@ class PgListener:
         if not table_ids:
             return
         try:
-            async with await psycopg.AsyncConnection.connect(self.dsn, autocommit=True) as conn:
+            conn = await asyncpg.connect(self.dsn)
+            try:
                 for chunk in chunks:
-                    await conn.execute("SELECT pg_notify(%s, %s)", (HANDOFF_CHANNEL, ",".join(chunk)))
+                    await conn.execute("SELECT pg_notify($1, $2)", HANDOFF_CHANNEL, ",".join(chunk))
+            finally:
+                await conn.close()
         except Exception as err:  # the others resume these tables when a process starts
             log.warning("bot hand-off failed: %s", err)
 

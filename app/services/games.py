@@ -127,7 +127,8 @@ class _HotPlan:
     params: tuple[Any, ...]
 
 
-# How long a socket's command waits for a free connection of the async pool before it takes the ordinary path.
+# How long a socket's command waits for a free connection of the loop's own (``app.persistence.hot``) before it takes
+# the ordinary path.
 HOT_POOL_WAIT = 0.5
 
 

@@ -10,7 +10,7 @@ import asyncio
 import psycopg
 
 from app.persistence.db import psycopg_dsn
-from app.realtime.backends import PgListener, PgNotifier, table_channel, table_payload
+from app.realtime.backends import APPLICATION_NAME, PgListener, PgNotifier, table_channel, table_payload
 from app.realtime.hub import Connection, Hub
 from app.services.base import Step
 from app.services.games import FanoutData
@@ -100,6 +100,41 @@ def test_a_process_hears_a_table_only_while_it_has_sockets_there(database_url: s
             await listener.watch("tblA")  # a socket came back: heard again
             await notify("tblA", 6)
             await heard([("tblA", 3), ("tblA", 4), ("tblA", 6)])
+        finally:
+            await sender.close()
+            await listener.stop()
+
+    asyncio.run(scenario())
+
+
+@needs_postgres
+def test_a_lost_listen_connection_comes_back_listening_to_the_same_tables(database_url: str) -> None:
+    """The LISTEN connection is ended (a database restart, an administrator): the listener reconnects, tells the
+    service its copies may have missed notifications (``on_listening``, which drops them), and hears the tables
+    it watched again."""
+    async def scenario() -> None:
+        hub, relistened = WakeLog(), []
+        listener = PgListener(database_url, hub, presence=NoPresence(),  # type: ignore[arg-type]
+                              on_listening=lambda: relistened.append(1))
+        listener.start()
+        await asyncio.wait_for(listener.ready.wait(), 10)
+        dsn = psycopg_dsn(database_url)
+        sender = await psycopg.AsyncConnection.connect(dsn, autocommit=True)
+        try:
+            await listener.watch("tblC")
+            await sender.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                 "WHERE application_name = %s", (APPLICATION_NAME,))
+            for _ in range(250):
+                if len(relistened) == 2 and listener.ready.is_set():
+                    break
+                await asyncio.sleep(0.02)
+            assert len(relistened) == 2 and listener.watched == {"tblC"}
+            await sender.execute("SELECT pg_notify(%s, %s)", (table_channel("tblC"), table_payload("tblC", 9, None)))
+            for _ in range(100):
+                if ("tblC", 9) in hub.woken:
+                    break
+                await asyncio.sleep(0.02)
+            assert ("tblC", 9) in hub.woken
         finally:
             await sender.close()
             await listener.stop()
