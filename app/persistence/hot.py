@@ -1,8 +1,7 @@
 """The event loop's own Postgres connections: a fixed set of asyncpg connections, lent one at a time.
 
 The server writes the usual socket command with one statement on the event loop (``GameService.submit_on_loop``).
-That statement was a third of a command's database CPU in the pool around it and another third in the driver's
-per-statement waits; measured alone (4 connections, 3,000 such statements, process CPU per statement, two runs):
+Measured alone (4 connections, 3,000 such statements, process CPU per statement, two runs):
 psycopg through ``psycopg_pool`` 160-170 us, psycopg connections in a queue 130 us, with one reused cursor each
 100-125 us, asyncpg connections in a queue 69-85 us (asyncpg keeps each socket registered with the loop and
 prepares the statement once; psycopg registers and unregisters the socket for every wait). This set is that
