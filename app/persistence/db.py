@@ -120,9 +120,8 @@ class Database:
             fairy.close()
 
     async def open_hot_pool(self, size: int) -> None:
-        """On the server's event loop: open ``hot_pool`` with ``size`` connections (Postgres through psycopg
-        elsewhere; nothing otherwise, with ``size`` 0, or when one is open already: its connections serve the loop that
-        opened them)."""
+        """On the server's event loop: open ``hot_pool`` with ``size`` asyncpg connections (Postgres only; nothing
+        on SQLite, with ``size`` 0, or when they are open already: they serve the loop that opened them)."""
         if not self.is_psycopg or size <= 0 or self.hot_pool is not None:
             return
         pool = HotConnections(psycopg_dsn(self.url), size)

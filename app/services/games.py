@@ -268,8 +268,8 @@ class GameService(Lobby, Replays, Fanout):
         """``submit_as`` for a socket, called on the event loop. The usual command at a running table this process
         keeps current is checked here and written by one statement on the loop's own connections
         (``Database.hot_pool_here``): no worker thread, no wait for a pooled thread or connection of the ordinary
-        path. Anything that needs the ordinary path's reads goes to ``submit_as`` in a worker thread, exactly as
-        before."""
+        path. Anything that needs the ordinary path's reads goes to ``submit_as`` in a worker thread, like any other
+        command."""
         pool = self.db.hot_pool_here()
         if pool is not None:
             arrived = time.perf_counter()
