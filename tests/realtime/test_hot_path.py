@@ -291,8 +291,8 @@ def _answer(ws: Any, ref: str) -> dict[str, Any]:
 
 def test_a_socket_command_is_written_on_the_event_loop_with_no_worker_thread(client: TestClient) -> None:
     """Postgres: the usual socket command is checked on the loop and written by one statement on the loop's own
-    connection: the worker-thread path (``submit_as``) is not called. A command the copy cannot decide alone (a stale version)
-    goes to that path and gets its usual answer."""
+    connection: the worker-thread path (``submit_as``) is not called. A command the copy cannot decide alone (a stale
+    version) goes to that path and gets its usual answer."""
     service = service_of(client)
     if not service.db.is_psycopg:
         pytest.skip("the loop's connections are Postgres only")
