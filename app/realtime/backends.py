@@ -257,16 +257,15 @@ class PgListener:
                         raise ConnectionError("the LISTEN connection was closed")
                     due = await self._sync(conn)
             except asyncio.CancelledError:
-                if conn is not None and not conn.is_closed():
-                    conn.terminate()
                 raise
             except Exception as err:
                 log.warning("LISTEN connection lost: %s", err)
                 self.ready.clear()
                 self.watched.clear()
+            finally:
                 if conn is not None and not conn.is_closed():
                     conn.terminate()
-                await asyncio.sleep(1.0)
+            await asyncio.sleep(1.0)
 
     async def _idle(self, due: float | None) -> None:
         """Wait until ``due`` (monotonic seconds), the wanted tables change, or the connection is lost;

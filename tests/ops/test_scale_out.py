@@ -10,7 +10,7 @@ from __future__ import annotations
 import signal
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
@@ -45,6 +45,22 @@ def gauges(app: Server) -> tuple[int, int]:
     values = {s.name: int(s.value) for f in text_string_to_metric_families(text) for s in f.samples
               if s.name in ("phase10_open_sockets", "phase10_live_tables")}
     return values["phase10_open_sockets"], values["phase10_live_tables"]
+
+
+def growth(apps: list[Server], before: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Each process's gauges now less ``before``."""
+    return [(a[0] - b[0], a[1] - b[1]) for a, b in zip([gauges(app) for app in apps], before, strict=True)]
+
+
+def settled(read: Callable[[], list[tuple[int, int]]], sockets: int, seconds: float = 10) -> list[tuple[int, int]]:
+    """``read()`` (per process: sockets, live tables) once its sockets add up to ``sockets``, or at the deadline: a
+    socket can count a moment after its first frame reached the test."""
+    limit = time.monotonic() + seconds
+    while True:
+        reading = read()
+        if sum(s for s, _ in reading) == sockets or time.monotonic() > limit:
+            return reading
+        time.sleep(0.1)
 
 
 def play(http: httpx.Client, table_id: str, tokens: list[str], version: int) -> int:
@@ -95,12 +111,7 @@ def test_each_tables_sockets_share_one_process_and_move_together_when_it_stops(
             for page in pages[table_id]:
                 while page.game_id is None:
                     page.recv(5)
-            limit = time.monotonic() + 10
-            while True:  # a socket can count a moment after its first frame reached the test
-                grown = [(a[0] - b[0], a[1] - b[1]) for a, b in zip([gauges(app) for app in apps], before, strict=True)]
-                if sum(s for s, _ in grown) == PAGES_PER_TABLE or time.monotonic() > limit:
-                    break
-                time.sleep(0.1)
+            grown = settled(lambda since=before: growth(apps, since), PAGES_PER_TABLE)
             assert sorted(grown) == [(0, 0)] * (APPS - 1) + [(PAGES_PER_TABLE, 1)], (table_id, grown)
             home[table_id] = apps[grown.index((PAGES_PER_TABLE, 1))]
         used = {id(app) for app in home.values()}
@@ -136,12 +147,7 @@ def test_each_tables_sockets_share_one_process_and_move_together_when_it_stops(
         assert all(not page.closes for page in everyone if page.table_id not in moving)
         # Every table has sockets on the survivors, so live tables summing to TABLES means no table is split.
         survivors = [app for app in apps if app is not victim]
-        limit = time.monotonic() + 10
-        while True:  # a page's socket can count a moment after its first frame reached the test
-            after = [gauges(app) for app in survivors]
-            if sum(s for s, _ in after) == TABLES * PAGES_PER_TABLE or time.monotonic() > limit:
-                break
-            time.sleep(0.1)
+        after = settled(lambda: [gauges(app) for app in survivors], TABLES * PAGES_PER_TABLE)
         assert sum(s for s, _ in after) == TABLES * PAGES_PER_TABLE and sum(t for _, t in after) == TABLES, after
         for page in everyone:
             page.close()

@@ -23,6 +23,7 @@ from app.rules.core.errors import RuleError
 from app.services import base, games
 from app.services.errors import ServiceError
 from app.services.games import GameService
+from tests.persistence.test_hot_connections import terminate
 from tests.server_helpers import bearer, command_body, new_table, pick
 
 
@@ -367,7 +368,6 @@ def test_a_socket_command_on_a_lost_loop_connection_is_answered_by_the_ordinary_
     service = service_of(client)
     if not service.db.is_psycopg:
         pytest.skip("the loop's connections are Postgres only")
-    from tests.persistence.test_hot_connections import terminate
     dsn = psycopg_dsn(service.db.url)
     t = new_table(client, players=2, start=True)
     threaded: list[str] = []
