@@ -14,7 +14,7 @@ collections, event loop lag) and its resident memory; then opens ``--idle`` idle
 
     python bench/load.py --find-ceiling [--duration 10]
 
-ramps the rate (50 ... 800 commands/s, ``--duration`` seconds a step) against 1 and then 2 server processes and
+ramps the rate (50 ... 1,600 commands/s, ``--duration`` seconds a step) against 1 and then 2 server processes and
 prints, for each, the highest rate served with p99 < 100 ms and zero errors.
 
     python bench/load.py --bystander
@@ -275,7 +275,7 @@ async def play(runs: list[TableRun], servers: list[int], rate: float, duration: 
     return figures
 
 
-CEILING_RATES = (50, 100, 150, 200, 250, 300, 400, 500, 600, 800)
+CEILING_RATES = (50, 100, 150, 200, 250, 300, 400, 500, 600, 800, 1000, 1200, 1600)
 
 
 async def find_ceiling(runs: list[TableRun], servers: list[int], args: argparse.Namespace) -> Figures | None:
