@@ -29,6 +29,7 @@ from collections.abc import AsyncIterator, Coroutine
 from typing import Any
 
 import asyncpg
+from sqlalchemy.engine import make_url
 
 log = logging.getLogger("phase10.db")
 
@@ -43,6 +44,38 @@ LOST = (asyncpg.PostgresConnectionError, asyncpg.OperatorInterventionError, asyn
         asyncpg.InternalClientError, OSError)
 # What a statement violating a unique constraint raises (a command id used before).
 UniqueViolation = asyncpg.UniqueViolationError
+
+
+# The query options of a connection URL that asyncpg reads itself. It sends any other one to the server as a
+# setting, and the server refuses libpq's own (``connect_timeout``, ``keepalives``, ``gssencmode``, ...), which
+# psycopg reads from the same ``DATABASE_URL``.
+ASYNCPG_OPTIONS = frozenset({
+    "host", "port", "user", "password", "passfile", "database", "dbname", "service", "sslmode", "sslcert", "sslkey",
+    "sslrootcert", "sslnegotiation", "sslcrl", "sslpassword", "ssl_min_protocol_version", "ssl_max_protocol_version",
+    "target_session_attrs", "krbsrvname", "gsslib",
+    "options",  # a startup parameter the server itself reads (``-c name=value``)
+})
+DEFAULT_CONNECT_TIMEOUT = 60.0  # asyncpg's own
+
+
+def asyncpg_target(dsn: str) -> tuple[str, float]:
+    """asyncpg's URL for the libpq URL ``dsn``, and its connect timeout: libpq's ``connect_timeout`` (seconds, 0
+    for none: asyncpg's default then), the other options asyncpg does not read left out."""
+    url = make_url(dsn)
+    raw = url.query.get("connect_timeout", "")
+    value = raw if isinstance(raw, str) else raw[-1]  # a repeated option: libpq takes the last
+    timeout = float(value) if value.strip() else 0.0
+    kept = {key: value for key, value in url.query.items() if key in ASYNCPG_OPTIONS}
+    return (url.set(query=kept).render_as_string(hide_password=False),
+            timeout if timeout > 0 else DEFAULT_CONNECT_TIMEOUT)
+
+
+async def connect(dsn: str, application_name: str | None = None) -> asyncpg.Connection:
+    """An asyncpg connection to the libpq URL ``dsn`` (``asyncpg_target``), shown in ``pg_stat_activity`` under
+    ``application_name``."""
+    target, timeout = asyncpg_target(dsn)
+    settings = None if application_name is None else {"application_name": application_name}
+    return await asyncpg.connect(target, timeout=timeout, server_settings=settings)
 
 
 class HotUnavailable(Exception):
@@ -68,7 +101,7 @@ class HotConnections:
             self._free.put_nowait(conn)
 
     async def _connect(self) -> asyncpg.Connection:
-        return await asyncpg.connect(self.dsn, server_settings={"application_name": APPLICATION_NAME})
+        return await connect(self.dsn, APPLICATION_NAME)
 
     @property
     def free(self) -> int:

@@ -27,6 +27,7 @@ from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from app import fastjson, metrics
+from app.persistence import hot
 from app.persistence.db import psycopg_dsn
 from app.services.base import Step
 
@@ -240,7 +241,7 @@ class PgListener:
         while True:
             conn: asyncpg.Connection | None = None
             try:
-                conn = await asyncpg.connect(self.dsn, server_settings={"application_name": APPLICATION_NAME})
+                conn = await hot.connect(self.dsn, APPLICATION_NAME)
                 conn.add_termination_listener(lambda _conn: self._wakeup.set())
                 for channel in (PRESENCE_CHANNEL, CHAT_CHANNEL, HANDOFF_CHANNEL):
                     await conn.add_listener(channel, self._notified)
@@ -324,7 +325,7 @@ class PgListener:
         if not table_ids:
             return
         try:
-            conn = await asyncpg.connect(self.dsn)
+            conn = await hot.connect(self.dsn)
             try:
                 for chunk in chunks:
                     await conn.execute("SELECT pg_notify($1, $2)", HANDOFF_CHANNEL, ",".join(chunk))

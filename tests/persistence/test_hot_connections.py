@@ -12,7 +12,7 @@ import psycopg
 import pytest
 
 from app.persistence.db import psycopg_dsn
-from app.persistence.hot import APPLICATION_NAME, HotConnections, HotUnavailable
+from app.persistence.hot import APPLICATION_NAME, HotConnections, HotUnavailable, asyncpg_target
 from tests.realtime.processes import needs_postgres
 
 pytestmark = needs_postgres
@@ -115,3 +115,28 @@ async def until(check: Any, seconds: float = 10) -> None:
     while not check():
         assert time.monotonic() < deadline, "not in time"
         await asyncio.sleep(0.05)
+
+
+def test_a_database_url_with_libpq_only_options_still_opens_the_loops_connections(dsn: str) -> None:
+    """psycopg reads libpq's own options from the URL (``connect_timeout``, ``keepalives``, ``gssencmode``); asyncpg
+    would send them to the server as settings, which it refuses. They are left out, ``connect_timeout`` becomes
+    asyncpg's timeout, and ``options`` still reaches the server."""
+    url = dsn + ("&" if "?" in dsn else "?") + ("connect_timeout=7&keepalives=1&gssencmode=disable"
+                                                 "&options=-c%20statement_timeout%3D4321")
+    with psycopg.connect(url) as conn:  # the URL is a good one for libpq
+        assert conn.execute("SHOW statement_timeout").fetchone() == ("4321ms",)
+
+    async def main() -> tuple[str, str]:
+        hot = HotConnections(url, 1)
+        await hot.open(timeout=10)
+        try:
+            async with hot.connection(timeout=5) as conn:
+                return (await conn.fetchval("SHOW statement_timeout"),
+                        await conn.fetchval("SHOW application_name"))
+        finally:
+            await hot.close()
+
+    assert asyncio.run(main()) == ("4321ms", APPLICATION_NAME)
+    target, timeout = asyncpg_target(url)
+    assert timeout == 7.0 and "keepalives" not in target and "connect_timeout" not in target
+
