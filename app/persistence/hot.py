@@ -63,8 +63,8 @@ def asyncpg_target(dsn: str) -> tuple[str, float]:
     for none: asyncpg's default then), the other options asyncpg does not read left out."""
     url = make_url(dsn)
     raw = url.query.get("connect_timeout", "")
-    value = raw if isinstance(raw, str) else raw[-1]  # a repeated option: libpq takes the last
-    timeout = float(value) if value.strip() else 0.0
+    last = raw if isinstance(raw, str) else raw[-1]  # a repeated option: libpq takes the last
+    timeout = float(last) if last.strip() else 0.0
     kept = {key: value for key, value in url.query.items() if key in ASYNCPG_OPTIONS}
     return (url.set(query=kept).render_as_string(hide_password=False),
             timeout if timeout > 0 else DEFAULT_CONNECT_TIMEOUT)
