@@ -29,7 +29,9 @@ class Page:
         query = f"?token={self.token}"
         if self.game_id is not None:
             query += f"&since={self.version}&game={self.game_id}"
-        ws = connect(f"ws://{url}/ws/tables/{self.table_id}{query}", origin=f"http://{url}", open_timeout=10)
+        # legacy=True: the page holds its connection across calls (and replaces it on a close), not in a with-block.
+        ws = connect(f"ws://{url}/ws/tables/{self.table_id}{query}", origin=f"http://{url}", open_timeout=10,
+                     legacy=True)
         self.url = url
         return ws
 

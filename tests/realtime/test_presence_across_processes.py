@@ -83,7 +83,7 @@ def test_a_killed_process_is_forgotten_when_its_heartbeats_stop(servers: list[Se
     one, two = servers
     created = httpx.post(f"http://{two.url}/api/tables", json={"ruleset": "mattel", "seats": 2, "name": "A"}).json()
     table_id = created["table_id"]
-    host_ws = connect(f"ws://{one.url}/ws/tables/{table_id}?token={created['token']}")
+    host_ws = connect(f"ws://{one.url}/ws/tables/{table_id}?token={created['token']}", legacy=True)
     try:
         _next_table(host_ws, [True])
         _eventually(lambda: _connected(two, table_id) == [True])
