@@ -139,4 +139,3 @@ def test_a_database_url_with_libpq_only_options_still_opens_the_loops_connection
     assert asyncio.run(main()) == ("4321ms", APPLICATION_NAME)
     target, timeout = asyncpg_target(url)
     assert timeout == 7.0 and "keepalives" not in target and "connect_timeout" not in target
-
