@@ -4,11 +4,22 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ..core.cards import Card
 from ..core.phases import phase_list_schema
 from ..core.ruleset import CodecMixin, JSONDict
+from ..core.table import Player
 from . import game, views
 from .material import BOARD_KINDS, MAX_PLAYERS, MIN_PLAYERS
-from .state import BOARD_COMMANDS, BoardCommand, BoardEvent, BoardOptions, BoardState, Stage
+from .state import (
+    BOARD_COMMANDS,
+    BoardCommand,
+    BoardEvent,
+    BoardOptions,
+    BoardRoundEnded,
+    BoardState,
+    Stage,
+    TurnStarted,
+)
 
 
 class BoardRuleset(CodecMixin[BoardState, BoardCommand, BoardEvent, BoardOptions]):
@@ -73,6 +84,22 @@ class BoardRuleset(CodecMixin[BoardState, BoardCommand, BoardEvent, BoardOptions
 
     def hint(self, state: BoardState, seat: int) -> tuple[tuple[int, ...], ...] | None:
         return game.hint(state, seat)
+
+    def players(self, state: BoardState) -> tuple[Player, ...]:
+        """Each seat's hand (printed cards, B-6), phase-marker position (B-8, B-9) and laid flag."""
+        return state.players
+
+    def card_points(self, state: BoardState, card: Card) -> int | None:
+        """B-8: cards left in hand count no points (the race is the phase markers')."""
+        return None
+
+    def turn_started(self, event: BoardEvent) -> int | None:
+        """The seat whose turn ``event`` begins (C-7), also the further turn of an ``again`` field (B-5)."""
+        return event.seat if isinstance(event, TurnStarted) else None
+
+    def round_scored(self, event: BoardEvent) -> tuple[tuple[Card, ...], ...] | None:
+        """B-8: the cards each seat had left in hand when ``event`` ended the round (turned cards as jokers)."""
+        return event.hands if isinstance(event, BoardRoundEnded) else None
 
 
 RULESET = BoardRuleset()

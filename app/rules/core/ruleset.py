@@ -11,6 +11,12 @@ methods are pure functions of immutable values:
   (``seat=None`` is a spectator) and never reveal hidden information (C-9); ``player_views(state, seats)`` is
   ``player_view`` of several seats at once (the part all seats see alike is made once);
 * ``full_view(state)`` shows everything, for finished games and replays (C-9).
+
+The analysis of a finished game (``app/analysis``) reads a game through four more hooks, never through a rule
+set's own types: ``players(state)`` (each seat's hand and progress, C-5), ``card_points(state, card)`` (what a
+card left in hand counts at a round's end, M-7, R-12; ``None`` where cards count nothing, B-8),
+``turn_started(event)`` (the seat whose turn an event begins, C-7) and ``round_scored(event)`` (the hands left
+when an event scores a round, M-7, R-12, B-8).
 """
 
 from __future__ import annotations
@@ -20,7 +26,9 @@ from dataclasses import fields, is_dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from . import codec
+from .cards import Card
 from .errors import InvalidCommand, InvalidOptions
+from .table import Player
 
 S = TypeVar("S")
 C = TypeVar("C")
@@ -62,6 +70,10 @@ class Ruleset(Protocol[S, C, E, O]):
     def is_over(self, state: S) -> bool: ...
     def winners(self, state: S) -> tuple[int, ...]: ...
     def hint(self, state: S, seat: int) -> tuple[tuple[int, ...], ...] | None: ...
+    def players(self, state: S) -> tuple[Player, ...]: ...
+    def card_points(self, state: S, card: Card) -> int | None: ...
+    def turn_started(self, event: E) -> int | None: ...
+    def round_scored(self, event: E) -> tuple[tuple[Card, ...], ...] | None: ...
 
 
 class CodecMixin(Generic[S, C, E, O]):

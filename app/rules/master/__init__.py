@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ..core.cards import Card
+from ..core.events import RoundEnded
 from ..core.phases import phase_list_schema
 from ..core.ruleset import CodecMixin, JSONDict
+from ..core.table import Player
 from . import game, views
 from .deck import MASTER_KINDS, MAX_PLAYERS, MIN_PLAYERS
 from .events import VIEWER_DEPENDENT, redact_event
-from .state import MASTER_COMMANDS, MasterCommand, MasterEvent, MasterOptions, MasterState, Stage
+from .state import MASTER_COMMANDS, MasterCommand, MasterEvent, MasterOptions, MasterState, Stage, TurnStarted
 
 
 class MasterRuleset(CodecMixin[MasterState, MasterCommand, MasterEvent, MasterOptions]):
@@ -75,6 +78,22 @@ class MasterRuleset(CodecMixin[MasterState, MasterCommand, MasterEvent, MasterOp
 
     def hint(self, state: MasterState, seat: int) -> tuple[tuple[int, ...], ...] | None:
         return game.hint(state, seat)
+
+    def players(self, state: MasterState) -> tuple[Player, ...]:
+        """Each seat's hand, phase, laid flag and minus points (C-5, R-12)."""
+        return state.players
+
+    def card_points(self, state: MasterState, card: Card) -> int | None:
+        """R-12: what ``card`` counts if a round ends with it in hand, under the table's ``scoring``."""
+        return game.points_of(state.options)(card)
+
+    def turn_started(self, event: MasterEvent) -> int | None:
+        """The seat whose turn ``event`` begins (R-6; a seat with a Skip in front is passed over, R-10)."""
+        return event.seat if isinstance(event, TurnStarted) else None
+
+    def round_scored(self, event: MasterEvent) -> tuple[tuple[Card, ...], ...] | None:
+        """R-12: the cards each seat had left in hand when ``event`` scored the round."""
+        return event.hands if isinstance(event, RoundEnded) else None
 
 
 RULESET = MasterRuleset()

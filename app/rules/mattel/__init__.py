@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ..core.events import VIEWER_DEPENDENT, redact
+from ..core.cards import Card
+from ..core.events import VIEWER_DEPENDENT, RoundEnded, redact
 from ..core.ruleset import CodecMixin, JSONDict
+from ..core.table import Player
 from . import game, views
-from .deck import MAX_PLAYERS, MIN_PLAYERS
-from .state import MATTEL_COMMANDS, MattelCommand, MattelEvent, MattelOptions, MattelState, Stage
+from .deck import MAX_PLAYERS, MIN_PLAYERS, card_points
+from .state import MATTEL_COMMANDS, MattelCommand, MattelEvent, MattelOptions, MattelState, Stage, TurnStarted
 
 
 class MattelRuleset(CodecMixin[MattelState, MattelCommand, MattelEvent, MattelOptions]):
@@ -68,6 +70,22 @@ class MattelRuleset(CodecMixin[MattelState, MattelCommand, MattelEvent, MattelOp
 
     def hint(self, state: MattelState, seat: int) -> tuple[tuple[int, ...], ...] | None:
         return game.hint(state, seat)
+
+    def players(self, state: MattelState) -> tuple[Player, ...]:
+        """Each seat's hand, phase, laid flag and penalty total (C-5, M-7)."""
+        return state.players
+
+    def card_points(self, state: MattelState, card: Card) -> int | None:
+        """M-7: what ``card`` counts if a round ends with it in hand."""
+        return card_points(card)
+
+    def turn_started(self, event: MattelEvent) -> int | None:
+        """The seat whose turn ``event`` begins (M-4; a skipped seat's turn never begins, M-6)."""
+        return event.seat if isinstance(event, TurnStarted) else None
+
+    def round_scored(self, event: MattelEvent) -> tuple[tuple[Card, ...], ...] | None:
+        """M-7: the cards each seat had left in hand when ``event`` scored the round."""
+        return event.hands if isinstance(event, RoundEnded) else None
 
 
 RULESET = MattelRuleset()
