@@ -21,7 +21,7 @@ from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 
 from app import stalls
-from app.api import errors, far, ops, rematch, routes, ws
+from app.api import analysis, errors, far, ops, rematch, routes, ws
 from app.api.bots import router as bots_router
 from app.api.middleware import BodyLimit, SecurityHeaders, UrlGuard
 from app.api.push import router as push_router
@@ -32,6 +32,7 @@ from app.gc_policy import GcPolicy
 from app.persistence.db import Database
 from app.realtime.backends import MemoryNotifier, PgListener, PgNotifier
 from app.realtime.hub import Hub
+from app.services.analyses import Analyses
 from app.services.games import FanoutData, GameService, RulesetCatalog
 from app.services.push import PushService
 from app.services.rematch import Rematches
@@ -103,6 +104,7 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
     service.add_extension(bots)
     rematches = Rematches(service)  # "Play again" by consent: table info's ``rematch``
     service.add_extension(rematches)
+    analyses = Analyses(service)  # finished games' analyses, computed by a worker thread (app/analysis)
 
     async def fanout(table_id: str, seat_ids: set[int | None], since: int) -> FanoutData:
         # A running table this process keeps current is fanned out on the loop (no I/O, no thread hop).
@@ -153,6 +155,7 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
             yield
         finally:
             await asyncio.to_thread(push.stop)
+            analyses.close()
             await pruner.stop()
             handed_off = await bots.stop()
             if listener is not None:
@@ -175,6 +178,7 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
     app.state.bots = bots
     app.state.ws_auth_failures = AttemptCounter(settings.ws_auth_failures_per_address, settings.join_window_seconds)
     app.state.rematches = rematches
+    app.state.analyses = analyses
     app.state.seat_transfers = SeatTransfers(service, settings.seat_transfer_minutes)
     app.state.push = push
     errors.install(app)
@@ -183,6 +187,7 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
     app.add_middleware(SecurityHeaders)  # outermost: the 413 and every error carry the headers too
     app.include_router(routes.router)
     app.include_router(rematch.router)
+    app.include_router(analysis.router)
     app.include_router(far.router)
     app.include_router(ws.router)
     app.include_router(bots_router)

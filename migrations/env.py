@@ -8,6 +8,7 @@ from alembic import context
 from sqlalchemy import create_engine, pool
 
 # Every model module (the same Base): ``alembic check`` compares the whole schema with them.
+import app.analysis.models  # noqa: F401  (game_analysis: the stored analysis of finished games)
 import app.bots.models  # noqa: F401  (bot_seat and table_clock: the same Base, kept beside the bots)
 import app.persistence.push  # noqa: F401  (push_key and push_subscription: Web Push)
 import app.services.models  # noqa: F401  (rematch offers and seat transfers: the same Base)
