@@ -5,6 +5,7 @@
     import FILE           re-host an exported record for replay under a new table id ("-" reads stdin)
     backup PATH           copy the SQLite database to the new file PATH (online backup API)
     stats                 counts of tables, games, commands, seats and chat messages as JSON
+    analyse [TABLE_ID]    compute and store the analysis of every finished game (of TABLE_ID) that has none
 
 The database is ``DATABASE_URL`` (as for the server) or ``--database-url``; it must be at the Alembic head.
 Errors go to stderr as one line ``error: ...`` with exit status 1 and change nothing; usage errors exit 2.
@@ -19,8 +20,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from app.analysis.worker import analyse_finished
 from app.persistence.backup import BackupError, backup_sqlite
 from app.persistence.db import Database, current_revisions, head_revisions
+from app.rules import registry
 from app.services.archive import RecordError, export_table, import_record
 from app.services.retention import Policy, prune
 from app.services.stats import database_stats
@@ -45,6 +48,8 @@ def _parser() -> argparse.ArgumentParser:
     p = commands.add_parser("backup", help="copy the SQLite database to a new file")
     p.add_argument("path", type=Path)
     commands.add_parser("stats", help="counts of what the database holds (JSON)")
+    p = commands.add_parser("analyse", help="compute and store the analyses finished games lack")
+    p.add_argument("table_id", nargs="?", help="only this table's games")
     return parser
 
 
@@ -105,6 +110,8 @@ def run(args: argparse.Namespace, settings: Settings) -> None:
             _print({"table_id": table_id, "url": f"/tables/{table_id}"})
         elif args.command == "stats":
             _print(database_stats(db))
+        elif args.command == "analyse":
+            _print(analyse_finished(db, registry.get, args.table_id))
     finally:
         db.dispose()
 

@@ -74,6 +74,26 @@ def compute(db: Database, rulesets: Any, game_id: int) -> JSONDict:
     return result
 
 
+def unanalysed(db: Database, table_id: str | None = None) -> list[int]:
+    """The finished games (of ``table_id``, or of every table) with no stored analysis in the current format."""
+    with db.read() as s:
+        current = select(GameAnalysis.game_id).where(GameAnalysis.version == ANALYSIS_VERSION)
+        stmt = select(Game.id).where(Game.status == "finished", Game.id.not_in(current))
+        if table_id is not None:
+            stmt = stmt.where(Game.table_id == table_id)
+        return list(s.scalars(stmt.order_by(Game.id)))
+
+
+def analyse_finished(db: Database, rulesets: Any, table_id: str | None = None) -> JSONDict:
+    """Compute and store, in this thread, the analysis of every finished game that has none (``python -m
+    app.admin analyse``); a summary of what was done."""
+    games = unanalysed(db, table_id)
+    started = time.process_time()
+    for game_id in games:
+        compute(db, rulesets, game_id)
+    return {"analysed": len(games), "cpu_seconds": round(time.process_time() - started, 3)}
+
+
 class AnalysisWorker:
     """One worker thread per process that computes the analyses asked for (``request``)."""
 

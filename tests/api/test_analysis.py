@@ -7,6 +7,7 @@ computing again. The answer is the engine-side analysis of the game's record (``
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -127,3 +128,18 @@ def test_analysis_is_authorised_as_the_replay(client: TestClient) -> None:
     r = client.get("/api/tables/nosuchtable/games/1/analysis", headers=bearer(private.tokens[0]))
     assert r.status_code == 404 and r.json()["error"]["code"] == "table_not_found"
     analyses(client).worker.wait()
+
+
+def test_admin_analyse_stores_what_finished_games_lack(client: TestClient, database_url: str,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """``python -m app.admin analyse TABLE_ID`` computes the missing analyses once; the API then answers at once."""
+    from app.admin import main
+
+    t = finished(client)
+    assert main(["--database-url", database_url, "analyse", t.id]) == 0
+    assert json.loads(capsys.readouterr().out)["analysed"] == 1
+    assert main(["--database-url", database_url, "analyse", t.id]) == 0
+    assert json.loads(capsys.readouterr().out)["analysed"] == 0
+    r = client.get(f"/api/tables/{t.id}/games/1/analysis", headers=bearer(t.tokens[0]))
+    assert r.status_code == 200 and r.json() == local_analysis(client, t.id)
+    assert analyses(client).worker.computed == 0
