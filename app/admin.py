@@ -23,6 +23,7 @@ from typing import Any
 from app.analysis.worker import analyse_finished
 from app.persistence.backup import BackupError, backup_sqlite
 from app.persistence.db import Database, current_revisions, head_revisions
+from app.persistence.models import GameTable
 from app.rules import registry
 from app.services.archive import RecordError, export_table, import_record
 from app.services.retention import Policy, prune
@@ -65,6 +66,11 @@ def _database(settings: Settings) -> Database:
         raise AdminError(f"the database is at revision {', '.join(sorted(current)) or 'none'}, not at the head "
                          f"{', '.join(sorted(head_revisions()))}: run 'alembic upgrade head' first")
     return db
+
+
+def _table_exists(db: Database, table_id: str) -> bool:
+    with db.read() as s:
+        return s.get(GameTable, table_id) is not None
 
 
 def _print(data: Any) -> None:
@@ -111,6 +117,8 @@ def run(args: argparse.Namespace, settings: Settings) -> None:
         elif args.command == "stats":
             _print(database_stats(db))
         elif args.command == "analyse":
+            if args.table_id is not None and not _table_exists(db, args.table_id):
+                raise AdminError(f"no table {args.table_id!r}")
             _print(analyse_finished(db, registry.get, args.table_id))
     finally:
         db.dispose()

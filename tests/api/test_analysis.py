@@ -143,3 +143,5 @@ def test_admin_analyse_stores_what_finished_games_lack(client: TestClient, datab
     r = client.get(f"/api/tables/{t.id}/games/1/analysis", headers=bearer(t.tokens[0]))
     assert r.status_code == 200 and r.json() == local_analysis(client, t.id)
     assert analyses(client).worker.computed == 0
+    assert main(["--database-url", database_url, "analyse", "nosuchtable"]) == 1
+    assert "no table" in capsys.readouterr().err
