@@ -8,7 +8,7 @@ so the same games every run); their length varies as real games' do. Only the an
 process's own CPU time (``time.process_time``): the fair figure on a machine shared with other work. Printed
 per rule set: the games' commands (steps), CPU seconds per game (median and worst), and CPU milliseconds per 100
 steps (median), which gives the cost of a game of any length (an 800-step Mattel game: 8 times that figure).
-``--profile`` prints a pyinstrument profile of the analyses instead (``pip install pyinstrument``).
+``--profile`` also prints a pyinstrument profile of the analyses (``pip install -e '.[bench]'``).
 """
 
 from __future__ import annotations
