@@ -81,6 +81,16 @@ def test_analysis_of_a_finished_game_is_computed_once_and_stored(client: TestCli
     steps = [m["step"] for m in data["marks"]]
     assert steps == sorted(steps)
     assert calls == [1]
+    # ``step`` numbers positions as the replay does: a decision is the state before the seat's command
+    assert data["marks"], "a random game makes some mistake"
+    for mark in data["marks"]:
+        if mark["kind"] == "turning_point":
+            shown = client.get(f"/api/tables/{t.id}/games/1/replay/{mark['step']}", headers=host).json()
+            assert "round_ended" in [e["type"] for e in shown["events"]]
+        else:
+            after = client.get(f"/api/tables/{t.id}/games/1/replay/{mark['step'] + 1}", headers=host).json()
+            assert after["command"]["seat"] == mark["seat"]
+            assert after["command"]["command"]["type"] not in ("lay_phase", "hit")
     # stored once: later requests (any seat) read the row, nothing is computed again
     assert client.get(url, headers=bearer(t.tokens[1])).json() == data
     assert client.get(url, headers=host).json() == data
