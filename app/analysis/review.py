@@ -56,7 +56,6 @@ class _Discard:
     card: int
     seat: int
     step: int
-    turn: int
 
 
 class _Review:
@@ -70,7 +69,6 @@ class _Review:
         # per seat, the cards marked as missed hits this round -> the index of their mark
         self.missed: list[dict[int, int]] = [{} for _ in range(players)]
         self.command: Any = None  # the command being looked at
-        self.turn = 0
         self.turn_seat: int | None = None
         self.discards: list[_Discard] = []  # discarded during the current turn
         self.watched: dict[int, _Discard] = {}  # discarded during the turn before, by another seat
@@ -127,14 +125,13 @@ class _Review:
         ruleset = self.ruleset
         seat = ruleset.turn_started(event)
         if seat is not None:
-            self.turn += 1
             self.turn_seat = seat
             self.watched = {d.card: d for d in self.discards if d.seat != seat}
             self.discards = []
             return
         match event:
             case CardDiscarded(seat=by, card=card):
-                self.discards.append(_Discard(card.id, by, index, self.turn))
+                self.discards.append(_Discard(card.id, by, index))
             case PhaseLaid(seat=by, groups=groups) if by == self.turn_seat and self.watched:
                 for group in groups:
                     for card in group.cards:
