@@ -169,3 +169,21 @@ def test_admin_analyse_stores_what_finished_games_lack(client: TestClient, datab
     assert analyses(client).worker.computed == 0
     assert main(["--database-url", database_url, "analyse", "nosuchtable"]) == 1
     assert "no table" in capsys.readouterr().err
+
+
+def test_a_record_the_engine_refuses_is_a_clear_error_not_a_retry_loop(client: TestClient) -> None:
+    """C-10: an analysis replays the record through the engine; a stored command it refuses (a damaged database)
+    makes the analysis fail once, is answered 500 ``analysis_failed`` from then on, and is not computed again."""
+    t = finished(client)
+    service = client.app.state.service  # type: ignore[attr-defined]
+    with service.db.write() as s:
+        game = s.scalar(select(Game).where(Game.table_id == t.id))
+        first = s.scalar(select(GameCommand).where(GameCommand.game_id == game.id, GameCommand.seq == 1))
+        first.command = {"type": "discard", "card": 9999}
+    url = f"/api/tables/{t.id}/games/1/analysis"
+    assert client.get(url, headers=bearer(t.tokens[0])).status_code == 202
+    analyses(client).worker.wait()
+    for _ in range(2):
+        r = client.get(url, headers=bearer(t.tokens[0]))
+        assert r.status_code == 500 and r.json()["error"]["code"] == "analysis_failed"
+    assert analyses(client).worker.computed == 0
