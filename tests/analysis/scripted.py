@@ -54,8 +54,8 @@ def _enders(legal: tuple[Any, ...], keep: int | None) -> list[Any]:
             and getattr(c, "card", None) != keep]
 
 
-def play(ruleset: AnyRuleset, seed: int, players: int, raw_options: dict[str, Any], decline: set[int] = frozenset(),
-         keep: set[int] = frozenset(), max_steps: int = 6000) -> Scripted:
+def play(ruleset: AnyRuleset, seed: int, players: int, raw_options: dict[str, Any],
+         decline: frozenset[int] = frozenset(), keep: frozenset[int] = frozenset(), max_steps: int = 6000) -> Scripted:
     options = ruleset.parse_options(raw_options)
     game = Scripted(ruleset, seed, players, options)
     rnd = random.Random(seed)
@@ -85,7 +85,7 @@ def play(ruleset: AnyRuleset, seed: int, players: int, raw_options: dict[str, An
             game.expected.append(Mark(index, seat, Kind.MISSED_LAYDOWN, round_no))
         elif lay is not None:
             command = lay
-        elif hits and seat in keep and keep_card is None and _onto_keyed(state, hits[0]):
+        elif hits and seat in keep and keep_card is None and _keyed_table(state):
             kept[seat] = keep_card = hits[0].card
             others = [h for h in hits if h.card != keep_card]
             command = others[0] if others else rnd.choice(_enders(legal, keep_card))
@@ -137,8 +137,8 @@ def play(ruleset: AnyRuleset, seed: int, players: int, raw_options: dict[str, An
     return game
 
 
-def _onto_keyed(state: Any, hit: Hit) -> bool:
-    """Whether every group the hit's card could go onto is a set or colour group (hitting it opens nothing)."""
+def _keyed_table(state: Any) -> bool:
+    """Whether every laid group is a set or colour group: a card hit onto one opens no other hit (C-4)."""
     return all(g.kind in (GroupKind.SET, GroupKind.COLOUR) for g in state.table)
 
 

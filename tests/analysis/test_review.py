@@ -53,7 +53,7 @@ def test_C3_C4_crafted_games_are_marked_with_exactly_the_scripted_mistakes(rid: 
     """M-4, R-6, B-5: seat 0 once declines a legal lay-down; seat 1 keeps one card it could hit onto a set or
     colour group for the whole round (M-7, R-12: it counts at the round's end; B-8: no points); the careful
     policy feeds the next player only where it takes the discard and uses it. The marks are exactly these."""
-    game = play(registry.get(rid), seed, 2, options, decline={0}, keep={1})
+    game = play(registry.get(rid), seed, 2, options, decline=frozenset({0}), keep=frozenset({1}))
     expected = sorted(game.expected, key=Mark.sort_key)
     assert {m.kind for m in expected} >= {Kind.MISSED_LAYDOWN, Kind.MISSED_HIT}
     marks = found(game)
@@ -66,7 +66,7 @@ def test_C3_C4_crafted_games_are_marked_with_exactly_the_scripted_mistakes(rid: 
 
 
 def test_M7_a_missed_hit_counts_the_points_the_card_scored_at_the_rounds_end() -> None:
-    game = play(registry.get("mattel"), 4, 2, {"phases_to_win": 1}, decline={0}, keep={1})
+    game = play(registry.get("mattel"), 4, 2, {"phases_to_win": 1}, decline=frozenset({0}), keep=frozenset({1}))
     (mark,) = [m for m in found(game) if m.kind is Kind.MISSED_HIT]
     ended = next(e for e in game.events[-1] if type(e).__name__ == "RoundEnded")
     assert mark.card in {c.id for c in ended.hands[1]} and mark.points == 25 and ended.points[1] >= 25
@@ -84,7 +84,7 @@ def test_M8_R14_turning_points_are_the_rounds_the_lead_changed_hands(rid: str, s
 
 
 def test_json_has_the_contract_shape_and_the_cards_count_the_marks() -> None:
-    game = play(registry.get("mattel"), 4, 2, {"phases_to_win": 1}, decline={0}, keep={1})
+    game = play(registry.get("mattel"), 4, 2, {"phases_to_win": 1}, decline=frozenset({0}), keep=frozenset({1}))
     analysis = analyse(game.ruleset, game.seed, game.players, game.options, game.commands)
     data = analysis.to_json()
     assert set(data) == {"version", "ruleset", "marks", "players"} and data["ruleset"] == "mattel"
