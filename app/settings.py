@@ -77,12 +77,19 @@ class Settings(BaseSettings):
     # and kept in the database. The subject is the contact a push service may use (mailto: or https:).
     vapid_private_key: str = ""
     vapid_subject: str = "mailto:admin@phase10.invalid"
-    push_timeout_seconds: float = 10.0
+    # A push's connection must be made within the first, each read of its answer within the second.
+    push_connect_timeout_seconds: float = 3.0
+    push_timeout_seconds: float = 5.0
+    # Push services trusted as they are (app/services/push_endpoints.py): names, or "*." and a domain,
+    # comma-separated. An endpoint on another host is accepted only if it resolves to public addresses only.
+    push_service_hosts: str = ("fcm.googleapis.com,updates.push.services.mozilla.com,*.push.apple.com,"
+                               "*.notify.windows.com")
     push_ttl_seconds: int = 12 * 60 * 60
     # A turn timer's reminder goes this fraction of the timer before it runs out, at most the cap before.
     push_reminder_fraction: float = 0.25
     push_reminder_max_seconds: float = 3600.0
-    # Test-only: accept http:// push endpoints (a receiver on loopback). Browsers' push services are https.
+    # Test-only: accept http:// push endpoints at a loopback address (the tests' receiver). Never set it in
+    # production: browsers' push services are https on public addresses.
     push_allow_http: bool = False
     log_level: str = "INFO"
     log_json: bool = True
