@@ -185,7 +185,8 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
     app.state.seat_transfers = SeatTransfers(service, settings.seat_transfer_minutes)
     app.state.push = push
     errors.install(app)
-    app.add_middleware(BodyLimit, limit=settings.max_body_bytes, timeout=settings.http_body_timeout_seconds)
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes, timeout=settings.http_body_timeout_seconds,
+                       total=settings.http_body_total_seconds)
     app.add_middleware(UrlGuard)
     app.add_middleware(SecurityHeaders)  # outermost: the 413 and every error carry the headers too
     app.include_router(routes.router)

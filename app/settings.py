@@ -47,9 +47,11 @@ class Settings(BaseSettings):
     # comma-separated (PHASE10_WS_ALLOWED_ORIGINS=https://a.example,https://b.example).
     ws_allowed_origins: str = ""
     # Every HTTP request body (JSON here is small) is refused past this many bytes: 413 body_too_large;
-    # and must arrive within this many seconds (between its pieces): else 408 request_timeout.
+    # its next piece must arrive within the first many seconds, and the whole body within the second from the
+    # start of the request: else 408 request_timeout.
     max_body_bytes: int = 65_536
     http_body_timeout_seconds: float = 30.0
+    http_body_total_seconds: float = 5.0
     # Slow clients (``python -m app.serve``): request line and headers within this many seconds; at most
     # this many connections and running requests; idle keep-alive connections closed after this many
     # seconds; websocket frames refused past this many bytes by the protocol layer.

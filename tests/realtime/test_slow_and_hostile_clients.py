@@ -6,6 +6,7 @@ codes from one loopback address never lock out an invitee on another."""
 from __future__ import annotations
 
 import json
+import select
 import socket
 import time
 import uuid
@@ -20,7 +21,7 @@ from websockets.sync.client import connect
 from tests.realtime.processes import Server
 
 TIMEOUTS = {"PHASE10_HTTP_HEADER_TIMEOUT_SECONDS": "1", "PHASE10_HTTP_BODY_TIMEOUT_SECONDS": "1",
-            "PHASE10_LOG_LEVEL": "INFO"}
+            "PHASE10_HTTP_BODY_TOTAL_SECONDS": "2", "PHASE10_LOG_LEVEL": "INFO"}
 
 
 @pytest.fixture(scope="module")
@@ -96,6 +97,25 @@ def test_a_slow_body_is_408(server: tuple[Server, Path]) -> None:
                      b"Content-Length: 100\r\n\r\n{\"ruleset\"")
         status, body = _response(sock)
     assert status == 408 and body["error"]["code"] == "request_timeout"
+
+
+def test_a_body_trickling_a_byte_at_a_time_is_cut_off_within_the_bound(server: tuple[Server, Path]) -> None:
+    """A byte every 0.7 s keeps each piece within the 1 s piece timeout: the whole body's bound (2 s here)
+    answers 408 while the trickle goes on (uvicorn alone, and a piece timeout alone, would wait for ever)."""
+    srv, _ = server
+    with _raw(srv) as sock:
+        sock.sendall(b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     b"Content-Length: 100\r\n\r\n")
+        started = time.monotonic()
+        answered = False
+        while not answered and time.monotonic() - started < 6:
+            sock.sendall(b" ")
+            answered = bool(select.select([sock], [], [], 0.7)[0])
+        elapsed = time.monotonic() - started
+        assert answered, "the trickle went on for 6 s unanswered"
+        status, body = _response(sock)
+    assert status == 408 and body["error"]["code"] == "request_timeout", body
+    assert elapsed < 3.5, elapsed
 
 
 def test_wrong_codes_from_one_address_never_lock_out_another(server: tuple[Server, Path]) -> None:
