@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.services.push import PushService
 
 from . import schemas
-from .deps import Token
+from .deps import SeatToken
 
 
 class PushKeys(BaseModel):
@@ -61,13 +61,13 @@ def push_key(push: Push) -> Any:
 
 
 @router.put("/tables/{table_id}/push", response_model=PushState)
-def subscribe(table_id: str, body: PushSubscribe, token: Token, push: Push) -> Any:
+def subscribe(table_id: str, body: PushSubscribe, token: SeatToken, push: Push) -> Any:
     """Store this browser's push subscription (``PushSubscription.toJSON()``) for the token's seat: that seat's
     turn alerts and timer reminders reach this browser when no page of the seat is visible. Idempotent."""
     return push.subscribe(table_id, token, body.endpoint, body.keys.p256dh, body.keys.auth, body.lang)
 
 
 @router.delete("/tables/{table_id}/push", response_model=PushState)
-def unsubscribe(table_id: str, body: PushUnsubscribe, token: Token, push: Push) -> Any:
+def unsubscribe(table_id: str, body: PushUnsubscribe, token: SeatToken, push: Push) -> Any:
     """Forget this browser's subscription for the token's seat."""
     return push.unsubscribe(table_id, token, body.endpoint)

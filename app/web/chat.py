@@ -15,7 +15,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 
-from app.api.deps import Service, Token
+from app.api.deps import SeatToken, Service, Token
 from app.api.schemas import no_nul
 from app.realtime.backends import MemoryNotifier
 from app.services.chat import ChatStore
@@ -75,7 +75,7 @@ def chat_log(table_id: str, chat: Chat, token: Token) -> Any:
 
 @router.post("/tables/{table_id}/chat", response_model=ChatMessage, status_code=201)
 async def post_chat(table_id: str, body: ChatIn, request: Request, service: Service, chat: Chat,
-                    token: Token) -> Any:
+                    token: SeatToken) -> Any:
     """Say something, or react with an emoji; everyone at the table sees it at once, on every server process."""
     if (body.text is None) == (body.emoji is None):
         raise ServiceError(422, "invalid_chat", "send exactly one of text or emoji")
