@@ -69,7 +69,8 @@ class Settings(BaseSettings):
     join_failures_per_table: int = 10
     join_failures_per_address: int = 30
     join_window_seconds: float = 60.0
-    # Prefix of invite links (e.g. https://phase10.example.org); empty: the address the host opened the page with.
+    # Prefix of every link the server builds (invites, seat moves; e.g. https://phase10.example.org); empty: the
+    # origin of the page that asked (its Origin header), else a relative link. Never the Host header.
     public_base_url: str = ""
     # Seat cookies are Secure whenever the request came over HTTPS; this forces it for every request.
     cookie_secure: bool = False

@@ -22,12 +22,23 @@ def cookie_name(table_id: str) -> str:
     return f"p10_seat_{table_id}"
 
 
-def public_base_url(request: Request) -> str:
-    """Where friends reach this server: ``PHASE10_PUBLIC_BASE_URL`` when set, else the address the page was
-    opened with (scheme and host as the browser used them; behind a reverse proxy uvicorn takes the scheme
-    from ``X-Forwarded-Proto`` of the proxies trusted by ``FORWARDED_ALLOW_IPS``)."""
+def link_base(request: Request) -> str:
+    """Where friends reach this server, the base of every link it builds (invites, a seat's move to another
+    device): ``PHASE10_PUBLIC_BASE_URL`` when set; else the origin of the page that asked, as its browser names
+    it in ``Origin`` (set by the browser, which a page cannot change; behind a proxy it is the proxy's address
+    and scheme); else none, and the link is relative (a client resolves it against its own address). Never the
+    ``Host`` header, which any client can name and a proxy may rewrite."""
     configured: str = request.app.state.settings.public_base_url
-    return configured.rstrip("/") if configured else str(request.base_url).rstrip("/")
+    if configured:
+        return configured.rstrip("/")
+    try:
+        origin = urlsplit(request.headers.get("origin", ""))
+    except ValueError:  # a broken IPv6 address
+        return ""
+    if origin.scheme in ("http", "https") and origin.netloc and not origin.path and not origin.query \
+            and "@" not in origin.netloc and origin.netloc.isascii() and origin.netloc.isprintable():
+        return f"{origin.scheme}://{origin.netloc}"
+    return ""
 
 
 def is_https(request: Request) -> bool:
@@ -43,7 +54,10 @@ def origin_allowed(conn: HTTPConnection, settings: Settings) -> bool:
     origin = conn.headers.get("origin")
     if origin is None:
         return conn.headers.get("sec-fetch-site", "same-origin").lower() in ("same-origin", "none")
-    parts = urlsplit(origin)
+    try:
+        parts = urlsplit(origin)
+    except ValueError:  # a broken IPv6 address
+        return False
     if parts.scheme not in ("http", "https") or not parts.netloc:
         return False
     own = {conn.headers.get("host", "").lower(), urlsplit(settings.public_base_url).netloc.lower()} - {""}

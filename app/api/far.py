@@ -12,7 +12,7 @@ from app.realtime.backends import MemoryNotifier
 from app.services.my_tables import my_tables
 from app.services.seat_transfer import SeatTransfers
 
-from .deps import SeatToken, Service, cookie_name, public_base_url
+from .deps import SeatToken, Service, cookie_name, link_base
 from .routes import ERRORS, set_seat_cookie
 
 router = APIRouter(prefix="/api", responses=ERRORS)
@@ -79,7 +79,7 @@ def _transfers(request: Request) -> SeatTransfers:
 @router.post("/tables/{table_id}/seat/transfer", response_model=TransferOut)
 def offer_transfer(table_id: str, request: Request, token: SeatToken) -> Any:
     """My seat's one-time link (and QR code) for another device; an earlier link stops working."""
-    return _transfers(request).offer(table_id, token, public_base_url(request))
+    return _transfers(request).offer(table_id, token, link_base(request))
 
 
 @router.post("/tables/{table_id}/seat/claim", response_model=ClaimedSeat)

@@ -10,7 +10,7 @@ from fastapi import APIRouter, Request, Response
 from app.bots.timers import store_clock
 
 from . import schemas
-from .deps import Number, SeatToken, Service, Since, Token, cookie_name, is_https, public_base_url
+from .deps import Number, SeatToken, Service, Since, Token, cookie_name, is_https, link_base
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": schemas.ErrorOut} for code in (401, 403, 404, 409, 422, 429)
@@ -39,7 +39,7 @@ def create_table(body: schemas.CreateTable, request: Request, response: Response
     if body.turn_timer != "off" or body.stand_in:
         setup = partial(store_clock, turn_timer=body.turn_timer, stand_in=body.stand_in)
     created = service.create_table(body.ruleset, body.seats, body.options, body.spectators, body.name, setup)
-    created["invite_link"] = service.invite_link(created["table_id"], created["join_code"], public_base_url(request))
+    created["invite_link"] = service.invite_link(created["table_id"], created["join_code"], link_base(request))
     set_seat_cookie(request, response, created["table_id"], created["token"])
     return created
 
