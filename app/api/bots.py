@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy import select
 
 from app.api.deps import Number, SeatToken, Service
-from app.api.schemas import BotInfo, TableInfo, TimerInfo
+from app.api.schemas import BotInfo, Name, RequestBody, TableInfo, TimerInfo
 from app.bots import LEVELS
 from app.bots.models import BotSeat
 from app.bots.timers import TIMER_MODES, TimerMode, bot_levels, forget, store_clock, timer_seconds
@@ -31,12 +31,12 @@ router = APIRouter(prefix="/api", tags=["bots"])
 Level = Literal["easy", "normal"]
 
 
-class AddBot(BaseModel):
+class AddBot(RequestBody):
     level: Level = "normal"
-    name: str | None = Field(default=None, min_length=1, max_length=40)
+    name: Name | None = None
 
 
-class ClockIn(BaseModel):
+class ClockIn(RequestBody):
     turn_timer: TimerMode | None = None
     stand_in: bool | None = None
 

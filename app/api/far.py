@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from app.realtime.backends import MemoryNotifier
 from app.services.my_tables import my_tables
@@ -14,6 +14,7 @@ from app.services.seat_transfer import SeatTransfers
 
 from .deps import SeatToken, Service, cookie_name, link_base
 from .routes import ERRORS, set_seat_cookie
+from .schemas import RequestBody
 
 router = APIRouter(prefix="/api", responses=ERRORS)
 
@@ -58,9 +59,7 @@ class TransferOut(BaseModel):
     qr_svg: str = Field(description="the link as a QR code (SVG)")
 
 
-class ClaimIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class ClaimIn(RequestBody):
     code: str = Field(min_length=1, max_length=64)
 
 

@@ -12,14 +12,15 @@ from app.services.push import PushService
 
 from . import schemas
 from .deps import SeatToken
+from .schemas import RequestBody
 
 
-class PushKeys(BaseModel):
+class PushKeys(RequestBody):
     p256dh: str = Field(max_length=128, description="the browser's P-256 public key, base64url")
     auth: str = Field(max_length=64, description="the 16-byte authentication secret, base64url")
 
 
-class PushSubscribe(BaseModel):
+class PushSubscribe(RequestBody):
     """A browser's ``PushSubscription.toJSON()`` plus the language of its alerts."""
 
     model_config = ConfigDict(extra="ignore")  # toJSON() also carries expirationTime
@@ -29,7 +30,7 @@ class PushSubscribe(BaseModel):
     lang: str | None = Field(default=None, max_length=8)
 
 
-class PushUnsubscribe(BaseModel):
+class PushUnsubscribe(RequestBody):
     endpoint: str = Field(max_length=1024)
 
 

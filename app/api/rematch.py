@@ -5,26 +5,22 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from app.services.rematch import Rematches
 
 from .deps import SeatToken
 from .routes import ERRORS
-from .schemas import TableInfo
+from .schemas import RequestBody, TableInfo
 
 router = APIRouter(prefix="/api", responses=ERRORS)
 
 
-class RematchIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class RematchIn(RequestBody):
     options: dict[str, Any] | None = Field(None, description="host only: the next game's engine options")
 
 
-class AnswerIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class AnswerIn(RequestBody):
     accept: bool
 
 

@@ -15,6 +15,7 @@ from app.services.errors import ServiceError
 from app.services.games import GameService, Viewer
 from app.services.seat_transfer import token_tag
 from app.services.security import AttemptCounter
+from app.services.text import check_texts, control_character
 from app.settings import Settings
 
 from .deps import cookie_name, origin_allowed
@@ -206,8 +207,14 @@ async def _handle(conn: Connection, data: dict[str, Any], service: GameService, 
     elif kind == "command":
         ref = data.get("command_id")
         expected = data.get("expected_version")
-        if not isinstance(ref, str) or not 0 < len(ref) <= 64 or "\x00" in ref:
-            conn.send(_error(ref, "invalid_command", "command_id must be a string of 1-64 characters (no NUL)"))
+        if not isinstance(ref, str) or not 0 < len(ref) <= 64 or control_character(ref) is not None:
+            conn.send(_error(ref, "invalid_command",
+                             "command_id must be a string of 1-64 characters (no control characters)"))
+            return
+        try:
+            check_texts(data.get("command"))
+        except ValueError as err:
+            conn.send(_error(ref, "invalid_command", f"command: {err}"))
             return
         if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool)
                                      or not 0 <= expected <= INT_MAX):
