@@ -246,3 +246,62 @@ def test_a_name_with_one_private_address_among_public_ones_is_refused(settings: 
 ])
 def test_public_unicast_addresses_only(address: str, public: bool) -> None:
     assert is_public(ipaddress.ip_address(address)) is public
+
+
+def test_https_goes_to_the_checked_address_with_the_name_for_tls_and_host(settings: Settings,
+                                                                         tmp_path: Any) -> None:
+    """The connection is made to the address the check resolved, and TLS verifies the certificate of the
+    endpoint's name (SNI), whose ``Host`` the request carries. A push service answering 201 is a 201."""
+    import datetime
+    import ssl
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "push.example.com")])
+    now = datetime.datetime.now(datetime.UTC)
+    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+            .serial_number(1).not_valid_before(now).not_valid_after(now + datetime.timedelta(hours=1))
+            .add_extension(x509.SubjectAlternativeName([x509.DNSName("push.example.com")]), critical=False)
+            .sign(key, hashes.SHA256()))
+    (tmp_path / "cert.pem").write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    (tmp_path / "key.pem").write_bytes(key.private_bytes(serialization.Encoding.PEM,
+                                                         serialization.PrivateFormat.PKCS8,
+                                                         serialization.NoEncryption()))
+    seen: list[dict[str, str]] = []
+
+    class Created(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 - the http.server API
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            seen.append({"host": self.headers["Host"], "path": self.path, "ttl": self.headers["TTL"]})
+            self.send_response(201)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Created)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(tmp_path / "cert.pem", tmp_path / "key.pem")
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    port = server.server_address[1]
+    try:
+        trusted = settings.model_copy(update={"push_service_hosts": "push.example.com"})  # on loopback here
+        endpoints = PushEndpoints(trusted, resolver=lambda host, _port: [("127.0.0.1", port)])
+        endpoints._tls = ssl.create_default_context(cafile=str(tmp_path / "cert.pem"))
+        status = endpoints.post("https://push.example.com/send/abc?x=1",
+                                lambda endpoint: (b"secret", {"TTL": "60"}))
+        assert status == 201 and seen == [{"host": "push.example.com", "path": "/send/abc?x=1", "ttl": "60"}]
+        wrong = PushEndpoints(settings.model_copy(update={"push_service_hosts": "other.example.com"}),
+                              resolver=lambda host, _port: [("127.0.0.1", port)])
+        wrong._tls = endpoints._tls
+        with pytest.raises(ssl.SSLCertVerificationError):  # the certificate must be the name's
+            wrong.post("https://other.example.com/x", lambda endpoint: (b"x", {}))
+    finally:
+        server.shutdown()
+        server.server_close()
