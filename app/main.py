@@ -63,15 +63,22 @@ class JsonFormatter(logging.Formatter):
 _SECRET_PARAM = re.compile(r"(?i)\b(token|code)=[^&\s\"']*")
 
 
+def _redact(value: Any) -> Any:
+    return _SECRET_PARAM.sub(r"\1=[redacted]", value) if isinstance(value, str) else value
+
+
 class RedactSecrets(logging.Filter):
     """Replace the value of every ``token=`` and ``code=`` in a log line with ``[redacted]``: uvicorn's access
-    log and its websocket lines print the request's query, which may hold a seat token or a join code."""
+    log and its websocket lines print the request's query, which may hold a seat token or a join code. The
+    message and each argument are redacted in place, so a formatter that reads the arguments themselves
+    (uvicorn's access formatter unpacks client, method, path, version and status) still writes the line."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        message = record.getMessage()
-        redacted = _SECRET_PARAM.sub(r"\1=[redacted]", message)
-        if redacted != message:
-            record.msg, record.args = redacted, ()
+        record.msg = _redact(record.msg)
+        if isinstance(record.args, tuple):
+            record.args = tuple(_redact(arg) for arg in record.args)
+        elif isinstance(record.args, dict):
+            record.args = {key: _redact(arg) for key, arg in record.args.items()}
         return True
 
 
@@ -182,7 +189,8 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
     app.state.seat_transfers = SeatTransfers(service, settings.seat_transfer_minutes)
     app.state.push = push
     errors.install(app)
-    app.add_middleware(BodyLimit, limit=settings.max_body_bytes, timeout=settings.http_body_timeout_seconds)
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes, timeout=settings.http_body_timeout_seconds,
+                       total=settings.http_body_total_seconds)
     app.add_middleware(UrlGuard)
     app.add_middleware(SecurityHeaders)  # outermost: the 413 and every error carry the headers too
     app.include_router(routes.router)

@@ -47,9 +47,11 @@ class Settings(BaseSettings):
     # comma-separated (PHASE10_WS_ALLOWED_ORIGINS=https://a.example,https://b.example).
     ws_allowed_origins: str = ""
     # Every HTTP request body (JSON here is small) is refused past this many bytes: 413 body_too_large;
-    # and must arrive within this many seconds (between its pieces): else 408 request_timeout.
+    # its next piece must arrive within the first many seconds, and the whole body within the second from the
+    # start of the request: else 408 request_timeout.
     max_body_bytes: int = 65_536
     http_body_timeout_seconds: float = 30.0
+    http_body_total_seconds: float = 5.0
     # Slow clients (``python -m app.serve``): request line and headers within this many seconds; at most
     # this many connections and running requests; idle keep-alive connections closed after this many
     # seconds; websocket frames refused past this many bytes by the protocol layer.
@@ -67,7 +69,8 @@ class Settings(BaseSettings):
     join_failures_per_table: int = 10
     join_failures_per_address: int = 30
     join_window_seconds: float = 60.0
-    # Prefix of invite links (e.g. https://phase10.example.org); empty: the address the host opened the page with.
+    # Prefix of every link the server builds (invites, seat moves; e.g. https://phase10.example.org); empty: the
+    # origin of the page that asked (its Origin header), else a relative link. Never the Host header.
     public_base_url: str = ""
     # Seat cookies are Secure whenever the request came over HTTPS; this forces it for every request.
     cookie_secure: bool = False
@@ -77,12 +80,19 @@ class Settings(BaseSettings):
     # and kept in the database. The subject is the contact a push service may use (mailto: or https:).
     vapid_private_key: str = ""
     vapid_subject: str = "mailto:admin@phase10.invalid"
-    push_timeout_seconds: float = 10.0
+    # A push's connection must be made within the first, each read of its answer within the second.
+    push_connect_timeout_seconds: float = 3.0
+    push_timeout_seconds: float = 5.0
+    # Push services trusted as they are (app/services/push_endpoints.py): names, or "*." and a domain,
+    # comma-separated. An endpoint on another host is accepted only if it resolves to public addresses only.
+    push_service_hosts: str = ("fcm.googleapis.com,updates.push.services.mozilla.com,*.push.apple.com,"
+                               "*.notify.windows.com")
     push_ttl_seconds: int = 12 * 60 * 60
     # A turn timer's reminder goes this fraction of the timer before it runs out, at most the cap before.
     push_reminder_fraction: float = 0.25
     push_reminder_max_seconds: float = 3600.0
-    # Test-only: accept http:// push endpoints (a receiver on loopback). Browsers' push services are https.
+    # Test-only: accept http:// push endpoints at a loopback address (the tests' receiver). Never set it in
+    # production: browsers' push services are https on public addresses.
     push_allow_http: bool = False
     log_level: str = "INFO"
     log_json: bool = True

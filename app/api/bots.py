@@ -18,8 +18,8 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 from sqlalchemy import select
 
-from app.api.deps import Number, Service, Token
-from app.api.schemas import BotInfo, TableInfo, TimerInfo
+from app.api.deps import Number, SeatToken, Service
+from app.api.schemas import BotInfo, Name, RequestBody, TableInfo, TimerInfo
 from app.bots import LEVELS
 from app.bots.models import BotSeat
 from app.bots.timers import TIMER_MODES, TimerMode, bot_levels, forget, store_clock, timer_seconds
@@ -31,12 +31,12 @@ router = APIRouter(prefix="/api", tags=["bots"])
 Level = Literal["easy", "normal"]
 
 
-class AddBot(BaseModel):
+class AddBot(RequestBody):
     level: Level = "normal"
-    name: str | None = Field(default=None, min_length=1, max_length=40)
+    name: Name | None = None
 
 
-class ClockIn(BaseModel):
+class ClockIn(RequestBody):
     turn_timer: TimerMode | None = None
     stand_in: bool | None = None
 
@@ -80,7 +80,7 @@ def get_bots(table_id: str, request: Request, service: Service) -> Any:
 
 
 @router.post("/tables/{table_id}/bots", status_code=201, response_model=AddedBot)
-def add_bot(table_id: str, body: AddBot, service: Service, token: Token) -> Any:
+def add_bot(table_id: str, body: AddBot, service: Service, token: SeatToken) -> Any:
     """Host, before the start: a bot takes the next free seat."""
     with service.db.write() as s:
         table, seats = service._host_lobby(s, table_id, token)
@@ -102,7 +102,7 @@ def add_bot(table_id: str, body: AddBot, service: Service, token: Token) -> Any:
 
 
 @router.delete("/tables/{table_id}/bots/{seat}", response_model=TableInfo)
-def remove_bot(table_id: str, seat: Number, service: Service, token: Token) -> Any:
+def remove_bot(table_id: str, seat: Number, service: Service, token: SeatToken) -> Any:
     """Host, before the start: remove a bot seat (later seats move up)."""
     with service.db.read() as s:
         row = s.scalar(select(Seat).where(Seat.table_id == table_id, Seat.position == seat))
@@ -115,7 +115,7 @@ def remove_bot(table_id: str, seat: Number, service: Service, token: Token) -> A
 
 
 @router.put("/tables/{table_id}/clock", response_model=TableInfo)
-def set_clock(table_id: str, body: ClockIn, request: Request, service: Service, token: Token) -> Any:
+def set_clock(table_id: str, body: ClockIn, request: Request, service: Service, token: SeatToken) -> Any:
     """Host, any time: the table's ``turn_timer`` and ``stand_in`` options."""
     runner = _runner(request)
     with service.db.write() as s:

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from typing import Annotated
+from urllib.parse import urlsplit
 
 from fastapi import Depends, Path, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from starlette.requests import HTTPConnection
 
+from app.services.errors import ServiceError
 from app.services.games import GameService
+from app.settings import Settings
 
 from .schemas import INT_MAX
 
@@ -18,17 +22,47 @@ def cookie_name(table_id: str) -> str:
     return f"p10_seat_{table_id}"
 
 
-def public_base_url(request: Request) -> str:
-    """Where friends reach this server: ``PHASE10_PUBLIC_BASE_URL`` when set, else the address the page was
-    opened with (scheme and host as the browser used them; behind a reverse proxy uvicorn takes the scheme
-    from ``X-Forwarded-Proto`` of the proxies trusted by ``FORWARDED_ALLOW_IPS``)."""
+def link_base(request: Request) -> str:
+    """Where friends reach this server, the base of every link it builds (invites, a seat's move to another
+    device): ``PHASE10_PUBLIC_BASE_URL`` when set; else the origin of the page that asked, as its browser names
+    it in ``Origin`` (set by the browser, which a page cannot change; behind a proxy it is the proxy's address
+    and scheme); else none, and the link is relative (a client resolves it against its own address). Never the
+    ``Host`` header, which any client can name and a proxy may rewrite."""
     configured: str = request.app.state.settings.public_base_url
-    return configured.rstrip("/") if configured else str(request.base_url).rstrip("/")
+    if configured:
+        return configured.rstrip("/")
+    try:
+        origin = urlsplit(request.headers.get("origin", ""))
+    except ValueError:  # a broken IPv6 address
+        return ""
+    if origin.scheme in ("http", "https") and origin.netloc and not origin.path and not origin.query \
+            and "@" not in origin.netloc and origin.netloc.isascii() and origin.netloc.isprintable():
+        return f"{origin.scheme}://{origin.netloc}"
+    return ""
 
 
 def is_https(request: Request) -> bool:
     """Whether the browser talks to us over HTTPS (directly, or to a trusted proxy that says so)."""
     return request.url.scheme == "https"
+
+
+def origin_allowed(conn: HTTPConnection, settings: Settings) -> bool:
+    """Whether a browser's request (or socket) comes from a page of this server: its ``Origin`` is the server's
+    own (its ``Host``, or ``PHASE10_PUBLIC_BASE_URL``) or one of ``PHASE10_WS_ALLOWED_ORIGINS``; without an
+    ``Origin``, its ``Sec-Fetch-Site`` (when sent) says ``same-origin`` (or ``none``: typed by the user).
+    Clients that send neither (not browsers) bring their token themselves."""
+    origin = conn.headers.get("origin")
+    if origin is None:
+        return conn.headers.get("sec-fetch-site", "same-origin").lower() in ("same-origin", "none")
+    try:
+        parts = urlsplit(origin)
+    except ValueError:  # a broken IPv6 address
+        return False
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return False
+    own = {conn.headers.get("host", "").lower(), urlsplit(settings.public_base_url).netloc.lower()} - {""}
+    allowed = {o.strip().rstrip("/").lower() for o in settings.ws_allowed_origins.split(",") if o.strip()}
+    return parts.netloc.lower() in own or f"{parts.scheme}://{parts.netloc}".lower() in allowed
 
 
 def get_service(request: Request) -> GameService:
@@ -43,8 +77,27 @@ def seat_token(table_id: str, request: Request,
     return request.cookies.get(cookie_name(table_id))
 
 
+def seated_token(table_id: str, request: Request,
+                 credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> str:
+    """The seat token of a request that changes something, checked before its body is looked at (401 before
+    422 or 409): 404 ``table_not_found``; 401 ``bad_token`` without a token or with one of no seat here. A
+    request authenticated by the seat cookie (no ``Authorization``) must come from this server's own pages
+    (``origin_allowed``), else 403 ``cross_origin``: another site's page cannot act with a player's cookie."""
+    if credentials is not None and credentials.credentials:
+        token: str | None = credentials.credentials
+    else:
+        token = request.cookies.get(cookie_name(table_id))
+        if token and not origin_allowed(request, request.app.state.settings):
+            raise ServiceError(403, "cross_origin", "a request with the seat cookie must come from this site's pages")
+    get_service(request).check_seat(table_id, token)
+    assert token is not None
+    return token
+
+
 Service = Annotated[GameService, Depends(get_service)]
 # Path numbers (seats, game numbers, steps) within the database's integer range.
 Number = Annotated[int, Path(ge=-INT_MAX, le=INT_MAX)]
 Since = Annotated[int, Query(ge=-INT_MAX, le=INT_MAX, description="the version the client has")]
 Token = Annotated[str | None, Depends(seat_token)]
+# The token of a seat at the table, for requests that change something (``seated_token``).
+SeatToken = Annotated[str, Depends(seated_token)]

@@ -6,14 +6,15 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from app.realtime.backends import MemoryNotifier
 from app.services.my_tables import my_tables
 from app.services.seat_transfer import SeatTransfers
 
-from .deps import Service, Token, cookie_name, public_base_url
+from .deps import SeatToken, Service, cookie_name, link_base
 from .routes import ERRORS, set_seat_cookie
+from .schemas import RequestBody
 
 router = APIRouter(prefix="/api", responses=ERRORS)
 
@@ -58,9 +59,7 @@ class TransferOut(BaseModel):
     qr_svg: str = Field(description="the link as a QR code (SVG)")
 
 
-class ClaimIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class ClaimIn(RequestBody):
     code: str = Field(min_length=1, max_length=64)
 
 
@@ -77,9 +76,9 @@ def _transfers(request: Request) -> SeatTransfers:
 
 
 @router.post("/tables/{table_id}/seat/transfer", response_model=TransferOut)
-def offer_transfer(table_id: str, request: Request, token: Token) -> Any:
+def offer_transfer(table_id: str, request: Request, token: SeatToken) -> Any:
     """My seat's one-time link (and QR code) for another device; an earlier link stops working."""
-    return _transfers(request).offer(table_id, token, public_base_url(request))
+    return _transfers(request).offer(table_id, token, link_base(request))
 
 
 @router.post("/tables/{table_id}/seat/claim", response_model=ClaimedSeat)

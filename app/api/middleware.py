@@ -55,22 +55,29 @@ class BodyLimit:
     """Refuse every request body over ``limit`` bytes with 413 ``body_too_large``, chunked or not, without
     keeping it in memory: a ``Content-Length`` over the limit is answered before the app sees the request; a
     body without one (chunked) is counted as the app reads it, and the first chunk past the limit stops it.
-    A body whose next piece takes longer than ``timeout`` seconds is refused with 408 ``request_timeout``.
-    A refused body of at most ``drain`` bytes is first read to its end and discarded chunk by chunk, so the
-    client (or proxy) reads the answer instead of a reset; the connection is closed after every refusal, so a
-    larger rest is never read."""
+    A body whose next piece takes longer than ``timeout`` seconds, or that is not whole ``total`` seconds after
+    the request began, is refused with 408 ``request_timeout``: a body trickling a byte now and then holds its
+    connection for ``total`` seconds at most. A refused body of at most ``drain`` bytes is first read to its end
+    and discarded chunk by chunk (within the same bounds), so the client (or proxy) reads the answer instead of
+    a reset; the connection is closed after every refusal, so a larger rest is never read."""
 
-    def __init__(self, app: ASGIApp, limit: int, timeout: float = 30.0, drain: int = DRAIN_LIMIT) -> None:
+    def __init__(self, app: ASGIApp, limit: int, timeout: float = 30.0, total: float = 5.0,
+                 drain: int = DRAIN_LIMIT) -> None:
         self.app = app
         self.limit = limit
         self.timeout = timeout
+        self.total = total
         self.drain = drain
 
-    async def _discard(self, receive: Receive, received: int) -> None:
-        """Read and drop the rest of a refused body while the total stays within ``drain`` bytes."""
+    async def _discard(self, receive: Receive, received: int, deadline: float) -> None:
+        """Read and drop the rest of a refused body while the total stays within ``drain`` bytes (and time)."""
+        loop = asyncio.get_running_loop()
         while received <= self.drain:
+            left = deadline - loop.time()
+            if left <= 0:
+                return
             try:
-                message = await asyncio.wait_for(receive(), self.timeout)
+                message = await asyncio.wait_for(receive(), min(self.timeout, left))
             except TimeoutError:
                 return
             if message["type"] != "http.request":
@@ -84,6 +91,8 @@ class BodyLimit:
         return self._http(scope, receive, send) if scope["type"] == "http" else self.app(scope, receive, send)
 
     async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.total
         for name, value in scope["headers"]:
             if name == b"content-length":
                 if not value.isdigit():
@@ -91,7 +100,7 @@ class BodyLimit:
                     return
                 if int(value) > self.limit:
                     if int(value) <= self.drain:
-                        await self._discard(receive, 0)
+                        await self._discard(receive, 0, deadline)
                     await _send_error(send, 413, "body_too_large",
                                       f"request bodies are limited to {self.limit} bytes")
                     return
@@ -106,10 +115,14 @@ class BodyLimit:
                 return {"type": "http.disconnect"}
             if complete:  # after the body: waiting for a disconnect is not bounded here
                 return await receive()
+            left = deadline - loop.time()
             try:
-                message = await asyncio.wait_for(receive(), self.timeout)
+                if left <= 0:
+                    raise TimeoutError
+                message = await asyncio.wait_for(receive(), min(self.timeout, left))
             except TimeoutError:
-                exceeded = (408, "request_timeout", f"the request body did not arrive within {self.timeout:g} s")
+                within = f"{self.timeout:g} s of its previous piece" if left > self.timeout else f"{self.total:g} s"
+                exceeded = (408, "request_timeout", f"the request body did not arrive within {within}")
                 raise _BodyRefused from None
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
@@ -130,7 +143,7 @@ class BodyLimit:
             await self.app(scope, limited_receive, guarded_send)
         if exceeded and not started:
             if exceeded[0] == 413 and not complete:
-                await self._discard(receive, received)
+                await self._discard(receive, received, deadline)
             await _send_error(send, *exceeded)
 
 

@@ -11,15 +11,16 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.services.push import PushService
 
 from . import schemas
-from .deps import Token
+from .deps import SeatToken
+from .schemas import RequestBody
 
 
-class PushKeys(BaseModel):
+class PushKeys(RequestBody):
     p256dh: str = Field(max_length=128, description="the browser's P-256 public key, base64url")
     auth: str = Field(max_length=64, description="the 16-byte authentication secret, base64url")
 
 
-class PushSubscribe(BaseModel):
+class PushSubscribe(RequestBody):
     """A browser's ``PushSubscription.toJSON()`` plus the language of its alerts."""
 
     model_config = ConfigDict(extra="ignore")  # toJSON() also carries expirationTime
@@ -29,7 +30,7 @@ class PushSubscribe(BaseModel):
     lang: str | None = Field(default=None, max_length=8)
 
 
-class PushUnsubscribe(BaseModel):
+class PushUnsubscribe(RequestBody):
     endpoint: str = Field(max_length=1024)
 
 
@@ -61,13 +62,13 @@ def push_key(push: Push) -> Any:
 
 
 @router.put("/tables/{table_id}/push", response_model=PushState)
-def subscribe(table_id: str, body: PushSubscribe, token: Token, push: Push) -> Any:
+def subscribe(table_id: str, body: PushSubscribe, token: SeatToken, push: Push) -> Any:
     """Store this browser's push subscription (``PushSubscription.toJSON()``) for the token's seat: that seat's
     turn alerts and timer reminders reach this browser when no page of the seat is visible. Idempotent."""
     return push.subscribe(table_id, token, body.endpoint, body.keys.p256dh, body.keys.auth, body.lang)
 
 
 @router.delete("/tables/{table_id}/push", response_model=PushState)
-def unsubscribe(table_id: str, body: PushUnsubscribe, token: Token, push: Push) -> Any:
+def unsubscribe(table_id: str, body: PushUnsubscribe, token: SeatToken, push: Push) -> Any:
     """Forget this browser's subscription for the token's seat."""
     return push.unsubscribe(table_id, token, body.endpoint)

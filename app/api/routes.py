@@ -10,7 +10,7 @@ from fastapi import APIRouter, Request, Response
 from app.bots.timers import store_clock
 
 from . import schemas
-from .deps import Number, Service, Since, Token, cookie_name, is_https, public_base_url
+from .deps import Number, SeatToken, Service, Since, Token, cookie_name, is_https, link_base
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": schemas.ErrorOut} for code in (401, 403, 404, 409, 422, 429)
@@ -39,7 +39,7 @@ def create_table(body: schemas.CreateTable, request: Request, response: Response
     if body.turn_timer != "off" or body.stand_in:
         setup = partial(store_clock, turn_timer=body.turn_timer, stand_in=body.stand_in)
     created = service.create_table(body.ruleset, body.seats, body.options, body.spectators, body.name, setup)
-    created["invite_link"] = service.invite_link(created["table_id"], created["join_code"], public_base_url(request))
+    created["invite_link"] = service.invite_link(created["table_id"], created["join_code"], link_base(request))
     set_seat_cookie(request, response, created["table_id"], created["token"])
     return created
 
@@ -61,19 +61,19 @@ def join_table(table_id: str, body: schemas.JoinTable, request: Request, respons
 
 
 @router.post("/tables/{table_id}/seats/order", response_model=schemas.TableInfo)
-def reorder_seats(table_id: str, body: schemas.Reorder, service: Service, token: Token) -> Any:
+def reorder_seats(table_id: str, body: schemas.Reorder, service: Service, token: SeatToken) -> Any:
     """Host only, before the start: new seat order as a permutation of the current seat numbers."""
     return service.reorder(table_id, token, body.order)
 
 
 @router.delete("/tables/{table_id}/seats/{seat}", response_model=schemas.TableInfo)
-def remove_seat(table_id: str, seat: Number, service: Service, token: Token) -> Any:
+def remove_seat(table_id: str, seat: Number, service: Service, token: SeatToken) -> Any:
     """Host only, before the start: remove a seat (later seats move up)."""
     return service.remove_seat(table_id, token, seat)
 
 
 @router.post("/tables/{table_id}/start", response_model=schemas.TableInfo)
-def start_game(table_id: str, service: Service, token: Token) -> Any:
+def start_game(table_id: str, service: Service, token: SeatToken) -> Any:
     """Host only: deal the first game with the seated players."""
     return service.start(table_id, token)
 
@@ -85,7 +85,7 @@ def get_view(table_id: str, service: Service, token: Token) -> Any:
 
 
 @router.post("/tables/{table_id}/commands", response_model=schemas.CommandResult)
-def submit_command(table_id: str, body: schemas.CommandIn, service: Service, token: Token) -> Any:
+def submit_command(table_id: str, body: schemas.CommandIn, service: Service, token: SeatToken) -> Any:
     """Submit a command; idempotent by command_id; expected_version guards against stale clients."""
     return service.submit(table_id, token, body.command_id, body.expected_version, body.command)
 

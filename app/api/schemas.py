@@ -4,23 +4,33 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, RootModel, StringConstraints
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, RootModel, StringConstraints, field_validator
 
 from app.bots.timers import TimerMode
+from app.services.text import check_texts, clean_name
 
 # The database's integer columns are 32-bit: numbers from clients (versions, seats, game numbers, steps)
 # stay within that range, anything else is a 422 invalid_request, never a database error.
 INT_MAX = 2**31 - 1
 
 
-def no_nul(text: str) -> str:
-    """Postgres text cannot hold NUL: refuse it at the edge (422) for every string that is stored."""
-    if "\x00" in text:
-        raise ValueError("must not contain NUL characters")
-    return text
+class RequestBody(BaseModel):
+    """Every request body: unknown fields refused; strict types (a boolean is a JSON boolean, a number a JSON
+    number: ``"yes"``, ``"1"`` or ``1`` for a boolean, ``"3"`` for a number are 422 ``invalid_request``); and
+    every text it holds, nested objects' keys and values included, checked once (``app.services.text``: no
+    control character, no lone surrogate), also 422 ``invalid_request`` naming the field."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _stored_texts(cls, value: Any) -> Any:
+        check_texts(value)
+        return value
 
 
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40), AfterValidator(no_nul)]
+# A seat's name: cleaned (NFKC, no invisible characters, trimmed), then 1-40 characters.
+Name = Annotated[str, BeforeValidator(clean_name), StringConstraints(min_length=1, max_length=40)]
 
 
 class ErrorBody(BaseModel):
@@ -33,10 +43,8 @@ class ErrorOut(BaseModel):
     error: ErrorBody
 
 
-class CreateTable(BaseModel):
+class CreateTable(RequestBody):
     """Table-level settings are separate from the rule set's engine ``options``."""
-
-    model_config = ConfigDict(extra="forbid")
 
     ruleset: str = Field(examples=["mattel"])
     seats: int = Field(4, ge=2, le=6, description="number of seats (2-6, within the rule set's range)")
@@ -48,24 +56,17 @@ class CreateTable(BaseModel):
     stand_in: bool = Field(False, description="a bot plays for a seat disconnected longer than the grace period")
 
 
-class JoinTable(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class JoinTable(RequestBody):
     name: Name
     code: str = Field(min_length=1, max_length=100)
 
 
-class Reorder(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class Reorder(RequestBody):
     order: list[int] = Field(description="current seat numbers in their new order, e.g. [2, 0, 1]")
 
 
-class CommandIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    command_id: Annotated[str, AfterValidator(no_nul)] = Field(min_length=1, max_length=64,
-                                                               description="client-chosen id (a UUID)")
+class CommandIn(RequestBody):
+    command_id: str = Field(min_length=1, max_length=64, description="client-chosen id (a UUID)")
     expected_version: int | None = Field(None, ge=0, le=INT_MAX)
     command: dict[str, Any] = Field(description="exactly what the rule set's parse_command accepts")
 

@@ -6,7 +6,6 @@ import asyncio
 import json
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
@@ -16,9 +15,10 @@ from app.services.errors import ServiceError
 from app.services.games import GameService, Viewer
 from app.services.seat_transfer import token_tag
 from app.services.security import AttemptCounter
+from app.services.text import check_texts, control_character
 from app.settings import Settings
 
-from .deps import cookie_name
+from .deps import cookie_name, origin_allowed
 from .schemas import INT_MAX
 
 router = APIRouter()
@@ -36,24 +36,15 @@ def _header_token(ws: WebSocket) -> str | None:
     return None
 
 
-def origin_allowed(ws: WebSocket, settings: Settings) -> bool:
-    """A browser's socket must come from a page of this server (its ``Host``, or ``public_base_url``) or
-    from an origin of ``PHASE10_WS_ALLOWED_ORIGINS``: another site cannot drive a player's seat with the
-    browser's cookie. Clients without ``Origin`` (not browsers) bring their token themselves."""
-    origin = ws.headers.get("origin")
-    if origin is None:
-        return True
-    parts = urlsplit(origin)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        return False
-    own = {ws.headers.get("host", "").lower(), urlsplit(settings.public_base_url).netloc.lower()} - {""}
-    allowed = {o.strip().rstrip("/").lower() for o in settings.ws_allowed_origins.split(",") if o.strip()}
-    return parts.netloc.lower() in own or f"{parts.scheme}://{parts.netloc}".lower() in allowed
-
-
-def _bounded(number: int | None) -> int | None:
-    """A query number outside the database's range is as good as none (a fresh snapshot)."""
-    return number if number is not None and 0 <= number <= INT_MAX else None
+def _query_number(name: str, text: str | None) -> tuple[int | None, dict[str, Any] | None]:
+    """A query number (``since``, ``game``) and, for one that is not an integer of 0 to 2^31-1, the error frame
+    the socket gets first (``invalid_since``); such a number is as good as none (a fresh snapshot)."""
+    if text is None:
+        return None, None
+    number = int(text) if text.isascii() and text.isdigit() and len(text) <= 10 else None
+    if number is None or number > INT_MAX:
+        return None, _error(None, "invalid_since", f"{name} must be an integer of 0 to 2^31-1: sending a snapshot")
+    return number, None
 
 
 async def _receive(ws: WebSocket) -> str | None:
@@ -95,8 +86,8 @@ async def _still_signed_in(conn: Connection, service: GameService, token: str) -
 
 
 @router.websocket("/ws/tables/{table_id}")
-async def table_socket(ws: WebSocket, table_id: str, since: int | None = None, game: int | None = None,
-                       token: str | None = None, patch: int | None = None) -> None:
+async def table_socket(ws: WebSocket, table_id: str, since: str | None = None, game: str | None = None,
+                       token: str | None = None, patch: str | None = None) -> None:
     service: GameService = ws.app.state.service
     hub: Hub = ws.app.state.hub
     settings: Settings = ws.app.state.settings
@@ -105,10 +96,14 @@ async def table_socket(ws: WebSocket, table_id: str, since: int | None = None, g
     if not origin_allowed(ws, settings):
         await ws.close(4403, "origin not allowed")  # before the accept: the handshake answers 403
         return
-    since, game = _bounded(since), _bounded(game)
+    (since_number, since_problem), (game_number, game_problem) = _query_number("since", since), \
+        _query_number("game", game)
     limit = settings.ws_max_message_bytes
     token = token or _header_token(ws) or ws.cookies.get(cookie_name(table_id))
     await ws.accept()
+    for problem in (since_problem, game_problem):
+        if problem is not None:
+            await ws.send_json(problem)
     if failures.blocked(address):
         await ws.send_json(_error(None, "rate_limited", "too many failed authentications; try again later"))
         await ws.close(4429)
@@ -148,8 +143,8 @@ async def table_socket(ws: WebSocket, table_id: str, since: int | None = None, g
                 await ws.close(4401)
                 return
 
-    conn = Connection(ws, table_id, viewer.seat_id, settings.ws_send_queue, since=since, game_id=game,
-                      send_now=ws.scope.get("extensions", {}).get(SEND_NOW), patches=patch == 1)
+    conn = Connection(ws, table_id, viewer.seat_id, settings.ws_send_queue, since=since_number, game_id=game_number,
+                      send_now=ws.scope.get("extensions", {}).get(SEND_NOW), patches=patch == "1")
     conn.token_tag = token_tag(signed_with) if signed_with else None
     hub.attach(conn)
     if signed_with:
@@ -212,8 +207,14 @@ async def _handle(conn: Connection, data: dict[str, Any], service: GameService, 
     elif kind == "command":
         ref = data.get("command_id")
         expected = data.get("expected_version")
-        if not isinstance(ref, str) or not 0 < len(ref) <= 64 or "\x00" in ref:
-            conn.send(_error(ref, "invalid_command", "command_id must be a string of 1-64 characters (no NUL)"))
+        if not isinstance(ref, str) or not 0 < len(ref) <= 64 or control_character(ref) is not None:
+            conn.send(_error(ref, "invalid_command",
+                             "command_id must be a string of 1-64 characters (no control characters)"))
+            return
+        try:
+            check_texts(data.get("command"))
+        except ValueError as err:
+            conn.send(_error(ref, "invalid_command", f"command: {err}"))
             return
         if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool)
                                      or not 0 <= expected <= INT_MAX):

@@ -21,13 +21,9 @@ from app.rules.core.errors import InvalidOptions
 from .base import JSONDict, ServiceBase
 from .errors import ServiceError
 from .security import digest, matches, new_join_code, new_table_id, new_token
+from .text import same_name
 
 log = logging.getLogger("phase10.games")
-
-
-def same_name(a: str, b: str) -> bool:
-    """Two seat names a player could not tell apart: equal ignoring case and spaces around or between words."""
-    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
 
 
 class Lobby(ServiceBase):

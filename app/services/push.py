@@ -8,8 +8,10 @@
   seat is visible (the page reports its visibility over the socket: ``Hub.visible``, across processes);
 * with a turn timer running, an awaited seat gets one reminder ``reminder_lead`` before its time runs out
   (``app.bots.runner``'s ``table_timer``: the same deadline the bots act on), unless a page of it is visible;
-* sends run in a small thread pool (``pywebpush``); a push service answering 404 or 410 (the subscription
-  expired or was revoked) gets that subscription deleted.
+* sends run in a small thread pool (``pywebpush`` encrypts, ``py_vapid`` signs, ``push_endpoints`` checks the
+  endpoint again and sends, never to a private address, never following a redirect); a push service answering
+  404 or 410 (the subscription expired or was revoked) gets that subscription deleted, as does an endpoint of
+  a form the server refuses.
 
 No push carries a card, a hand or anything else from a view: only the table id, the rule set, a "your turn"
 text in the subscriber's language and the table's URL (C-9). Which subscription was alerted for which turn is
@@ -33,7 +35,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol, cast
-from urllib.parse import urlsplit
 
 from sqlalchemy import Table, delete, or_, select, update
 from sqlalchemy.exc import IntegrityError
@@ -48,6 +49,7 @@ from app.web.i18n import LANGUAGES, translate
 
 from .errors import ServiceError
 from .games import GameRef, GameService
+from .push_endpoints import Endpoint, EndpointRefused, PushEndpoints
 
 log = logging.getLogger("phase10.push")
 
@@ -131,16 +133,17 @@ TimerOf = Callable[[Session, str, GameRef], TurnTimer | None]
 Sender = Callable[[Target, JSONDict], int]
 
 
-def check_subscription(endpoint: Any, p256dh: Any, auth: Any, allow_http: bool) -> None:
-    """A subscription as a browser's ``PushSubscription.toJSON()`` gives it: an https endpoint (http only when
-    ``allow_http``, for a loopback receiver in tests), a P-256 public key (65 bytes) and a 16-byte secret."""
+def check_subscription(endpoint: Any, p256dh: Any, auth: Any, endpoints: PushEndpoints) -> None:
+    """A subscription as a browser's ``PushSubscription.toJSON()`` gives it: an endpoint the server may send to
+    (``PushEndpoints.check``: https on port 443 at a known push service or a host with public addresses only),
+    a P-256 public key (65 bytes) and a 16-byte secret."""
     if not isinstance(endpoint, str) or not 0 < len(endpoint) <= 1024:
         raise ServiceError(422, "invalid_subscription", "endpoint must be a URL of at most 1024 characters",
                            field="endpoint")
-    parts = urlsplit(endpoint)
-    schemes = ("https", "http") if allow_http else ("https",)
-    if parts.scheme not in schemes or not parts.hostname:
-        raise ServiceError(422, "invalid_subscription", "endpoint must be an https URL", field="endpoint")
+    try:
+        endpoints.check(endpoint)
+    except EndpointRefused as err:
+        raise ServiceError(422, "invalid_subscription", err.message, field="endpoint") from err
     for name, value, size in (("p256dh", p256dh, 65), ("auth", auth, 16)):
         try:
             raw = b64url_decode(value) if isinstance(value, str) and len(value) <= 128 else b""
@@ -168,6 +171,7 @@ class PushService:
         self.visible = visible
         self.timer = timer
         self.sender: Sender = sender or self._webpush
+        self.endpoints = PushEndpoints(settings)
         self.vapid: Any = None  # the signing key, loaded by the first send (or ``start``, for a configured key)
         self._vapid_lock = threading.Lock()
         self._public_key = ""
@@ -183,7 +187,6 @@ class PushService:
         # Replaced, never changed in place: the loop and request threads read it while the worker reads again.
         self._subscribed: frozenset[str] = frozenset()
         self._subscribed_until = 0.0
-        self._session: Any = None  # a requests.Session, made with the first send
 
     # -- lifecycle -------------------------------------------------------------------------------------
     def start(self) -> None:
@@ -238,7 +241,7 @@ class PushService:
     def subscribe(self, table_id: str, token: str | None, endpoint: Any, p256dh: Any, auth: Any,
                   lang: str | None) -> JSONDict:
         """Store (or refresh) this browser's subscription for the token's seat."""
-        check_subscription(endpoint, p256dh, auth, self.settings.push_allow_http)
+        check_subscription(endpoint, p256dh, auth, self.endpoints)
         lang = lang if lang in LANGUAGES else "en"
         with self.db.write() as s:
             table = self.service._table(s, table_id)
@@ -448,6 +451,13 @@ class PushService:
     def _deliver(self, target: Target, payload: JSONDict) -> None:
         try:
             status = self.sender(target, payload)
+        except EndpointRefused as err:  # where its host resolves to now, or a form stored before the check
+            metrics.PUSH_FAILED.labels("refused").inc()
+            log.warning("push endpoint refused: %s", err.message)
+            if err.lasting:
+                with self.db.write() as s:
+                    s.execute(delete(PushSubscription).where(PushSubscription.id == target.id))
+            return
         except Exception:
             metrics.PUSH_FAILED.labels("error").inc()
             log.exception("push send failed")
@@ -485,23 +495,19 @@ class PushService:
             return self.vapid
 
     def _webpush(self, target: Target, payload: JSONDict) -> int:
-        """Encrypt (aes128gcm, RFC 8291) and POST one message with a VAPID signature; the push service's status."""
+        """Encrypt (aes128gcm, RFC 8291) and sign (VAPID, RFC 8292) one message and POST it through
+        ``PushEndpoints.post`` (the endpoint checked again, no redirect); the push service's status."""
         # Imported on the first send, in a sender thread: pywebpush pulls in aiohttp and requests (over a second
         # of a server's start on a loaded machine), which most servers never need.
-        import requests
-        from pywebpush import WebPushException, webpush
+        from pywebpush import WebPusher
 
-        if self._session is None:
-            self._session = requests.Session()
-        try:
-            response = webpush(
-                {"endpoint": target.endpoint, "keys": {"p256dh": target.p256dh, "auth": target.auth}},
-                json.dumps(payload), vapid_private_key=self._signing_key(),
-                vapid_claims={"sub": self.settings.vapid_subject}, timeout=self.settings.push_timeout_seconds,
-                ttl=self.settings.push_ttl_seconds, requests_session=self._session,
-                headers={"Urgency": "high"})
-        except WebPushException as err:
-            if err.response is not None:
-                return int(err.response.status_code)
-            raise
-        return int(getattr(response, "status_code", 201))
+        def message(endpoint: Endpoint) -> tuple[bytes, dict[str, str]]:
+            claims = {"sub": self.settings.vapid_subject, "aud": f"{endpoint.scheme}://{endpoint.netloc}",
+                      "exp": int(time.time()) + 12 * 60 * 60}
+            subscription = {"endpoint": target.endpoint, "keys": {"p256dh": target.p256dh, "auth": target.auth}}
+            body = WebPusher(subscription).encode(json.dumps(payload).encode(), "aes128gcm")["body"]
+            headers = {**self._signing_key().sign(claims), "Content-Encoding": "aes128gcm",
+                       "TTL": str(self.settings.push_ttl_seconds), "Urgency": "high"}
+            return bytes(body), headers
+
+        return self.endpoints.post(target.endpoint, message)

@@ -13,24 +13,24 @@ import asyncio
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, BeforeValidator, Field, StringConstraints
 
-from app.api.deps import Service, Token
-from app.api.schemas import no_nul
+from app.api.deps import SeatToken, Service, Token
+from app.api.schemas import RequestBody
 from app.realtime.backends import MemoryNotifier
 from app.services.chat import ChatStore
 from app.services.errors import ServiceError
+from app.services.text import clean_chat
 
 REACTIONS = ("👍", "😂", "😮", "😢", "🎉", "🙈")
 
 router = APIRouter(prefix="/api")
 
-Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=300), AfterValidator(no_nul)]
+# A chat message: cleaned (NFKC, no invisible characters but those that build emoji, trimmed), 1-300 characters.
+Text = Annotated[str, BeforeValidator(clean_chat), StringConstraints(min_length=1, max_length=300)]
 
 
-class ChatIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class ChatIn(RequestBody):
     text: Text | None = Field(None, description="a message (1-300 characters)")
     emoji: str | None = Field(None, description=f"a quick reaction, one of {' '.join(REACTIONS)}")
 
@@ -75,7 +75,7 @@ def chat_log(table_id: str, chat: Chat, token: Token) -> Any:
 
 @router.post("/tables/{table_id}/chat", response_model=ChatMessage, status_code=201)
 async def post_chat(table_id: str, body: ChatIn, request: Request, service: Service, chat: Chat,
-                    token: Token) -> Any:
+                    token: SeatToken) -> Any:
     """Say something, or react with an emoji; everyone at the table sees it at once, on every server process."""
     if (body.text is None) == (body.emoji is None):
         raise ServiceError(422, "invalid_chat", "send exactly one of text or emoji")

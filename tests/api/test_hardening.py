@@ -191,3 +191,67 @@ def test_secrets_are_stored_only_as_hashes_and_cookies_are_httponly(client: Test
         assert seat.token_hash == digest(created["token"]) != created["token"]
         stored = " ".join(str(v) for row in (table, seat) for v in vars(row).values())
     assert created["token"] not in stored and created["join_code"] not in stored
+
+
+def test_every_stored_text_refuses_control_characters(client: TestClient) -> None:
+    """One check for every text a body carries (nested keys and values too): a NUL, another control character
+    or a lone surrogate is 422 ``invalid_request`` naming the field, on SQLite and Postgres alike (Postgres
+    answered a plain 500 to a NUL in a push endpoint; SQLite stored it), and nothing is stored."""
+    t = new_table(client, players=2, seats=3, start=False)
+    host = bearer(t.tokens[0])
+    keys = {"p256dh": "B" + "A" * 86, "auth": "A" * 22}
+    cases = [
+        ("PUT", f"/api/tables/{t.id}/push", {"endpoint": "https://fcm.googleapis.com/x\u0000", "keys": keys},
+         "endpoint"),
+        ("PUT", f"/api/tables/{t.id}/push", {"endpoint": "https://fcm.googleapis.com/x", "keys": keys,
+                                              "lang": "e\u0001"}, "lang"),
+        ("DELETE", f"/api/tables/{t.id}/push", {"endpoint": "https://fcm.googleapis.com/\u0000"}, "endpoint"),
+        ("POST", f"/api/tables/{t.id}/join", {"name": "Tab\tby", "code": t.code}, "name"),
+        ("POST", f"/api/tables/{t.id}/join", {"name": "Ben", "code": "x\u0000"}, "code"),
+        ("POST", f"/api/tables/{t.id}/chat", {"text": "\u001b[31mred"}, "text"),
+        ("POST", f"/api/tables/{t.id}/bots", {"name": "Bot\u0007"}, "name"),
+        ("POST", f"/api/tables/{t.id}/seat/claim", {"code": "c\u0085"}, "code"),
+        ("POST", "/api/tables", {"ruleset": "mattel", "seats": 2, "name": "Ho", "options": {"k\u0000": 1}},
+         "options"),
+        ("POST", f"/api/tables/{t.id}/commands", {"command_id": "c\u007f", "command": {"type": "draw"}},
+         "command_id"),
+        ("POST", f"/api/tables/{t.id}/commands", {"command_id": "c1", "command": {"type": "draw",
+                                                                                 "pile": ["d\u0000"]}}, "command"),
+    ]
+    for method, path, body, field in cases:
+        r = client.request(method, path, json=body, headers=host)
+        assert _json_error(r, 422, "invalid_request")["field"] == field, (path, body)
+    surrogate = b'{"ruleset": "mattel", "seats": 2, "name": "Ho\\ud800st"}'
+    r = client.post("/api/tables", content=surrogate, headers={"content-type": "application/json"})
+    assert _json_error(r, 422, "invalid_request")["field"] == "name"
+    assert [s["name"] for s in client.get(f"/api/tables/{t.id}", headers=host).json()["seats"]] == ["Host", "P1"]
+    assert client.get(f"/api/tables/{t.id}/chat", headers=host).json()["messages"] == []
+    service = client.app.state.service  # type: ignore[attr-defined]
+    from sqlalchemy import select
+
+    from app.persistence.push import PushSubscription
+    with service.db.read() as s:
+        assert s.scalar(select(PushSubscription).where(PushSubscription.endpoint.like("%fcm.googleapis.com/x%"))) \
+            is None
+
+
+def test_request_bodies_are_strict_about_types(client: TestClient) -> None:
+    """A boolean is a JSON boolean, a number a JSON number: ``{"accept": "yes"}`` was taken as true."""
+    t = new_table(client, players=2, seats=3)
+    host = bearer(t.tokens[0])
+    cases = [
+        ("POST", f"/api/tables/{t.id}/rematch/answer", {"accept": "yes"}, "accept"),
+        ("POST", f"/api/tables/{t.id}/rematch/answer", {"accept": 1}, "accept"),
+        ("POST", "/api/tables", {"ruleset": "mattel", "seats": "2", "name": "Ho"}, "seats"),
+        ("POST", "/api/tables", {"ruleset": "mattel", "seats": 2, "name": "Ho", "spectators": "true"}, "spectators"),
+        ("POST", "/api/tables", {"ruleset": "mattel", "seats": 2.0, "name": "Ho"}, "seats"),
+        ("PUT", f"/api/tables/{t.id}/clock", {"stand_in": "on"}, "stand_in"),
+        ("POST", f"/api/tables/{t.id}/seats/order", {"order": ["1", "0"]}, "order.0"),
+        ("POST", f"/api/tables/{t.id}/commands", {"command_id": "c", "expected_version": "3",
+                                                  "command": {"type": "draw"}}, "expected_version"),
+        ("POST", f"/api/tables/{t.id}/join", {"name": 5, "code": t.code}, "name"),
+    ]
+    for method, path, body, field in cases:
+        r = client.request(method, path, json=body, headers=host)
+        assert _json_error(r, 422, "invalid_request")["field"] == field, (path, body, r.text)
+    assert client.get(f"/api/tables/{t.id}").json()["stand_in"] is False

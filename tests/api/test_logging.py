@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import json
 import logging
 
-from app.main import JsonFormatter
+import pytest
+
+from app.main import JsonFormatter, configure_logging
+from app.settings import Settings
 
 
 def test_log_lines_are_json_with_table_and_game_ids() -> None:
@@ -14,3 +18,31 @@ def test_log_lines_are_json_with_table_and_game_ids() -> None:
     line = json.loads(JsonFormatter().format(record))
     assert line["message"] == "command accepted" and line["level"] == "INFO"
     assert (line["table_id"], line["game_id"], line["version"]) == ("abc", 7, 12)
+
+
+def test_the_access_line_of_a_join_code_or_token_is_kept_with_the_secret_redacted(capsys: pytest.CaptureFixture[str],
+                                                                                   settings: Settings) -> None:
+    """uvicorn's access formatter unpacks the record's arguments (client, method, path, version, status): the
+    redaction keeps them and replaces only the secret, so the line is written, never a logging error."""
+    from uvicorn.logging import AccessFormatter
+
+    configure_logging(settings)
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(AccessFormatter('%(client_addr)s - "%(request_line)s" %(status_code)s', use_colors=False))
+    access = logging.getLogger("uvicorn.access")
+    access.addHandler(handler)
+    level = access.level
+    access.setLevel(logging.INFO)
+    try:
+        for path in ("/join/abc?code=xyz", "/api/tables/abc/view?token=s3cret&lang=en", "/healthz"):
+            access.info('%s - "%s %s HTTP/%s" %d', "127.0.0.1:5000", "GET", path, "1.1", 200)
+    finally:
+        access.removeHandler(handler)
+        access.setLevel(level)
+    assert "Logging error" not in capsys.readouterr().err
+    assert stream.getvalue().splitlines() == [
+        '127.0.0.1:5000 - "GET /join/abc?code=[redacted] HTTP/1.1" 200 OK',
+        '127.0.0.1:5000 - "GET /api/tables/abc/view?token=[redacted]&lang=en HTTP/1.1" 200 OK',
+        '127.0.0.1:5000 - "GET /healthz HTTP/1.1" 200 OK',
+    ]

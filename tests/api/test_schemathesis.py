@@ -15,6 +15,7 @@ import pytest
 import schemathesis
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, settings
+from schemathesis import GenerationMode
 
 from app.main import create_app
 from app.rules import registry
@@ -81,11 +82,71 @@ def test_no_5xx_and_every_4xx_is_a_json_error_with_a_code(case: Any, real: tuple
         assert isinstance(error["code"], str) and error["code"], error
 
 
+def _resolve(node: dict[str, Any]) -> dict[str, Any]:
+    while "$ref" in node:
+        node = OPENAPI["components"]["schemas"][node["$ref"].rsplit("/", 1)[-1]]
+    return node
+
+
+def _typed_properties() -> dict[tuple[str, str], dict[str, str]]:
+    """(method, path) -> {body property: "boolean" | "integer"}: where a string must never be taken."""
+    out: dict[tuple[str, str], dict[str, str]] = {}
+    for path, operations in OPENAPI["paths"].items():
+        for method, operation in operations.items():
+            body = operation.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema")
+            if not body:
+                continue
+            body = _resolve(body)
+            for option in body.get("anyOf", [body]):
+                for name, prop in _resolve(option).get("properties", {}).items():
+                    kinds = {_resolve(p).get("type") for p in [prop, *prop.get("anyOf", [])]} & {"boolean", "integer"}
+                    if kinds:
+                        out.setdefault((method.upper(), path), {})[name] = kinds.pop()
+    return out
+
+
+TYPED = _typed_properties()
+strict_schema = schemathesis.openapi.from_dict(OPENAPI).include(
+    func=lambda ctx: (ctx.operation.method.upper(), ctx.operation.path) in TYPED)
+strict_schema.config.generation.update(modes=[GenerationMode.POSITIVE])
+AS_STRING = {"boolean": "true", "integer": "1"}  # what a lax parser would take for true and 1
+
+
+@strict_schema.parametrize()
+@settings(max_examples=5, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+def test_a_string_where_a_boolean_or_number_belongs_is_422(case: Any, real: tuple[TestClient, dict[str, str]]) -> None:
+    """Strict types: schemathesis makes valid bodies; each boolean or integer property in turn is sent as a
+    string instead (``"true"``, ``"1"``). A body the server takes as it was generated must then be refused:
+    422 ``invalid_request`` naming that property (a lax parser took ``{"accept": "yes"}`` as true)."""
+    client, tables = real
+    params = case.path_parameters or {}
+    headers = dict(case.headers or {})
+    if "table_id" in params:
+        params["table_id"] = tables["started"]
+        headers["Authorization"] = f"Bearer {tables['started_token']}"
+    if not isinstance(case.body, dict):
+        return
+    url = case.formatted_path
+    client.cookies.clear()
+    for name, kind in TYPED[(case.method.upper(), case.path)].items():
+        if name not in case.body:
+            continue
+        as_generated = client.request(case.method, url, json=case.body, headers=headers)
+        if as_generated.status_code == 422:  # refused for another reason (a name of spaces only ...)
+            continue
+        mutated = {**case.body, name: AS_STRING[kind]}
+        r = client.request(case.method, url, json=mutated, headers=headers)
+        _RUN["strict"] = _RUN.get("strict", 0) + 1
+        assert r.status_code == 422, (case.method, url, name, mutated, r.status_code, r.text[:300])
+        assert r.json()["error"]["code"] == "invalid_request" and r.json()["error"]["field"] == name, r.text
+
+
 def test_schemathesis_ran_many_cases(real: tuple[TestClient, dict[str, str]]) -> None:
     """Runs after the generated tests of this module: they did run, and more than one case each."""
     if _RUN["cases"] == 0:
         pytest.skip("the generated tests were deselected")
     assert _RUN["cases"] >= 100, _RUN
+    assert _RUN.get("strict", 0) >= 10, _RUN  # strict type checks: bodies sent with a string in a typed place
 
 
 def test_stateful_sequences_follow_the_links_between_operations(real: tuple[TestClient, dict[str, str]]) -> None:

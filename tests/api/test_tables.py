@@ -28,7 +28,7 @@ def test_create_table_gives_link_token_cookie(client: TestClient) -> None:
                                          "options": {"phases_to_win": 3}, "spectators": True})
     assert r.status_code == 201, r.text
     data = r.json()
-    assert data["invite_link"] == f"http://testserver/join/{data['table_id']}?code={data['join_code']}"
+    assert data["invite_link"] == f"/join/{data['table_id']}?code={data['join_code']}"  # no page origin: relative
     assert len(data["token"]) >= 40 and data["seat"] == 0
     assert r.cookies.get(f"p10_seat_{data['table_id']}") == data["token"]
     table = data["table"]

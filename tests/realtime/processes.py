@@ -67,7 +67,8 @@ class Server:
         self.log = None if stderr is None else stderr.open("wb")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "app.serve", "--host", "127.0.0.1", "--port", str(port), *args],
-            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL if self.log is None else self.log)
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL if self.log is None else self.log,  # uvicorn's access log
+            stderr=subprocess.DEVNULL if self.log is None else self.log)
 
     def wait_ready(self, deadline: float) -> None:
         wait_until_answers(f"http://{self.url}/healthz", deadline)

@@ -72,9 +72,22 @@ def test_failed_authentications_close_the_socket_and_then_refuse_the_address(set
             assert recv(ws) == {"type": "pong", "ref": 1}
 
 
+@pytest.mark.parametrize("since", ["abc", "-1", "1.5", "", "%E2%91%A0", str(2**31)])
+def test_a_since_that_is_not_a_version_gets_an_error_frame_then_a_snapshot(client: TestClient, since: str) -> None:
+    """Not a handshake refusal (403): the socket opens, says ``invalid_since`` and sends a snapshot."""
+    t = new_table(client, players=2, start=True)
+    with client.websocket_connect(f"/ws/tables/{t.id}?token={t.tokens[0]}&since={since}") as ws:
+        error = recv(ws)
+        assert error["type"] == "error" and error["code"] == "invalid_since" and error["ref"] is None, error
+        assert recv(ws)["type"] == "snapshot"
+        ws.send_json({"type": "ping", "ref": 1})
+        assert recv(ws) == {"type": "pong", "ref": 1}
+
+
 def test_bad_input_on_the_socket_gets_error_frames_and_the_socket_stays(client: TestClient) -> None:
     t = new_table(client, players=2, start=True)
     with client.websocket_connect(f"/ws/tables/{t.id}?token={t.tokens[0]}&since={2**63}&game={10**30}") as ws:
+        assert [recv(ws)["code"], recv(ws)["code"]] == ["invalid_since", "invalid_since"]  # since, then game
         assert recv(ws)["type"] == "snapshot"  # numbers out of range: as if absent
         ws.send_text('{"type": "ping", "x": ' + "[" * 5000 + "]" * 5000 + "}")
         assert recv(ws)["code"] == "malformed_json"
