@@ -346,19 +346,21 @@ class Hub:
         if channel is None:
             return
         if message.get("type") == "seat_moved":
-            self.seat_moved_local(channel, message.get("seat_id"), message.get("tag"))
+            self.seat_moved_local(channel, message.get("seat_id"), message.get("tag"), message.get("device"))
             return
         text = fastjson.dumps(message)
         for conn in list(channel.connections):
             if not conn.closed:
                 conn.send_text(text)
 
-    def seat_moved_local(self, channel: Channel, seat_id: Any, tag: Any) -> None:
-        """The seat moved to another device (``tag``: its new token's): its other sockets here are refused."""
+    def seat_moved_local(self, channel: Channel, seat_id: Any, tag: Any, device: Any = None) -> None:
+        """The seat moved to another device (``tag``: its new token's; ``device``: it in words, or ``None``): its
+        other sockets here are refused, and told where the seat went."""
+        device = device if isinstance(device, str) else None
         for conn in list(channel.connections):
             if conn.seat_id == seat_id and conn.token_tag != tag and not conn.closed:
-                conn.send({"type": "error", "ref": None, "code": "seat_moved",
-                           "message": "your seat was moved to another device"})
+                conn.send({"type": "error", "ref": None, "code": "seat_moved", "device": device,
+                           "message": "Your seat was moved to another device" + (f" ({device})" if device else "")})
                 conn.close(4403, "seat moved", flush=True)  # the reader detaches it once the close is sent
 
     def wake_all(self) -> None:

@@ -63,6 +63,7 @@ class Step:
     game_id: int
     seat: int
     command: JSONDict
+    by: str | None = None  # who decided for the seat (``ATTRIBUTIONS``), ``None`` when the seat did
 
 
 class Notifier(Protocol):
@@ -172,20 +173,30 @@ class StateCache:
 
 
 
+# Who may make a seat's decision for it: its turn timer ran out ("timer") or a stand-in plays for an absent
+# seat ("stand_in"). Each event of such a command carries ``"by"`` in every redaction (docs/protocol.md).
+ATTRIBUTIONS = ("timer", "stand_in")
+
+
+def attributed(events: list[JSONDict], by: str | None) -> list[JSONDict]:
+    """``events`` with ``"by": by`` added to each (new dicts: stored redactions are shared read-only)."""
+    return events if by is None else [{**e, "by": by} for e in events]
+
+
 class LazyRedaction(dict[str, Any]):
     """``redact_all`` made on demand: each key (a seat's, or ``spectator``) is redacted when first read. For a
     step another process accepted (it stored the full redaction): this process needs only its sockets' seats."""
 
-    def __init__(self, ruleset: AnyRuleset, players: int, events: Iterable[Any]) -> None:
+    def __init__(self, ruleset: AnyRuleset, players: int, events: Iterable[Any], by: str | None = None) -> None:
         super().__init__()
-        self._ruleset, self._events = ruleset, tuple(events)
+        self._ruleset, self._events, self._by = ruleset, tuple(events), by
         self._keys = frozenset([*(key(i) for i in range(players)), SPECTATOR])
 
     def __missing__(self, name: str) -> list[JSONDict]:
         if name not in self._keys:
             raise KeyError(name)
         seat = None if name == SPECTATOR else int(name)
-        value = self[name] = [self._ruleset.redact_event(e, seat) for e in self._events]
+        value = self[name] = attributed([self._ruleset.redact_event(e, seat) for e in self._events], self._by)
         return value
 
     def _whole(self) -> dict[str, Any]:
@@ -222,16 +233,19 @@ class LazyRedaction(dict[str, Any]):
         return not self == other
 
 
-def redact_all(ruleset: AnyRuleset, players: int, events: Iterable[Any]) -> JSONDict:
+def redact_all(ruleset: AnyRuleset, players: int, events: Iterable[Any], by: str | None = None) -> JSONDict:
     """A command's events as each seat and a spectator may see them (C-9), keyed by ``key``. An event whose JSON
     does not depend on the viewer (not in the rule set's ``viewer_dependent_events``) is redacted once, as a
-    spectator sees it, and that JSON is shared by every key (read-only, like every stored redaction)."""
+    spectator sees it, and that JSON is shared by every key (read-only, like every stored redaction). ``by``: who
+    made the decision for the seat (``ATTRIBUTIONS``), added to every event."""
     events = list(events)
     dependent = ruleset.viewer_dependent_events
     spectator = [ruleset.redact_event(e, None) for e in events]
     redacted: JSONDict = {key(i): [ruleset.redact_event(e, i) if isinstance(e, dependent) else alike
                                    for e, alike in zip(events, spectator, strict=True)] for i in range(players)}
     redacted[SPECTATOR] = spectator
+    if by is not None:
+        redacted = {name: attributed(value, by) for name, value in redacted.items()}
     return redacted
 
 

@@ -41,6 +41,15 @@ def test_a_notification_carries_the_command_when_it_fits() -> None:
     assert parse_table_payload("tbl:7:1:0:{not json") == ("tbl", 7, None)
 
 
+def test_a_notification_carries_who_decided_for_the_seat() -> None:
+    """A timer's or a stand-in's decision reaches the other processes with its attribution, so the events they
+    redact for their sockets say it too; an unknown attribution is no step (the process reads the game)."""
+    for by in ("timer", "stand_in"):
+        step = Step(12, 3, {"type": "draw", "pile": "draw"}, by)
+        assert parse_table_payload(table_payload("tbl", 41, step)) == ("tbl", 41, step)
+    assert parse_table_payload('tbl:41:12:3.wizard:{"type":"draw","pile":"draw"}') == ("tbl", 41, None)
+
+
 def test_a_step_from_another_process_keeps_the_hot_table_current(client: TestClient, other: GameService,
                                                                    settings: Settings) -> None:
     """Commands accepted by another process, applied here from their notification: each fan-out needs no query
