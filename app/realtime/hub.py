@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from app import fastjson, metrics
+from app.services.errors import sentence
 from app.services.games import SPECTATOR, FanoutData
 
 log = logging.getLogger("phase10.hub")
@@ -397,7 +398,7 @@ class Hub:
                     log.warning("fan-out failed: %s", err, extra={"table_id": channel.table_id})
                     for c in conns:
                         c.send({"type": "error", "ref": None, "code": getattr(err, "code", "server_error"),
-                                "message": getattr(err, "message", "could not load the table")})
+                                "message": sentence(getattr(err, "message", "could not load the table"))})
                     continue
                 channel.loaded_version = data.version
                 online = self.presence(channel.table_id)  # this loop's view of who is connected
@@ -452,7 +453,7 @@ class Hub:
         depend on (sockets of one seat, or spectators, that are at the same version get the same text)."""
         encoded = {} if encoded is None else encoded
         if c.seat_id is not None and c.seat_id not in data.seat_ids:
-            c.send({"type": "error", "ref": None, "code": "seat_removed", "message": "your seat was removed"})
+            c.send({"type": "error", "ref": None, "code": "seat_removed", "message": "Your seat was removed"})
             c.close(4403, "seat removed", flush=True)
             return
         seat = data.engine_seat.get(c.seat_id) if c.seat_id is not None else None

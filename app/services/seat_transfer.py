@@ -33,8 +33,10 @@ def token_tag(token: str) -> str:
 
 
 def qr_svg(link: str) -> str:
-    """The link as a QR code in SVG (segno; error correction M, as phone cameras read it well)."""
-    svg: str = segno.make(link, error="m").svg_inline(scale=4, border=2, title="QR code", svgclass="qr")
+    """The link as a QR code in SVG (segno; error correction M, as phone cameras read it well), with a viewBox and
+    no fixed size, so the page draws it at the size its stylesheet gives."""
+    svg: str = segno.make(link, error="m").svg_inline(scale=4, border=2, title="QR code", svgclass="qr",
+                                                      omitsize=True)
     return svg
 
 

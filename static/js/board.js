@@ -89,7 +89,7 @@
       P10.add(track, el("div", { class: "step", role: "listitem", "data-step": step,
         "aria-label": label + (here.length ? ": " + here.map((p) => (ctx.names && ctx.names[p.seat]) || p.seat + 1).join(", ") : "") },
       step === finish ? "⚑" : String(step + 1),
-      el("div", null, here.map((p) => el("span", { class: "marker", style: `background:${PAWN[p.seat % PAWN.length]}` })))));
+      el("div", null, here.map((p) => el("span", { class: "marker pawn-colour-" + (p.seat % PAWN.length) })))));
     }
     P10.add(box, picture, info, el("h3", null, t("board.phase_track")), track, el("details", null, el("summary", null, t("board.legend")), legend));
   };

@@ -27,6 +27,7 @@ export function renderScores() {
 /* Two small SVG line charts: each player's total score and phase by round. */
 export function chart(v, nameOfSeat) {
   const hist = v.history || [];
+  // the series' colours; app.css repeats them per class (.series-N), brighter in dark mode, for lines and legend
   const palette = ["#d33", "#26a", "#2a2", "#c80", "#838", "#0aa"];
   const wrap = el("div", { class: "charts" });
   const series = (kind) => v.players.map((p) => {
@@ -51,12 +52,12 @@ export function chart(v, nameOfSeat) {
     P10.svg("text", { x: 2, y: 10, "font-size": 9, text: String(max) }),
     P10.svg("text", { x: 2, y: H - B, "font-size": 9, text: "0" }),
     hist.map((r, i) => P10.svg("text", { x: x(i + 1) - 3, y: H - 4, "font-size": 9, text: String(r.round) })),
-    data.map((points, i) => P10.svg("polyline", { fill: "none", stroke: palette[i % palette.length], "stroke-width": 2,
+    data.map((points, i) => P10.svg("polyline", { class: "series-" + (i % palette.length), fill: "none", stroke: palette[i % palette.length], "stroke-width": 2,
       "stroke-dasharray": i % 2 ? "4 2" : null, points: points.map((val, k) => `${x(k)},${y(val)}`).join(" ") })));
     P10.add(wrap, el("figure", null, el("figcaption", null, t(kind === "score" ? "summary.chart_score" : "summary.chart_phase")), svgNode));
   }
   P10.add(wrap, el("ul", { class: "legend" }, v.players.map((p, i) => el("li", null,
-    el("span", { class: "swatch", style: `background:${palette[i % palette.length]}` }), nameOfSeat(p.seat)))));
+    el("span", { class: "swatch series-" + (i % palette.length), "aria-hidden": "true" }), nameOfSeat(p.seat)))));
   return wrap;
 }
 P10.chart = chart;

@@ -10,7 +10,9 @@ async function showTransfer() {
   const result = await P10.api("POST", `/api/tables/${S.tableId}/seat/transfer`);
   if (!result.ok) { P10.toast(P10.errorText(result.data.error)); return; }
   $("transfer-link").value = result.data.link;
-  const svg = new DOMParser().parseFromString(result.data.qr_svg, "image/svg+xml").documentElement;
+  // The server's SVG is inline markup without an xmlns: the HTML parser puts <svg> in the SVG namespace (an XML
+  // parse would not, and the browser would draw nothing).
+  const svg = new DOMParser().parseFromString(result.data.qr_svg, "text/html").querySelector("svg");
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", t("move.qr"));
   clear($("transfer-qr")).appendChild(document.importNode(svg, true));
