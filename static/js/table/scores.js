@@ -9,9 +9,14 @@ function scoreTable(v) {
   const hist = v.history || [];
   if (!hist.length) return el("p", { class: "muted" }, t("scores.none"));
   const head = el("tr", null, el("th", { scope: "col" }, t("scores.round")), v.players.map((p) => el("th", { scope: "col" }, nameOf(p.seat))));
-  const rows = hist.map((r) => el("tr", null, el("th", { scope: "row" }, String(r.round)),
-    v.players.map((p) => el("td", null, String(r.points[p.seat]), el("small", { class: "muted" },
-      " · " + (r.made[p.seat] ? t("summary.made", { n: r.made[p.seat] }) : t("summary.not_made")))))));
+  // The Mattel tie-break round (M-8) is played by the tied seats only: the others sat it out, they did not
+  // fail their phase. The view says which round it is (tiebreak, with each seat's in_round).
+  const satOut = (r, p) => v.tiebreak && r.round === v.round && p.in_round === false;
+  const rows = hist.map((r) => el("tr", { class: v.tiebreak && r.round === v.round ? "tiebreak-round" : null },
+    el("th", { scope: "row" }, String(r.round) + (v.tiebreak && r.round === v.round ? " · " + t("scores.tiebreak") : "")),
+    v.players.map((p) => (satOut(r, p) ? el("td", { class: "sat-out" }, "—", el("small", { class: "muted" }, " · " + t("scores.sat_out")))
+      : el("td", null, String(r.points[p.seat]), el("small", { class: "muted" },
+        " · " + (r.made[p.seat] ? t("summary.made", { n: r.made[p.seat] }) : t("summary.not_made"))))))));
   const total = el("tr", { class: "total" }, el("th", { scope: "row" }, t("summary.total")), v.players.map((p) => el("td", null, String(p.score))));
   return el("table", { class: "scores" }, el("thead", null, head), el("tbody", null, rows, total));
 }
