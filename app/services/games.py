@@ -317,7 +317,7 @@ class GameService(Lobby, Replays, Fanout):
             return None
         if ruleset.is_over(new_state):
             return None
-        redacted = redact_all(ruleset, len(hot.seats), events, by)
+        redacted = redact_all(ruleset, len(hot.seats), events, by, seat)
         command_json = ruleset.command_to_json(command)
         params: list[Any] = [hot.game_id, hot.version, version, seat, command_id, fastjson.dumps(command_json),
                              fastjson.dumps([ruleset.event_to_json(e) for e in events]), fastjson.dumps(redacted),
@@ -390,7 +390,7 @@ class GameService(Lobby, Replays, Fanout):
                         moved = conn.execute(_BUMP_VERSION, bump)
                 if moved.rowcount != 1:
                     raise _Conflict()
-                redacted = redact_all(ruleset, game.players, events, by)
+                redacted = redact_all(ruleset, game.players, events, by, seat)
                 row: JSONDict = {
                     "game_id": game.id, "seq": version, "seat": seat, "command_id": command_id,
                     "command": ruleset.command_to_json(command), "events": [ruleset.event_to_json(e) for e in events],

@@ -180,7 +180,8 @@ def test_a_seat_moved_to_a_second_browser_plays_on_there_and_the_first_is_refuse
     assert banner.locator("button").count() == 0
     assert ben.evaluate("document.getElementById('game').inert") is True
     pressable = ben.evaluate("""() => [...document.querySelectorAll('button, a[href], input, select, [tabindex]')]
-        .filter((n) => n.offsetParent !== null && !n.closest('[inert]') && !n.closest('.topbar') && !n.matches('.skip-link, #main'))
+        .filter((n) => n.offsetParent !== null && !n.closest('[inert]') && !n.closest('.topbar')
+                       && !n.matches('.skip-link, #main'))
         .map((n) => n.id || n.className || n.tagName)""")
     assert pressable == [], pressable
     shot(ben, "seat-moved-old-page")

@@ -44,7 +44,7 @@ export function removeBanner(key) {
 }
 
 /* ------------------------------------------------------------------ moves made for this seat */
-let madeForMe = [];  // what the timer or the stand-in did for this seat since its own last move
+let madeForMe = [];  // what the timer or the stand-in did for this seat in its current turn
 
 function didText(e) {
   const card = e.card ? P10.cardLabel(e.card) : null;
@@ -55,14 +55,17 @@ function didText(e) {
     case "card_discarded": return t("notice.did.discarded", { card });
     case "phase_laid": return t("notice.did.laid");
     case "card_hit": return t("notice.did.hit", { card });
+    case "skip_played": return e.target === null ? "" : t("notice.did.skip", { name: nameOf(e.target) });
     default: return P10.eventText(e, names()).replace(/\.$/, "");
   }
 }
 
 function madeFor(e) {
   const part = didText(e);
-  if (part) madeForMe.push(part);
-  const what = madeForMe.join(t("notice.and"));
+  if (!part) return;
+  madeForMe.push(part);
+  const what = madeForMe.length > 1
+    ? madeForMe.slice(0, -1).join(", ") + t("notice.and") + madeForMe[madeForMe.length - 1] : madeForMe[0];
   banner("made-for-you", t(e.by === "timer" ? "notice.timer" : "notice.stand_in", { what }), { tone: "warn" });
 }
 
@@ -83,7 +86,8 @@ function roundText(e, v) {
 function onEvents(events) {
   for (const e of events || []) {
     const who = actor(e);
-    if (S.seat !== null && who === S.seat && !e.by) madeForMe = [];
+    // what was made for this seat is told per turn: its own move, or a new turn of its own, starts afresh
+    if (S.seat !== null && who === S.seat && (!e.by || e.type === "turn_started")) madeForMe = [];
     if (S.seat === null) {
       if (e.type === "round_ended" || e.type === "board_round_ended") banner("round", roundText(e, S.view));
       continue;
