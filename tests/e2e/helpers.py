@@ -128,6 +128,8 @@ def perform(page: Any, command: dict[str, Any]) -> None:
     elif kind == "search":
         page.click(f"[data-search='{command['card']}']")
     elif kind in ("swap", "keep"):
+        if kind == "swap" and not page.evaluate("P10.state.selected.size"):
+            assert page.is_disabled("#act-swap")  # B-5: swap 1-4 cards; nothing selected, nothing to press
         for card in command["cards"]:
             click_card(page, card)
         page.click("#act-swap" if kind == "swap" else "#act-keep")
