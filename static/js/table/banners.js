@@ -4,7 +4,8 @@
      - a decision its turn timer or a stand-in made for it (the events' "by", docs/protocol.md): "Your time ran
        out — the stand-in drew … and discarded … for you";
      - a round's end: who went out and what the round cost this seat (M-7, R-12; the board game B-8 counts none);
-     - the Mattel tie-break round (M-8): who plays it and why, and that this seat sits it out if it does;
+     - the Mattel tie-break round (M-8): who plays it and why, and that this seat sits it out if it does (its
+       tile and the score sheet keep saying so once the banner is gone);
      - a seat that left the table or came back (and that a stand-in plays for it, where the host allowed one);
      - this page offline or reconnecting (and then this seat's own tile says offline too);
      - this seat moved to another device: the page turns read-only, says where the seat went and offers
@@ -22,7 +23,7 @@ const timers = new Map();
 
 /** Show (or replace) the banner ``key``: ``tone`` info | warn | err; a ``sticky`` one stays until removed;
     ``closable`` false offers no button (the seat-moved page has nothing to press). */
-export function banner(key, text, { tone = "info", sticky = false, closable = true } = {}) {
+export function banner(key, text, { tone = "info", sticky = false, closable = true, ms = SHOW_MS } = {}) {
   const box = $("banners");
   let node = box.querySelector(`[data-banner="${CSS.escape(key)}"]`);
   const body = el("p", { class: "banner-text" }, text);
@@ -32,7 +33,7 @@ export function banner(key, text, { tone = "info", sticky = false, closable = tr
   if (node) node.replaceWith(fresh); else box.appendChild(fresh);
   node = fresh;
   clearTimeout(timers.get(key));
-  if (!sticky) timers.set(key, setTimeout(() => removeBanner(key), SHOW_MS));
+  if (!sticky) timers.set(key, setTimeout(() => removeBanner(key), ms));
   return node;
 }
 
@@ -119,7 +120,9 @@ function onView(view) {
   const playing = (view.players || []).filter((p) => p.in_round);
   let text = t("notice.tiebreak", { names: playing.map((p) => nameOf(p.seat)).join(", ") });
   if (S.seat !== null && !playing.some((p) => p.seat === S.seat)) text += " " + t("notice.tiebreak_out");
-  banner("tiebreak", text, { sticky: true });
+  // long enough to read, not over the table all round long: the tiles and the score sheet keep saying it
+  removeBanner("round");
+  banner("tiebreak", text, { ms: 20000 });
 }
 
 /* ------------------------------------------------------------------ seats leaving and coming back */
