@@ -164,6 +164,7 @@ def test_a_seat_moved_to_a_second_browser_plays_on_there_and_the_first_is_refuse
     # reads the link from the pixels on the screen
     assert ben.evaluate("document.querySelector('#transfer-qr svg').namespaceURI") == "http://www.w3.org/2000/svg"
     assert decoded_qr(ben.locator("#transfer-qr svg").screenshot()) == link
+    assert ben.locator("#transfer-local").is_visible()  # a loopback link: a phone could not open it
     phone = new_page(width=390, height=800)  # another browser context: another device
     phone.goto(link)
     phone.click("#move-button")

@@ -44,6 +44,11 @@ export function removeBanner(key) {
   if (node) node.remove();
 }
 
+/** "a, b and c" in the page's language. */
+function listText(items) {
+  return items.length > 1 ? items.slice(0, -1).join(", ") + t("notice.and") + items[items.length - 1] : items[0] || "";
+}
+
 /* ------------------------------------------------------------------ moves made for this seat */
 let madeForMe = [];  // what the timer or the stand-in did for this seat in its current turn
 
@@ -65,8 +70,7 @@ function madeFor(e) {
   const part = didText(e);
   if (!part) return;
   madeForMe.push(part);
-  const what = madeForMe.length > 1
-    ? madeForMe.slice(0, -1).join(", ") + t("notice.and") + madeForMe[madeForMe.length - 1] : madeForMe[0];
+  const what = listText(madeForMe);
   banner("made-for-you", t(e.by === "timer" ? "notice.timer" : "notice.stand_in", { what }), { tone: "warn" });
 }
 
@@ -118,7 +122,7 @@ function onView(view) {
   if (tieShown === key) return;
   tieShown = key;
   const playing = (view.players || []).filter((p) => p.in_round);
-  let text = t("notice.tiebreak", { names: playing.map((p) => nameOf(p.seat)).join(", ") });
+  let text = t("notice.tiebreak", { names: listText(playing.map((p) => nameOf(p.seat))) });
   if (S.seat !== null && !playing.some((p) => p.seat === S.seat)) text += " " + t("notice.tiebreak_out");
   // long enough to read, not over the table all round long: the tiles and the score sheet keep saying it
   removeBanner("round");
