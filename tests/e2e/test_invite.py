@@ -65,6 +65,10 @@ def test_lobby_lines_and_an_invite_that_says_where_it_reaches(start_server: Any,
     ben.wait_for_selector("#game:not(.hidden)")
     h.wait_version(ben, 0)
     assert "Bot 1 (normal)" in (ben.locator("#players").text_content() or "")
+    # Give me five's prompt counts the cards it asks for in the language's plural forms (no "card(s)")
+    one = ben.evaluate("P10.t('prompt.offer', {name: 'Anna', n: 1})")
+    two = ben.evaluate("P10.t('prompt.offer', {name: 'Anna', n: 2})")
+    assert "um 1 Karte." in one and "um 2 Karten, eine nach der anderen" in two and "(n)" not in one + two
     # the German toolbar: one line, every button with its label in sight
     tools = ben.locator(".toolbar button.tool:visible")
     boxes = [tools.nth(i).bounding_box() for i in range(tools.count())]

@@ -131,7 +131,8 @@ function onView(view) {
 
 /* ------------------------------------------------------------------ seats leaving and coming back */
 let present = null;  // seat -> connected, as last rendered
-const leaving = new Map();
+const leaving = new Map();  // seats gone a moment ago: announced if still away after a while
+const away = new Set();  // seats announced as gone: their coming back is news (a first connection is not)
 
 function onRendered() {
   const seats = (S.table && S.table.seats) || [];
@@ -146,13 +147,14 @@ function onRendered() {
           leaving.delete(key);
           const seat = ((S.table && S.table.seats) || []).find((x) => x.seat + ":" + x.name === key);
           if (!seat || seat.connected) return;
+          away.add(key);
           const standIn = S.table.stand_in && S.gameId !== null ? " " + t("notice.stand_in_takes_over") : "";
           banner("presence-" + key, t("notice.left", { name: seatName(seat) }) + standIn);
         }, 2500));
       } else if (leaving.has(key)) {
         clearTimeout(leaving.get(key));
         leaving.delete(key);
-      } else {
+      } else if (away.delete(key)) {
         banner("presence-" + key, t("notice.back", { name: seatName(s) }));
       }
     }
