@@ -114,7 +114,7 @@ def test_the_waiting_room_and_a_timers_move_made_for_the_player(start_server: An
     chat works before the start and shows a bubble at the sender's seat. Then the turn timer runs out: the
     player reads "Your time ran out — the stand-in drew … for you", the log says the stand-in did it, and the
     other player's ticker too."""
-    server = start_server(TIE_SEED, PHASE10_BOT_FAST_SECONDS="1.5", PHASE10_BOT_TICK_SECONDS="0.1",
+    server = start_server(TIE_SEED, PHASE10_BOT_FAST_SECONDS="0.8", PHASE10_BOT_TICK_SECONDS="0.1",
                           PHASE10_BOT_DELAY_SECONDS="0.1")
     anna = new_page()
     ben = new_page(width=360, height=740)
