@@ -55,7 +55,7 @@ def test_a_tie_break_game_tells_every_seat_what_happened(start_server: Any, new_
     ben.click("#ticker")  # one tap: the log (the phone's drawer)
     ben.wait_for_selector("#side.open")
     ben.click("#side-close")
-    rounds_seen = 0
+    rounds_seen = skips = 0
     for _ in range(400):
         latest = max(h.version(p) for p in pages)
         for p in pages:
@@ -71,8 +71,14 @@ def test_a_tie_break_game_tells_every_seat_what_happened(start_server: Any, new_
             break
         page = h.awaited_page(pages)
         assert page is not None
-        h.act(page, stats)
+        command = h.act(page, stats)
+        if command["type"] == "discard" and command.get("target") is not None:  # M-6: "Anna skipped you"
+            target = next(p for p in pages if h.view(p)["seat"] == command["target"])
+            skipper = page.evaluate("P10.state.table.seats.find((s) => s.seat === P10.state.seat).name")
+            assert skipper in banner_text(target, "skip")
+            skips += 1
     assert v["tiebreak"] and not v["over"], "the seed no longer reaches the tie-break"
+    assert skips >= 1, "the seed no longer plays a skip"
     assert rounds_seen >= 1
     playing = {p["seat"] for p in v["players"] if p["in_round"]}
     assert len(playing) == 2

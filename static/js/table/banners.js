@@ -88,6 +88,8 @@ function roundText(e, v) {
   return text;
 }
 
+let skippedBy = null;  // who played the skip on this seat that has not cost it its turn yet
+
 function onEvents(events) {
   for (const e of events || []) {
     const who = actor(e);
@@ -97,12 +99,13 @@ function onEvents(events) {
       if (e.type === "round_ended" || e.type === "board_round_ended") banner("round", roundText(e, S.view));
       continue;
     }
-    if (e.type === "skip_played" && e.target === S.seat) {
-      banner("skip", t("notice.skipped_you", { name: nameOf(e.seat) }), { tone: "warn" });
-    } else if (e.type === "action_played" && e.effect === "placed" && e.target === S.seat && e.seat !== S.seat) {
-      banner("skip", t("notice.skipped_you", { name: nameOf(e.seat) }), { tone: "warn" });  // Master's Skip, R-10
+    if ((e.type === "skip_played" && e.target === S.seat) ||
+        (e.type === "action_played" && e.effect === "placed" && e.target === S.seat && e.seat !== S.seat)) {
+      skippedBy = nameOf(e.seat);  // Mattel M-6; Master's Skip laid in front of this seat, R-10
+      banner("skip", t("notice.skipped_you", { name: skippedBy }), { tone: "warn" });
     } else if (e.type === "turn_skipped" && e.seat === S.seat) {
-      banner("skip", t("notice.turn_skipped"), { tone: "warn" });
+      banner("skip", skippedBy ? t("notice.skipped_you_now", { name: skippedBy }) : t("notice.turn_skipped"), { tone: "warn" });
+      skippedBy = null;
     } else if (e.type === "round_ended" || e.type === "board_round_ended") {
       banner("round", roundText(e, S.view));
     }
