@@ -9,11 +9,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app import metrics
 from app.rules.core.errors import InvalidCommand, InvalidOptions, NotYourTurn, RuleError
-from app.services.errors import ServiceError
+from app.services.errors import ServiceError, sentence
 
 
 def error_body(code: str, message: str, field: str | None = None) -> dict[str, dict[str, str]]:
-    body = {"code": code, "message": message}
+    body = {"code": code, "message": sentence(message)}
     if field is not None:
         body["field"] = field
     return {"error": body}

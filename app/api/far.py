@@ -13,6 +13,7 @@ from app.services.my_tables import my_tables
 from app.services.seat_transfer import SeatTransfers
 
 from .deps import SeatToken, Service, cookie_name, link_base
+from .devices import device_name
 from .routes import ERRORS, set_seat_cookie
 from .schemas import RequestBody
 
@@ -88,6 +89,6 @@ def claim_seat(table_id: str, body: ClaimIn, request: Request, response: Respons
     notifier = service.notifier
     if not isinstance(notifier, MemoryNotifier):
         notifier = MemoryNotifier(request.app.state.hub)
-    claimed = _transfers(request).claim(table_id, body.code, notifier)
+    claimed = _transfers(request).claim(table_id, body.code, notifier, device_name(request.headers.get("user-agent")))
     set_seat_cookie(request, response, table_id, claimed["token"])
     return claimed

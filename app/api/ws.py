@@ -11,7 +11,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app.realtime.hub import SEND_NOW, Connection, Hub
 from app.rules.core.errors import RuleError
-from app.services.errors import ServiceError
+from app.services.errors import ServiceError, sentence
 from app.services.games import GameService, Viewer
 from app.services.seat_transfer import token_tag
 from app.services.security import AttemptCounter
@@ -26,7 +26,7 @@ CLOSING_SECONDS = 5.0  # how long a closing socket waits for the peer's close fr
 
 
 def _error(ref: Any, code: str, message: str) -> dict[str, Any]:
-    return {"type": "error", "ref": ref, "code": code, "message": message}
+    return {"type": "error", "ref": ref, "code": code, "message": sentence(message)}
 
 
 def _header_token(ws: WebSocket) -> str | None:

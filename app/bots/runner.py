@@ -38,6 +38,7 @@ from sqlalchemy.orm import Session
 from app import metrics
 from app.persistence.models import Game, Seat
 from app.rules.core.errors import RuleError
+from app.services.base import ATTRIBUTIONS
 from app.services.errors import ServiceError
 from app.services.games import GameRef, GameService
 
@@ -369,8 +370,10 @@ class BotRunner:
         rng = random.Random(f"{decision.game_id}:{decision.version}:{decision.seat}")
         command = choose(decision.level, ruleset.id, view, legal, rng)
         command_id = f"{decision.kind}:{decision.game_id}:{decision.version}:{decision.seat}"
+        # a bot seat plays as itself; a timer's or a stand-in's decision is attributed to it in the events
+        by = decision.kind if decision.kind in ATTRIBUTIONS else None
         result = service.submit_as(table_id, decision.seat_id, command_id, decision.version,
-                                   ruleset.command_to_json(command))
+                                   ruleset.command_to_json(command), by)
         log.info("bot decision applied", extra={"table_id": table_id, "game_id": decision.game_id,
                                                 "version": result["version"], "seat": decision.seat})
         return result

@@ -29,7 +29,7 @@ from sqlalchemy.orm import Session
 from app import fastjson, metrics
 from app.persistence import hot
 from app.persistence.db import psycopg_dsn
-from app.services.base import Step
+from app.services.base import ATTRIBUTIONS, Step
 
 from .hub import Hub
 from .presence import PRESENCE_CHANNEL, PgPresence
@@ -118,7 +118,9 @@ def table_payload(table_id: str, version: int, step: Step | None) -> str:
     head = f"{table_id}:{version}"
     if step is None:
         return head
-    payload = f"{head}:{step.game_id}:{step.seat}:{fastjson.dumps(step.command)}"
+    # a decision made for the seat (its timer, a stand-in) travels as ``seat.by``, e.g. ``2.timer``
+    seat = str(step.seat) if step.by is None else f"{step.seat}.{step.by}"
+    payload = f"{head}:{step.game_id}:{seat}:{fastjson.dumps(step.command)}"
     return payload if len(payload.encode()) <= MAX_PAYLOAD else head
 
 
@@ -127,13 +129,14 @@ def parse_table_payload(payload: str) -> tuple[str, int | None, Step | None]:
     parts = payload.split(":", 4)
     table_id = parts[0]
     version = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else None
-    if len(parts) == 5 and version and parts[2].isdigit() and parts[3].isdigit():
+    seat, _, by = parts[3].partition(".") if len(parts) == 5 else ("", "", "")
+    if len(parts) == 5 and version and parts[2].isdigit() and seat.isdigit() and (not by or by in ATTRIBUTIONS):
         try:
             command = fastjson.loads(parts[4])
         except ValueError:
             return table_id, version, None
         if isinstance(command, dict):
-            return table_id, version, Step(int(parts[2]), int(parts[3]), command)
+            return table_id, version, Step(int(parts[2]), int(seat), command, by or None)
     return table_id, version, None
 
 

@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from app import fastjson, metrics
+from app.services.errors import sentence
 from app.services.games import SPECTATOR, FanoutData
 
 log = logging.getLogger("phase10.hub")
@@ -346,19 +347,21 @@ class Hub:
         if channel is None:
             return
         if message.get("type") == "seat_moved":
-            self.seat_moved_local(channel, message.get("seat_id"), message.get("tag"))
+            self.seat_moved_local(channel, message.get("seat_id"), message.get("tag"), message.get("device"))
             return
         text = fastjson.dumps(message)
         for conn in list(channel.connections):
             if not conn.closed:
                 conn.send_text(text)
 
-    def seat_moved_local(self, channel: Channel, seat_id: Any, tag: Any) -> None:
-        """The seat moved to another device (``tag``: its new token's): its other sockets here are refused."""
+    def seat_moved_local(self, channel: Channel, seat_id: Any, tag: Any, device: Any = None) -> None:
+        """The seat moved to another device (``tag``: its new token's; ``device``: it in words, or ``None``): its
+        other sockets here are refused, and told where the seat went."""
+        device = device if isinstance(device, str) else None
         for conn in list(channel.connections):
             if conn.seat_id == seat_id and conn.token_tag != tag and not conn.closed:
-                conn.send({"type": "error", "ref": None, "code": "seat_moved",
-                           "message": "your seat was moved to another device"})
+                conn.send({"type": "error", "ref": None, "code": "seat_moved", "device": device,
+                           "message": "Your seat was moved to another device" + (f" ({device})" if device else "")})
                 conn.close(4403, "seat moved", flush=True)  # the reader detaches it once the close is sent
 
     def wake_all(self) -> None:
@@ -395,7 +398,7 @@ class Hub:
                     log.warning("fan-out failed: %s", err, extra={"table_id": channel.table_id})
                     for c in conns:
                         c.send({"type": "error", "ref": None, "code": getattr(err, "code", "server_error"),
-                                "message": getattr(err, "message", "could not load the table")})
+                                "message": sentence(getattr(err, "message", "could not load the table"))})
                     continue
                 channel.loaded_version = data.version
                 online = self.presence(channel.table_id)  # this loop's view of who is connected
@@ -450,7 +453,7 @@ class Hub:
         depend on (sockets of one seat, or spectators, that are at the same version get the same text)."""
         encoded = {} if encoded is None else encoded
         if c.seat_id is not None and c.seat_id not in data.seat_ids:
-            c.send({"type": "error", "ref": None, "code": "seat_removed", "message": "your seat was removed"})
+            c.send({"type": "error", "ref": None, "code": "seat_removed", "message": "Your seat was removed"})
             c.close(4403, "seat removed", flush=True)
             return
         seat = data.engine_seat.get(c.seat_id) if c.seat_id is not None else None

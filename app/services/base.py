@@ -63,6 +63,7 @@ class Step:
     game_id: int
     seat: int
     command: JSONDict
+    by: str | None = None  # who decided for the seat (``ATTRIBUTIONS``), ``None`` when the seat did
 
 
 class Notifier(Protocol):
@@ -172,20 +173,36 @@ class StateCache:
 
 
 
+# Who may make a seat's decision for it: its turn timer ran out ("timer") or a stand-in plays for an absent
+# seat ("stand_in"). The events of such a command that tell of the seat's own move carry ``"by"`` in every
+# redaction (docs/protocol.md).
+ATTRIBUTIONS = ("timer", "stand_in")
+
+
+def attributed(events: list[JSONDict], by: str | None, seat: int) -> list[JSONDict]:
+    """``events`` with ``"by": by`` added to those that tell of ``seat``'s own move (their ``seat`` is it: not a
+    turn it skipped for another seat, nor the round's end); new dicts, as stored redactions are shared read-only."""
+    if by is None:
+        return events
+    return [{**e, "by": by} if e.get("seat") == seat else e for e in events]
+
+
 class LazyRedaction(dict[str, Any]):
     """``redact_all`` made on demand: each key (a seat's, or ``spectator``) is redacted when first read. For a
     step another process accepted (it stored the full redaction): this process needs only its sockets' seats."""
 
-    def __init__(self, ruleset: AnyRuleset, players: int, events: Iterable[Any]) -> None:
+    def __init__(self, ruleset: AnyRuleset, players: int, events: Iterable[Any], by: str | None = None,
+                 seat: int = -1) -> None:
         super().__init__()
-        self._ruleset, self._events = ruleset, tuple(events)
+        self._ruleset, self._events, self._by, self._seat = ruleset, tuple(events), by, seat
         self._keys = frozenset([*(key(i) for i in range(players)), SPECTATOR])
 
     def __missing__(self, name: str) -> list[JSONDict]:
         if name not in self._keys:
             raise KeyError(name)
         seat = None if name == SPECTATOR else int(name)
-        value = self[name] = [self._ruleset.redact_event(e, seat) for e in self._events]
+        value = self[name] = attributed([self._ruleset.redact_event(e, seat) for e in self._events], self._by,
+                                        self._seat)
         return value
 
     def _whole(self) -> dict[str, Any]:
@@ -222,16 +239,20 @@ class LazyRedaction(dict[str, Any]):
         return not self == other
 
 
-def redact_all(ruleset: AnyRuleset, players: int, events: Iterable[Any]) -> JSONDict:
+def redact_all(ruleset: AnyRuleset, players: int, events: Iterable[Any], by: str | None = None,
+               seat: int = -1) -> JSONDict:
     """A command's events as each seat and a spectator may see them (C-9), keyed by ``key``. An event whose JSON
     does not depend on the viewer (not in the rule set's ``viewer_dependent_events``) is redacted once, as a
-    spectator sees it, and that JSON is shared by every key (read-only, like every stored redaction)."""
+    spectator sees it, and that JSON is shared by every key (read-only, like every stored redaction). ``by``: who
+    made ``seat``'s decision for it (``ATTRIBUTIONS``), added to the events of its own move (``attributed``)."""
     events = list(events)
     dependent = ruleset.viewer_dependent_events
     spectator = [ruleset.redact_event(e, None) for e in events]
     redacted: JSONDict = {key(i): [ruleset.redact_event(e, i) if isinstance(e, dependent) else alike
                                    for e, alike in zip(events, spectator, strict=True)] for i in range(players)}
     redacted[SPECTATOR] = spectator
+    if by is not None:
+        redacted = {name: attributed(value, by, seat) for name, value in redacted.items()}
     return redacted
 
 

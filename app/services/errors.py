@@ -14,6 +14,12 @@ class ServiceError(Exception):
         self.field = field
 
 
+def sentence(message: str) -> str:
+    """An error message as clients receive it: a sentence that starts with a capital (the engine's and the
+    services' messages are written in lower case, as they are embedded in log lines)."""
+    return message[:1].upper() + message[1:]
+
+
 def table_not_found(table_id: str) -> ServiceError:
     return ServiceError(404, "table_not_found", f"no table {table_id!r}")
 

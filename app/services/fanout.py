@@ -219,7 +219,7 @@ class Fanout(ServiceBase):
         ruleset = self._ruleset(ruleset_id)
         new_state, events = ruleset.apply(state, step.seat, ruleset.parse_command(step.command))
         self.states.put(step.game_id, version, new_state)
-        self._hot_step(table_id, step.game_id, version, LazyRedaction(ruleset, players, events),
+        self._hot_step(table_id, step.game_id, version, LazyRedaction(ruleset, players, events, step.by, step.seat),
                        ruleset.is_over(new_state))
 
     def _hot_fanout(self, s: Session, table_id: str, seat_ids: set[int | None], since: int) -> FanoutData | None:

@@ -209,13 +209,14 @@ class GameService(Lobby, Replays, Fanout):
         return self._submit(table_id, token, None, command_id, expected_version, raw, True)
 
     def submit_as(self, table_id: str, seat_id: int | None, command_id: str, expected_version: int | None,
-                  raw: Any) -> JSONDict:
+                  raw: Any, by: str | None = None) -> JSONDict:
         """``submit`` for a socket whose seat was authenticated when it connected (the view is not
-        returned: the socket receives it with the update)."""
-        return self._submit(table_id, None, Viewer(seat_id), command_id, expected_version, raw, False)
+        returned: the socket receives it with the update). ``by``: the seat's decision was made for it by its
+        turn timer or a stand-in (``ATTRIBUTIONS``); its events say so."""
+        return self._submit(table_id, None, Viewer(seat_id), command_id, expected_version, raw, False, by)
 
     def _submit(self, table_id: str, token: str | None, known: Viewer | None, command_id: str,
-                expected_version: int | None, raw: Any, with_view: bool) -> JSONDict:
+                expected_version: int | None, raw: Any, with_view: bool, by: str | None = None) -> JSONDict:
         # A lost write race is always read again: the winner may have been a copy of this very command (a client
         # retrying over a flaky link), and then this copy answers ``duplicate: true`` like a sequential resend.
         # With ``expected_version`` the second read answers that or ``stale_version``; without it the command
@@ -223,7 +224,7 @@ class GameService(Lobby, Replays, Fanout):
         arrived = time.perf_counter()
         attempts = 2 if expected_version is not None else 5
         if known is not None and not with_view and self.db.is_psycopg:
-            hot = self._submit_hot(table_id, known, command_id, expected_version, raw)
+            hot = self._submit_hot(table_id, known, command_id, expected_version, raw, by)
             if hot is not None:
                 metrics.command_committed(table_id, hot[1], hot[2], arrived)
                 self.after_commit(table_id, hot[1])
@@ -232,7 +233,7 @@ class GameService(Lobby, Replays, Fanout):
             for attempt in range(attempts):
                 try:
                     result, version, ruleset = self._submit_once(table_id, token, known, command_id,
-                                                                 expected_version, raw, with_view)
+                                                                 expected_version, raw, with_view, by)
                 except _Conflict:
                     if attempt == attempts - 1:
                         raise StaleVersion("stale_version", "another command was accepted first") from None
@@ -247,9 +248,9 @@ class GameService(Lobby, Replays, Fanout):
         raise AssertionError("unreachable")
 
     def _submit_hot(self, table_id: str, viewer: Viewer, command_id: str, expected_version: int | None,
-                    raw: Any) -> tuple[JSONDict, int, str] | None:
+                    raw: Any, by: str | None = None) -> tuple[JSONDict, int, str] | None:
         """The usual socket command in one round trip (Postgres), from a worker thread: see ``_hot_plan``."""
-        plan = self._hot_plan(table_id, viewer, command_id, expected_version, raw)
+        plan = self._hot_plan(table_id, viewer, command_id, expected_version, raw, by)
         if plan is None:
             return None
         with self.committing(table_id, plan.version):
@@ -291,7 +292,7 @@ class GameService(Lobby, Replays, Fanout):
         return await asyncio.to_thread(self.submit_as, table_id, seat_id, command_id, expected_version, raw)
 
     def _hot_plan(self, table_id: str, viewer: Viewer, command_id: str, expected_version: int | None,
-                  raw: Any) -> _HotPlan | None:
+                  raw: Any, by: str | None = None) -> _HotPlan | None:
         """A socket's command checked and applied on this process's current copy of the running game (the fan-out's
         hot cache and the state cache), with the one guarded statement that writes it (Postgres). ``None``
         whenever that cannot decide it alone -- no copy, a refusal (the copy may be behind), the end of the game:
@@ -316,7 +317,7 @@ class GameService(Lobby, Replays, Fanout):
             return None
         if ruleset.is_over(new_state):
             return None
-        redacted = redact_all(ruleset, len(hot.seats), events)
+        redacted = redact_all(ruleset, len(hot.seats), events, by, seat)
         command_json = ruleset.command_to_json(command)
         params: list[Any] = [hot.game_id, hot.version, version, seat, command_id, fastjson.dumps(command_json),
                              fastjson.dumps([ruleset.event_to_json(e) for e in events]), fastjson.dumps(redacted),
@@ -324,7 +325,7 @@ class GameService(Lobby, Replays, Fanout):
         snapshot = version - hot.snapshot_version >= self.settings.snapshot_every
         if snapshot:
             params.append(fastjson.dumps(ruleset.state_to_json(new_state)))
-        notify = self.notifier.notification(table_id, version, Step(hot.game_id, seat, command_json))
+        notify = self.notifier.notification(table_id, version, Step(hot.game_id, seat, command_json, by))
         if notify is not None:
             params.extend(notify)
         return _HotPlan(table_id, hot.game_id, hot.ruleset, version, seat, new_state, redacted, snapshot,
@@ -345,7 +346,8 @@ class GameService(Lobby, Replays, Fanout):
             return s.scalar(select(GameTable.ruleset).where(GameTable.id == table_id)) or "unknown"
 
     def _submit_once(self, table_id: str, token: str | None, known: Viewer | None, command_id: str,
-                     expected_version: int | None, raw: Any, with_view: bool) -> tuple[JSONDict, int, str]:
+                     expected_version: int | None, raw: Any, with_view: bool,
+                     by: str | None = None) -> tuple[JSONDict, int, str]:
         try:
             with self.db.write() as s:
                 _, game, seat = self._running(s, table_id, token, seated=True, known=known, command_id=command_id)
@@ -388,7 +390,7 @@ class GameService(Lobby, Replays, Fanout):
                         moved = conn.execute(_BUMP_VERSION, bump)
                 if moved.rowcount != 1:
                     raise _Conflict()
-                redacted = redact_all(ruleset, game.players, events)
+                redacted = redact_all(ruleset, game.players, events, by, seat)
                 row: JSONDict = {
                     "game_id": game.id, "seq": version, "seat": seat, "command_id": command_id,
                     "command": ruleset.command_to_json(command), "events": [ruleset.event_to_json(e) for e in events],
@@ -398,7 +400,7 @@ class GameService(Lobby, Replays, Fanout):
                     pg_cursor(s).execute(_PG_INSERT_COMMAND, row | json_row)
                 else:
                     conn.execute(_INSERT_COMMAND, row)
-                self._publish(s, table_id, version, Step(game.id, seat, row["command"]))
+                self._publish(s, table_id, version, Step(game.id, seat, row["command"], by))
                 new_state_to_cache = new_state
                 view = ruleset.player_view(new_state, seat) if with_view else None
                 # The command's row is in this transaction, so the extensions see the game at ``version``.

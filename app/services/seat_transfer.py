@@ -33,8 +33,10 @@ def token_tag(token: str) -> str:
 
 
 def qr_svg(link: str) -> str:
-    """The link as a QR code in SVG (segno; error correction M, as phone cameras read it well)."""
-    svg: str = segno.make(link, error="m").svg_inline(scale=4, border=2, title="QR code", svgclass="qr")
+    """The link as a QR code in SVG (segno; error correction M, as phone cameras read it well), with a viewBox and
+    no fixed size, so the page draws it at the size its stylesheet gives."""
+    svg: str = segno.make(link, error="m").svg_inline(scale=4, border=2, title="QR code", svgclass="qr",
+                                                      omitsize=True)
     return svg
 
 
@@ -58,10 +60,10 @@ class SeatTransfers:
         link = f"{base.rstrip('/')}/tables/{table_id}/move?code={code}"
         return {"link": link, "expires_at": expires.isoformat(), "qr_svg": qr_svg(link)}
 
-    def claim(self, table_id: str, code: str, notifier: Any) -> JSONDict:
+    def claim(self, table_id: str, code: str, notifier: Any, device: str | None = None) -> JSONDict:
         """Take over the seat the code was made for: a new token; the old one and the code stop working.
         ``notifier``: the hub's notifier (``chat_in_transaction`` / ``chat_after_commit``) that reaches the
-        table's sockets on every process."""
+        table's sockets on every process. ``device``: the new device in words, told to the old one."""
         token = new_token()
         with self.service.db.write() as s:
             row = s.scalar(select(SeatTransfer).where(SeatTransfer.code_hash == digest(code),
@@ -75,7 +77,7 @@ class SeatTransfers:
                 seat = s.get(Seat, row.seat_id)
                 assert seat is not None
                 seat.token_hash = digest(token)
-                message = {"type": SEAT_MOVED, "seat_id": seat.id, "tag": token_tag(token)}
+                message = {"type": SEAT_MOVED, "seat_id": seat.id, "tag": token_tag(token), "device": device}
                 notifier.chat_in_transaction(s, table_id, message)
                 position, name = seat.position, seat.name
         if expired:

@@ -27,6 +27,8 @@ ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = Jinja2Templates(directory=str(ROOT / "templates"))
 STATIC_DIR = ROOT / "static"
 RULES_DOC = ROOT / "docs" / "rules.md"
+README = ROOT / "README.md"
+INVITE_SECTION = "Play with friends elsewhere"  # the README section /help/invite shows
 
 router = APIRouter(include_in_schema=False)
 
@@ -110,6 +112,21 @@ def _rules_html(lang: str) -> dict[str, str]:
     return {}
 
 
+def _page_headings(section: str) -> str:
+    """A section of ``markdown_sections`` (``h3`` title, ``h4`` parts) as the top of a page under its ``h1``."""
+    return section.replace("<h3>", "<h2>").replace("</h3>", "</h2>").replace("<h4>", "<h3>").replace("</h4>", "</h3>")
+
+
+@cache
+def _readme_section(title: str) -> str:
+    """One ``## title`` section of the README as HTML (the invite page's help: how to make the link reachable)."""
+    lines = README.read_text(encoding="utf-8").splitlines()
+    start = lines.index(f"## {title}")
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+    body = "\n".join([f"## {title} {{#section}}", *lines[start + 1:end]])
+    return _page_headings(markdown_sections(body)["section"])
+
+
 def _context(request: Request, page: str, **extra: Any) -> dict[str, Any]:
     lang = i18n.negotiate(request.cookies.get("lang"), request.headers.get("accept-language"))
     catalogue = i18n.catalogue(lang)
@@ -162,3 +179,21 @@ def replay(request: Request, table_id: str, number: int) -> HTMLResponse:
     runs only the spectator's view at each step, with a line saying hands are hidden until the end."""
     return TEMPLATES.TemplateResponse(request, "replay.html", _context(
         request, "replay", table_id=table_id, number=number))
+
+
+@router.get("/rules", response_class=HTMLResponse)
+def rules(request: Request) -> HTMLResponse:
+    """The players' rules of every rule set in the page's language (the lobby links each: ``/rules#mattel``)."""
+    context = _context(request, "help")
+    sections = {k: Markup(_page_headings(v)) for k, v in _rules_html(context["lang"]).items()}
+    return TEMPLATES.TemplateResponse(request, "help.html", context | {"title": context["t"]("table.help"),
+                                                                       "sections": sections})
+
+
+@router.get("/help/invite", response_class=HTMLResponse)
+def invite_help(request: Request) -> HTMLResponse:
+    """How to make the invite link reach friends elsewhere: the README's section, linked where a page shows a
+    loopback or private invite link."""
+    context = _context(request, "help")
+    return TEMPLATES.TemplateResponse(request, "help.html", context | {
+        "title": context["t"]("invite.help_title"), "sections": {"reach": Markup(_readme_section(INVITE_SECTION))}})

@@ -89,9 +89,10 @@
       P10.add(track, el("div", { class: "step", role: "listitem", "data-step": step,
         "aria-label": label + (here.length ? ": " + here.map((p) => (ctx.names && ctx.names[p.seat]) || p.seat + 1).join(", ") : "") },
       step === finish ? "⚑" : String(step + 1),
-      el("div", null, here.map((p) => el("span", { class: "marker", style: `background:${PAWN[p.seat % PAWN.length]}` })))));
+      el("div", null, here.map((p) => el("span", { class: "marker pawn-colour-" + (p.seat % PAWN.length) })))));
     }
-    P10.add(box, picture, info, el("h3", null, t("board.phase_track")), track, el("details", null, el("summary", null, t("board.legend")), legend));
+    // h2: the board is a section of the table page (h1), like the hand (axe heading-order)
+    P10.add(box, picture, info, el("h2", { class: "phase-track-title" }, t("board.phase_track")), track, el("details", null, el("summary", null, t("board.legend")), legend));
   };
 
   /** Board-only prompts; returns true when it rendered the whole prompt (``play`` is left to the table). */
@@ -129,11 +130,16 @@
         return true;
       case "swap":
         promptNode.textContent = t("prompt.swap", { max: p.max });
-        P10.add(actions, el("button", { type: "button", class: "primary", id: "act-swap", onclick: () => {
-          const ids = selectedIds();
-          if (ids.length < 1 || ids.length > p.max) { ctx.setError(t("prompt.swap", { max: p.max })); return; }
-          send({ type: "swap", cards: ids });
-        } }, t("act.swap")));
+        {
+          // 1 to max cards (B-5 swap): with none selected, or too many, the button waits
+          const count = selectedIds().length;
+          P10.add(actions, el("button", { type: "button", class: "primary", id: "act-swap", disabled: count < 1 || count > p.max,
+            onclick: () => {
+              const ids = selectedIds();
+              if (ids.length < 1 || ids.length > p.max) { ctx.setError(t("prompt.swap", { max: p.max })); return; }
+              send({ type: "swap", cards: ids });
+            } }, t("act.swap")));
+        }
         return true;
       case "ask": {
         promptNode.textContent = t("prompt.ask");

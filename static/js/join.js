@@ -25,6 +25,8 @@
       const result = await P10.api("POST", `/api/tables/${tableId}/join`, { name, code });
       button.disabled = false;
       if (!result.ok) { error.textContent = P10.errorText(result.data.error); return; }
+      // the waiting room shows a guest the invite link too, so they can pass it on
+      P10.store.set("invite." + tableId, location.href);
       location.assign(`/tables/${tableId}`);
     });
     nameInput.focus();

@@ -11,6 +11,7 @@
     first_player: ["random", "host"],
   };
   const KINDS = ["set", "run", "colour", "colour_run"];
+  const DEFAULT_SEATS = 4;
 
   function current() {
     const checked = document.querySelector("input[name=ruleset]:checked");
@@ -156,7 +157,9 @@
   function render() {
     const ruleset = current();
     const seats = document.getElementById("seat-count");
-    const previous = parseInt(seats.value, 10) || 2;
+    // friends far apart are most often three or four: four seats unless the host chose (the game may start
+    // with fewer, from two)
+    const previous = parseInt(seats.value, 10) || DEFAULT_SEATS;
     clear(seats);
     for (let n = ruleset.min_players; n <= ruleset.max_players; n++) {
       seats.appendChild(el("option", { value: n, selected: n === Math.min(Math.max(previous, ruleset.min_players), ruleset.max_players) }, String(n)));
@@ -229,17 +232,19 @@
     const link = new URL(result.data.invite_link, location.href).href;
     P10.store.set("invite." + result.data.table_id, link);
     document.getElementById("invite-link").value = link;
+    P10.invite.show({ input: document.getElementById("invite-link"), copy: document.getElementById("copy-invite"),
+      share: document.getElementById("share-invite"), local: document.getElementById("invite-local") });
     document.getElementById("go-table").href = "/tables/" + result.data.table_id;
     document.getElementById("created").classList.remove("hidden");
     document.getElementById("create-form").closest("section").classList.add("hidden");
-    document.getElementById("copy-invite").focus();
+    const shareButton = document.getElementById("share-invite");
+    (shareButton.classList.contains("hidden") ? document.getElementById("copy-invite") : shareButton).focus();
   }
 
   document.addEventListener("DOMContentLoaded", () => {
     document.querySelectorAll("input[name=ruleset]").forEach((r) => r.addEventListener("change", render));
     document.getElementById("seat-count").addEventListener("change", syncSeats);
     document.getElementById("create-form").addEventListener("submit", create);
-    document.getElementById("copy-invite").addEventListener("click", () => P10.copy(document.getElementById("invite-link")));
     const remembered = P10.store.get("name");
     if (remembered) document.getElementById("host-name").value = remembered;
     document.getElementById("host-name").addEventListener("change", (e) => P10.store.set("name", e.target.value.trim()));

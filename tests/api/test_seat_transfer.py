@@ -10,6 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from app.api.devices import device_name
 from app.main import create_app
 from app.realtime.backends import MemoryNotifier
 from tests.api.test_my_tables import play_until_awaited
@@ -21,6 +22,20 @@ def transfer(client: TestClient, table_id: str, token: str) -> dict[str, Any]:
     assert r.status_code == 200, r.text
     data: dict[str, Any] = r.json()
     return data
+
+
+ANDROID = ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0.0.0 "
+           "Mobile Safari/537.36")
+
+
+def test_a_device_is_named_by_its_user_agent() -> None:
+    assert device_name(ANDROID) == "Pixel 8 · Chrome Mobile"
+    iphone = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
+              "Version/17.4 Mobile/15E148 Safari/604.1")
+    assert device_name(iphone) == "iPhone · Mobile Safari"
+    linux = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Firefox/126.0"
+    assert device_name(linux) == "Linux · Firefox"
+    assert device_name(None) is None and device_name("") is None and device_name("x" * 5000) is None
 
 
 def code_of(link: str) -> str:
@@ -35,7 +50,7 @@ def test_a_seat_moves_to_another_device_and_the_old_one_is_refused(client: TestC
     assert offer["qr_svg"].startswith("<svg") and "<path" in offer["qr_svg"]
     with client.websocket_connect(f"/ws/tables/{t.id}?token={t.tokens[1]}") as old_socket:
         assert old_socket.receive_json()["type"] == "snapshot"
-        phone = TestClient(client.app)
+        phone = TestClient(client.app, headers={"User-Agent": ANDROID})
         r = phone.post(f"/api/tables/{t.id}/seat/claim", json={"code": code_of(offer["link"])})
         assert r.status_code == 200, r.text
         claimed = r.json()
@@ -46,7 +61,9 @@ def test_a_seat_moves_to_another_device_and_the_old_one_is_refused(client: TestC
             msg = old_socket.receive_json()
             if msg["type"] == "error":
                 break
-        assert msg["code"] == "seat_moved"
+        # ... with where the seat went (the new device in words, from its User-Agent), in a capitalised sentence
+        assert msg["code"] == "seat_moved" and msg["device"] == "Pixel 8 · Chrome Mobile"
+        assert msg["message"] == "Your seat was moved to another device (Pixel 8 · Chrome Mobile)"
         with pytest.raises(WebSocketDisconnect) as closed:
             old_socket.receive_json()
         assert closed.value.code == 4403

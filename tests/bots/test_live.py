@@ -178,6 +178,13 @@ def test_turn_timer_makes_the_easy_decision_when_time_runs_out(live: TestClient)
     # Nobody moves: the timer decides, one decision at a time, for whoever is awaited.
     rows = wait_for(lambda: (rows := commands(live, t.id)) and len(rows) >= 2 and rows, timeout=10)
     assert all(r.command_id.startswith("timer:") for r in rows)
+    # The log says the timer decided (every redaction, the seat's own, the others' and a spectator's): each event
+    # of the seat's own move carries "by", and no other (a turn it made another seat skip, the round's end).
+    for r in rows:
+        for events in r.redacted.values():
+            assert [e.get("by") for e in events] == ["timer" if e.get("seat") == r.seat else None for e in events]
+    logged = live.get(f"/api/tables/{t.id}/events?since=0", headers=bearer(t.tokens[1])).json()["events"]
+    assert logged and logged[0]["type"] == "card_drawn" and logged[0]["by"] == "timer"
     # The timer restarts with every decision: right after one, no second decision is made at once.
     live.put(f"/api/tables/{t.id}/clock", json={"turn_timer": "relaxed"}, headers=bearer(t.tokens[0]))
     before = len(commands(live, t.id))
@@ -210,6 +217,12 @@ def test_stand_in_plays_for_a_disconnected_player_until_they_reconnect(live: Tes
         else:
             pytest.fail("no table info with the stand-in reached the socket")
         assert all(r.seat == 1 for r in commands(live, t.id) if r.command_id.startswith("stand_in:"))
+        # The log tells the stand-in's moves from the player's own and the host's: "by" on each of their events.
+        for row in commands(live, t.id):
+            by = "stand_in" if row.command_id.startswith("stand_in:") else None
+            for events in row.redacted.values():
+                expected = [by if e.get("seat") == row.seat else None for e in events]
+                assert [e.get("by") for e in events] == expected, row.command_id
         # Seat 1 comes back: the stand-in stops.
         with live.websocket_connect(f"/ws/tables/{t.id}?token={t.tokens[1]}"):
             wait_for(lambda: live.get(f"/api/tables/{t.id}/bots").json()["stand_ins"] == [])

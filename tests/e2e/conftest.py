@@ -156,24 +156,42 @@ def _without_eval(wait: Callable[..., Any]) -> Callable[..., Any]:
     return wait_for_function
 
 
+# Every page reports each Content-Security-Policy violation (the browser's ``securitypolicyviolation`` event) to
+# the test through a binding; the init script runs before the page's own scripts, outside the policy.
+CSP_WATCH = """document.addEventListener("securitypolicyviolation", (e) => window.p10CspViolation(
+  [e.effectiveDirective, e.blockedURI, (e.sourceFile || "") + ":" + e.lineNumber, e.sample].join(" | ")));"""
+
+
 @pytest.fixture()
 def new_page(browser: Any) -> Iterator[Callable[..., Any]]:
-    """``new_page(locale=..., width=...)``: a page in its own browser context (its own cookies = own seat)."""
-    contexts: list[Any] = []
+    """``new_page(locale=..., width=...)``: a page in its own browser context (its own cookies = own seat).
 
-    def make(locale: str = "en-GB", width: int = 1280, height: int = 900) -> Any:
-        context = browser.new_context(locale=locale, viewport={"width": width, "height": height})
+    Any Content-Security-Policy violation on any of the test's pages fails the test (``page.p10_csp`` holds
+    them; a test that provokes one on purpose empties it)."""
+    contexts: list[Any] = []
+    pages: list[Any] = []
+
+    def make(locale: str = "en-GB", width: int = 1280, height: int = 900, **options: Any) -> Any:
+        context = browser.new_context(locale=locale, viewport={"width": width, "height": height}, **options)
         context.set_default_timeout(20_000)  # roomy: CI shares two cores with the rest of the suite
         contexts.append(context)
+        violations: list[str] = []
+        context.expose_binding("p10CspViolation", lambda _source, text: violations.append(str(text)))
+        context.add_init_script(CSP_WATCH)
         page = context.new_page()
         page.p10_errors = []
+        page.p10_csp = violations
         page.on("pageerror", lambda err: page.p10_errors.append(str(err)))
         page.wait_for_function = _without_eval(page.wait_for_function)
+        pages.append(page)
         return page
 
     yield make
+    found = [v for page in pages for v in page.p10_csp]
     for context in contexts:
         context.close()
+    if found:
+        pytest.fail(f"{len(found)} Content-Security-Policy violations, first: {found[:5]}")
 
 
 def shot(page: Any, name: str, docs: bool = False) -> None:

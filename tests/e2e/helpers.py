@@ -113,6 +113,9 @@ def perform(page: Any, command: dict[str, Any]) -> None:
     elif kind == "choose_take_two":
         page.click(f"#prompt-controls .choice:has([data-card-id='{command['keep']}']) button")
     elif kind == "offer_card":
+        count = page.evaluate("P10.state.view.prompt.count")  # the prompt counts in the plural forms
+        text = page.locator("#prompt").text_content() or ""
+        assert "(s)" not in text and (count == 1 or f"{count} cards" in text or page.evaluate("P10_LANG") != "en"), text
         click_card(page, command["card"])
         page.click("#act-offer")
     elif kind == "take_offer":
@@ -128,6 +131,8 @@ def perform(page: Any, command: dict[str, Any]) -> None:
     elif kind == "search":
         page.click(f"[data-search='{command['card']}']")
     elif kind in ("swap", "keep"):
+        if kind == "swap" and not page.evaluate("P10.state.selected.size"):
+            assert page.is_disabled("#act-swap")  # B-5: swap 1-4 cards; nothing selected, nothing to press
         for card in command["cards"]:
             click_card(page, card)
         page.click("#act-swap" if kind == "swap" else "#act-keep")

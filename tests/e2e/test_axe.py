@@ -32,6 +32,14 @@ def serious(page: Any, where: str) -> list[str]:
     return found
 
 
+def heading_order(page: Any, where: str) -> list[str]:
+    """axe's heading-order (of moderate impact, so not among the serious ones above) on the page as it is."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page, options={"runOnly": ["heading-order"], "resultTypes": ["violations"]})
+    return [f"{where}: {v['id']} {[n['target'] for n in v['nodes'][:3]]}" for v in results.response["violations"]]
+
+
 def both_themes(page: Any, where: str) -> list[str]:
     found = []
     for scheme in ("light", "dark"):
@@ -102,6 +110,11 @@ def test_no_serious_axe_violations_on_any_page(start_server: Any, new_page: Any,
     carl.goto(anna.url)
     carl.wait_for_selector("#game:not(.hidden)")
     found += both_themes(carl, f"{ruleset} table (spectator)")
+    # a spectator is never awaited: no turn notifications on offer (the players have them)
+    assert carl.locator(".push-toggle:visible").count() == 0
+    assert anna.locator(".toolbar .push-toggle").is_visible()
+    if ruleset == "board":  # the ring, the phase track and the hand: headings in order (a moderate rule)
+        found += heading_order(anna, "board table")
     # a late joiner is told the game has started, with no form to take a seat
     carl.goto(invite)
     carl.wait_for_selector("#join-closed:not(.hidden)")

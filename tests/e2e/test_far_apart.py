@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from . import helpers as h
+from .conftest import shot
 from .test_three_players import mattel_policy, start_three
 
 SEED = 306  # tests/e2e/test_mattel.py: a two-player Mattel deal
@@ -159,6 +160,11 @@ def test_a_seat_moved_to_a_second_browser_plays_on_there_and_the_first_is_refuse
     ben.wait_for_selector("#transfer:not(.hidden) #transfer-qr svg")
     link = ben.input_value("#transfer-link")
     assert "/move?code=" in link
+    # the QR code is drawn (an SVG element in the SVG namespace, at its stylesheet size) and a real decoder
+    # reads the link from the pixels on the screen
+    assert ben.evaluate("document.querySelector('#transfer-qr svg').namespaceURI") == "http://www.w3.org/2000/svg"
+    assert decoded_qr(ben.locator("#transfer-qr svg").screenshot()) == link
+    assert ben.locator("#transfer-local").is_visible()  # a loopback link: a phone could not open it
     phone = new_page(width=390, height=800)  # another browser context: another device
     phone.goto(link)
     phone.click("#move-button")
@@ -167,7 +173,19 @@ def test_a_seat_moved_to_a_second_browser_plays_on_there_and_the_first_is_refuse
     phone.wait_for_function("P10.state.seat === 1 && P10.state.view !== null")
     # the old device is told and refused; it does not reconnect
     ben.wait_for_function("P10.state.seatGone === true")
-    assert "moved to another device" in (ben.locator("#page-error").text_content() or "")
+    # ... and says where the seat went (the phone's browser, from its User-Agent), turns read-only and offers
+    # nothing to press: no visible button, link or field that takes input
+    banner = ben.locator("[data-banner='seat-gone']")
+    text = banner.text_content() or ""
+    assert "moved to" in text and "Chrome" in text and "read-only" in text, text
+    assert banner.locator("button").count() == 0
+    assert ben.evaluate("document.getElementById('game').inert") is True
+    pressable = ben.evaluate("""() => [...document.querySelectorAll('button, a[href], input, select, [tabindex]')]
+        .filter((n) => n.offsetParent !== null && !n.closest('[inert]') && !n.closest('.topbar')
+                       && !n.matches('.skip-link, #main'))
+        .map((n) => n.id || n.className || n.tagName)""")
+    assert pressable == [], pressable
+    shot(ben, "seat-moved-old-page")
     r = ben.evaluate("fetch(`/api/tables/${P10.state.tableId}/view`).then((r) => r.status)")
     assert r == 401
     # the phone plays on: whoever is awaited moves until the phone has made a move
@@ -182,6 +200,18 @@ def test_a_seat_moved_to_a_second_browser_plays_on_there_and_the_first_is_refuse
             break
     assert played == 1 and h.version(phone) == h.version(anna)
     assert not anna.p10_errors and not phone.p10_errors
+
+
+def decoded_qr(png: bytes) -> str:
+    """The text of the one QR code in a PNG screenshot, read by zxing-cpp."""
+    import io
+
+    import zxingcpp
+    from PIL import Image
+
+    results = zxingcpp.read_barcodes(Image.open(io.BytesIO(png)).convert("L"))
+    assert len(results) == 1, results
+    return str(results[0].text)
 
 
 class Tunnel:

@@ -41,6 +41,15 @@ def test_a_notification_carries_the_command_when_it_fits() -> None:
     assert parse_table_payload("tbl:7:1:0:{not json") == ("tbl", 7, None)
 
 
+def test_a_notification_carries_who_decided_for_the_seat() -> None:
+    """A timer's or a stand-in's decision reaches the other processes with its attribution, so the events they
+    redact for their sockets say it too; an unknown attribution is no step (the process reads the game)."""
+    for by in ("timer", "stand_in"):
+        step = Step(12, 3, {"type": "draw", "pile": "draw"}, by)
+        assert parse_table_payload(table_payload("tbl", 41, step)) == ("tbl", 41, step)
+    assert parse_table_payload('tbl:41:12:3.wizard:{"type":"draw","pile":"draw"}') == ("tbl", 41, None)
+
+
 def test_a_step_from_another_process_keeps_the_hot_table_current(client: TestClient, other: GameService,
                                                                    settings: Settings) -> None:
     """Commands accepted by another process, applied here from their notification: each fan-out needs no query
@@ -54,13 +63,14 @@ def test_a_step_from_another_process_keeps_the_hot_table_current(client: TestCli
     service.fanout(t.id, seat_ids, game.version)  # primes this process's hot table
     assert t.id in service._hot
     rnd = random.Random(8)
-    for _ in range(12):
+    for move in range(12):
         chosen = pick(client, t.id, rnd)  # reads the state at the current version: already cached here
         assert chosen is not None
         seat, command = chosen
-        result = other.submit_as(t.id, game.seats[seat]["seat_id"], str(uuid.uuid4()), None, command)
+        by = "timer" if move % 2 else None  # every other one made by the seat's timer: its events say so here too
+        result = other.submit_as(t.id, game.seats[seat]["seat_id"], str(uuid.uuid4()), None, command, by)
         version = result["version"]
-        service.apply_step(t.id, version, Step(game.id, seat, command))
+        service.apply_step(t.id, version, Step(game.id, seat, command, by))
         with statements(service) as seen:
             data = service.fanout(t.id, seat_ids, version - 1)
         assert seen == []  # no query at all
@@ -70,6 +80,8 @@ def test_a_step_from_another_process_keeps_the_hot_table_current(client: TestCli
         finally:
             reference.db.dispose()
         assert (data.version, data.steps) == (full.version, full.steps) and data.version == version
+        assert any(e.get("by") == "timer" for _, red in data.steps for events in red.values() for e in events) == \
+            (by is not None)
         assert {k: {f: v for f, v in view.items() if f != "timer"} for k, view in data.views.items() if view} == \
             {k: view for k, view in full.views.items() if view}
 

@@ -224,7 +224,7 @@ def test_a_removed_seat_receives_seat_removed_before_the_close(client: TestClien
             r = client.delete(f"/api/tables/{t.id}/seats/1", headers=bearer(t.tokens[0]))
             assert r.status_code == 200, r.text
             assert recv(ws) == {"type": "error", "ref": None, "code": "seat_removed",
-                                "message": "your seat was removed"}
+                                "message": "Your seat was removed"}
             with pytest.raises(WebSocketDisconnect) as closed:
                 ws.receive_json()
             assert closed.value.code == 4403

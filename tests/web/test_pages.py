@@ -43,7 +43,8 @@ def test_table_page_holds_no_game_state(client: Any) -> None:
     assert f'data-table="{table_id}"' in page.text
 
 
-@pytest.mark.parametrize("path", ["/join/abc?code=x", "/tables/abc", "/tables/abc/games/1/replay",
+@pytest.mark.parametrize("path", ["/join/abc?code=x", "/tables/abc", "/tables/abc/games/1/replay", "/rules",
+                                  "/help/invite", "/static/js/invite.js",
                                   "/static/css/app.css", "/static/js/table/main.js", "/static/favicon.svg"])
 def test_every_page_and_asset_is_served(client: Any, path: str) -> None:
     assert client.get(path).status_code == 200
@@ -97,3 +98,21 @@ def test_rules_summary_in_every_language_has_every_rule_set(lang: str) -> None:
 def test_the_help_panel_speaks_the_page_language(client: Any) -> None:
     page = client.get("/tables/abc", headers={"accept-language": "de"}).text
     assert "Das Kartenspiel von Mattel".lower() in page.lower() and "Dein Zug" in page
+
+
+def test_the_invite_help_is_the_readmes_section(client: Any) -> None:
+    """Where a page shows a loopback or private invite link it links here: the README's "Play with friends
+    elsewhere", with the three ways to make the link reachable."""
+    page = client.get("/help/invite", cookies={"lang": "de"}).text
+    assert "<h1>Freunde von anderswo einladen</h1>" in page and "<h2>Play with friends elsewhere</h2>" in page
+    for way in ("PHASE10_PUBLIC_BASE_URL", "deploy/domain.yml", "tunnel"):
+        assert way in page, way
+    assert "Scaling out" not in page  # one section only
+
+
+def test_the_rules_page_has_a_section_per_rule_set_for_the_lobbys_links(client: Any) -> None:
+    page = client.get("/rules").text
+    lobby = client.get("/").text
+    for ruleset in ("mattel", "master", "board"):
+        assert f'<section id="{ruleset}"' in page and f'href="/rules#{ruleset}"' in lobby
+    assert "<h3>" not in page.split("<h1>", 1)[1].split("<h2>", 1)[0]  # h1, then h2: headings in order

@@ -1,5 +1,7 @@
-/* Chat and emoji reactions of the seated players. */
-import { S, $ } from "./state.js";
+/* Chat and emoji reactions of the seated players, before the start (in the waiting room) and during the game;
+   each new one also shows as a bubble at its sender's seat (bubbles.js). */
+import { S, $, on } from "./state.js";
+import { bubble, placeChat } from "./bubbles.js";
 
 const P10 = window.P10;
 const { t, el } = P10;
@@ -12,15 +14,10 @@ export function addChat(msg, fromHistory) {
   log.appendChild(el("li", { class: msg.emoji ? "reaction-line" : "" }, el("strong", null, who + ": "),
     msg.emoji ? el("span", { class: "big-emoji" }, msg.emoji) : msg.text));
   log.scrollTop = log.scrollHeight;
-  if (msg.emoji && !fromHistory) floatEmoji(msg.emoji);
+  if (!fromHistory) bubble(msg);  // at the sender's seat, on every screen size
   // a closed drawer shows that something new was said
-  if (!fromHistory && !$("side").classList.contains("open")) $("chat-unread").classList.remove("hidden");
-}
-
-function floatEmoji(emoji) {
-  const node = el("span", { class: "float-emoji", "aria-hidden": "true" }, emoji);
-  document.body.appendChild(node);
-  setTimeout(() => node.remove(), 1800);
+  const inDrawer = $("side").contains(log);
+  if (!fromHistory && inDrawer && !$("side").classList.contains("open")) $("chat-unread").classList.remove("hidden");
 }
 
 export async function loadChat() {
@@ -45,4 +42,12 @@ export function initChat() {
     postChat({ text });
   });
   document.querySelectorAll(".reaction").forEach((b) => b.addEventListener("click", () => postChat({ emoji: b.dataset.emoji })));
+  on("rendered", () => {
+    const waiting = S.gameId === null || !S.view;
+    placeChat(waiting);
+    if (waiting) {  // render.js decides this during the game
+      $("chat-controls").classList.toggle("hidden", S.seat === null);
+      $("chat-spectator").classList.toggle("hidden", S.seat !== null);
+    }
+  });
 }

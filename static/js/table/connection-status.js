@@ -49,13 +49,19 @@ export function heartbeat(ws, options) {
 /* Call `reconnect` when the browser says the network is back. */
 export function onNetworkBack(reconnect) { window.addEventListener("online", reconnect); }
 
+/* This page's own connection, for its own seat's tile: the table info it last received may still say "connected"
+   while this page is offline (banners.js tells it). */
+let ownOnline = true;
+export function setOwnConnection(online) { ownOnline = online; }
+
 /* A seat's presence: bots show as bots (they have no socket, yet are never "offline"), people as online or
-   offline from the table info's `connected` flag. */
+   offline from the table info's `connected` flag; this page's own seat as offline while the page is. */
 export function presenceDot(info) {
   if (info && info.is_bot) {
     return el("span", { class: "dot bot", role: "img", "aria-label": t("wait.bot"), "data-presence": "bot" }, "🤖");
   }
-  const on = Boolean(info && info.connected);
+  const own = Boolean(info && P10.state && info.seat === P10.state.seat);
+  const on = Boolean(info && info.connected) && !(own && !ownOnline);
   return el("span", { class: "dot " + (on ? "on" : "off"), role: "img", "data-presence": on ? "online" : "offline",
     "aria-label": on ? t("wait.online") : t("wait.offline") });
 }

@@ -1,6 +1,7 @@
 /* The event log: loaded over REST (every event of this game since the last one shown, redacted for this
    seat) and then extended by the socket's updates; a gap or an update during a load triggers a catch-up. */
 import { S, $, emit, names } from "./state.js";
+import { moveText } from "./ticker.js";
 
 const P10 = window.P10;
 const { t, el, clear } = P10;
@@ -36,7 +37,7 @@ export function appendEvents(since, version, events) {
   const log = $("log");
   const nm = names();
   for (const e of events) {
-    const text = P10.eventText(e, nm);
+    const text = moveText(e, nm);  // with "(stand-in)" where the timer or a stand-in decided
     if (!text) continue;
     log.appendChild(el("li", { class: "ev ev-" + e.type }, text));
   }

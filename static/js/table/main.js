@@ -14,6 +14,8 @@
      dnd.js       drag and drop (pointer events) and the highlighting of legal targets; order.js the hand order
      motion.js    animations of what each new view changed, and the just-drawn mark
      cues.js      which moments sound (../sound.js plays them) and the sound switch
+     ticker.js    a line for every move of the others; banners.js what concerns this player; bubbles.js
+                  chat and reactions at the sender's seat; ../invite.js the invite link (reachable? share)
    Optional behaviour (drag and drop, motion, sound, notifications...) lives in its own module that imports
    state.js, subscribes with on("view" | "rendered" | "sent" | ...) and is imported below. */
 import { S, $, on } from "./state.js";
@@ -30,6 +32,8 @@ import { initCues } from "./cues.js";
 import { initSeatTransfer, renderSeatTransfer } from "./seat-transfer.js";
 import "./alerts.js";  // turn alerts in the page; the page's visibility over the socket
 import { initPush } from "./push.js";
+import { initTicker } from "./ticker.js";
+import { initBanners } from "./banners.js";
 
 const P10 = window.P10;
 
@@ -65,6 +69,8 @@ async function start() {
   initSeatTransfer();
   on("rendered", renderSeatTransfer);
   initPush();
+  initTicker();
+  initBanners();
   const info = await P10.api("GET", `/api/tables/${S.tableId}`);
   if (!info.ok) { $("page-error").textContent = P10.errorText(info.data.error); return; }
   S.table = info.data;

@@ -88,7 +88,9 @@ export function renderPlayers() {
     if (onTurn) classes.push("on-turn");
     if (awaited.has(p.seat)) classes.push("awaited");
     const facts = [
-      el("span", { class: "fact" }, t("table.cards_in_hand", { n: p.hand_size })),
+      // a seat left out of the Mattel tie-break round (M-8) holds no cards because it does not play
+      p.in_round === false && v.tiebreak ? el("span", { class: "fact sits-out" }, t("table.sits_out"))
+        : el("span", { class: "fact" }, t("table.cards_in_hand", { n: p.hand_size })),
       el("span", { class: "fact" }, t("table.phase", { n: p.phase }),
         p.phase_description ? el("span", { class: "phase-desc-text" }, " – " + phaseText(p.phase, v)) : null),
     ];

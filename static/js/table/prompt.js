@@ -46,7 +46,7 @@ export function renderPrompt() {
         el("button", { type: "button", onclick: () => send({ type: "choose_take_two", keep: c.id }) }, t("act.keep"))))));
       break;
     case "offer":
-      promptNode.textContent = t("prompt.offer", { name: nameOf(p.taker), count: p.count });
+      promptNode.textContent = t("prompt.offer", { name: nameOf(p.taker), n: p.count });  // plural forms (key#one...)
       P10.add(actions, el("button", { type: "button", class: "primary", id: "act-offer", onclick: () => {
         const id = oneSelected(); if (id !== null) send({ type: "offer_card", card: id });
       } }, t("act.offer")));

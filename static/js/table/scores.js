@@ -9,9 +9,14 @@ function scoreTable(v) {
   const hist = v.history || [];
   if (!hist.length) return el("p", { class: "muted" }, t("scores.none"));
   const head = el("tr", null, el("th", { scope: "col" }, t("scores.round")), v.players.map((p) => el("th", { scope: "col" }, nameOf(p.seat))));
-  const rows = hist.map((r) => el("tr", null, el("th", { scope: "row" }, String(r.round)),
-    v.players.map((p) => el("td", null, String(r.points[p.seat]), el("small", { class: "muted" },
-      " · " + (r.made[p.seat] ? t("summary.made", { n: r.made[p.seat] }) : t("summary.not_made")))))));
+  // The Mattel tie-break round (M-8) is played by the tied seats only: the others sat it out, they did not
+  // fail their phase. The view says which round it is (tiebreak, with each seat's in_round).
+  const satOut = (r, p) => v.tiebreak && r.round === v.round && p.in_round === false;
+  const rows = hist.map((r) => el("tr", { class: v.tiebreak && r.round === v.round ? "tiebreak-round" : null },
+    el("th", { scope: "row" }, String(r.round) + (v.tiebreak && r.round === v.round ? " · " + t("scores.tiebreak") : "")),
+    v.players.map((p) => (satOut(r, p) ? el("td", { class: "sat-out" }, "—", el("small", { class: "muted" }, " · " + t("scores.sat_out")))
+      : el("td", null, String(r.points[p.seat]), el("small", { class: "muted" },
+        " · " + (r.made[p.seat] ? t("summary.made", { n: r.made[p.seat] }) : t("summary.not_made"))))))));
   const total = el("tr", { class: "total" }, el("th", { scope: "row" }, t("summary.total")), v.players.map((p) => el("td", null, String(p.score))));
   return el("table", { class: "scores" }, el("thead", null, head), el("tbody", null, rows, total));
 }
@@ -27,6 +32,7 @@ export function renderScores() {
 /* Two small SVG line charts: each player's total score and phase by round. */
 export function chart(v, nameOfSeat) {
   const hist = v.history || [];
+  // the series' colours; app.css repeats them per class (.series-N), brighter in dark mode, for lines and legend
   const palette = ["#d33", "#26a", "#2a2", "#c80", "#838", "#0aa"];
   const wrap = el("div", { class: "charts" });
   const series = (kind) => v.players.map((p) => {
@@ -51,12 +57,12 @@ export function chart(v, nameOfSeat) {
     P10.svg("text", { x: 2, y: 10, "font-size": 9, text: String(max) }),
     P10.svg("text", { x: 2, y: H - B, "font-size": 9, text: "0" }),
     hist.map((r, i) => P10.svg("text", { x: x(i + 1) - 3, y: H - 4, "font-size": 9, text: String(r.round) })),
-    data.map((points, i) => P10.svg("polyline", { fill: "none", stroke: palette[i % palette.length], "stroke-width": 2,
+    data.map((points, i) => P10.svg("polyline", { class: "series-" + (i % palette.length), fill: "none", stroke: palette[i % palette.length], "stroke-width": 2,
       "stroke-dasharray": i % 2 ? "4 2" : null, points: points.map((val, k) => `${x(k)},${y(val)}`).join(" ") })));
     P10.add(wrap, el("figure", null, el("figcaption", null, t(kind === "score" ? "summary.chart_score" : "summary.chart_phase")), svgNode));
   }
   P10.add(wrap, el("ul", { class: "legend" }, v.players.map((p, i) => el("li", null,
-    el("span", { class: "swatch", style: `background:${palette[i % palette.length]}` }), nameOfSeat(p.seat)))));
+    el("span", { class: "swatch series-" + (i % palette.length), "aria-hidden": "true" }), nameOfSeat(p.seat)))));
   return wrap;
 }
 P10.chart = chart;

@@ -10,7 +10,11 @@ async function showTransfer() {
   const result = await P10.api("POST", `/api/tables/${S.tableId}/seat/transfer`);
   if (!result.ok) { P10.toast(P10.errorText(result.data.error)); return; }
   $("transfer-link").value = result.data.link;
-  const svg = new DOMParser().parseFromString(result.data.qr_svg, "image/svg+xml").documentElement;
+  // a phone that scans a loopback or private address cannot open it: say so, as beside the invite link
+  $("transfer-local").classList.toggle("hidden", !P10.invite.isLocal(result.data.link));
+  // The server's SVG is inline markup without an xmlns: the HTML parser puts <svg> in the SVG namespace (an XML
+  // parse would not, and the browser would draw nothing).
+  const svg = new DOMParser().parseFromString(result.data.qr_svg, "text/html").querySelector("svg");
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", t("move.qr"));
   clear($("transfer-qr")).appendChild(document.importNode(svg, true));

@@ -113,7 +113,7 @@ function onMessage(msg) {
       break;
     case "error":
       if (msg.code === "seat_removed") { S.seatGone = true; showSeatless(); }
-      else if (msg.code === "seat_moved") { S.seatGone = true; $("page-error").textContent = P10.errorText(msg); }
+      else if (msg.code === "seat_moved") S.seatGone = true;  // banners.js says where it went; the page turns read-only
       else if (msg.ref === null && msg.code === "bad_token") { showSeatless(); }
       else setError(P10.errorText(msg));
       break;

@@ -64,9 +64,19 @@ export function setRenderer(fn) { renderer = fn; }
 export function render() { renderer(); }
 
 /* ------------------------------------------------------------------ names and derived lookups */
+/* A bot seat added without a name is called "Bot 2 (easy)" by the server (app/api/bots.py); the page says it
+   in its own language. Any other name is the player's own and stays as it is. */
+const BOT_NAME = /^Bot (\d+) \((\w+)\)$/;
+export function seatName(s) {
+  const m = s && s.is_bot ? BOT_NAME.exec(s.name) : null;
+  if (!m) return s ? s.name : "";
+  const level = t("level." + m[2]);
+  return t("bot.name", { n: m[1], level: level === "level." + m[2] ? m[2] : level });
+}
+
 export function names() {
   const out = {};
-  ((S.table && S.table.seats) || []).forEach((s) => { out[s.seat] = s.name; });
+  ((S.table && S.table.seats) || []).forEach((s) => { out[s.seat] = seatName(s); });
   return out;
 }
 export function nameOf(seat) { return names()[seat] || t("seat.n", { n: seat + 1 }); }

@@ -1,5 +1,5 @@
 /* The waiting room: seats, the host's controls (order, remove, bots, clock) and the start button. */
-import { S, $, isHost, render } from "./state.js";
+import { S, $, isHost, render, seatName } from "./state.js";
 import { refreshSeat } from "./socket.js";
 import { presenceDot } from "./connection-status.js";
 
@@ -22,35 +22,63 @@ export function renderWaiting() {
     if (host) {
       const order = tb.seats.map((s) => s.seat);
       if (i > 0) {
-        controls.push(el("button", { type: "button", class: "small", "aria-label": t("wait.up", { name: seat.name }),
+        controls.push(el("button", { type: "button", class: "small", "aria-label": t("wait.up", { name: seatName(seat) }),
           onclick: () => { [order[i - 1], order[i]] = [order[i], order[i - 1]]; hostCall("POST", "seats/order", { order }); } }, "↑"));
       }
       if (i < tb.seats.length - 1) {
-        controls.push(el("button", { type: "button", class: "small", "aria-label": t("wait.down", { name: seat.name }),
+        controls.push(el("button", { type: "button", class: "small", "aria-label": t("wait.down", { name: seatName(seat) }),
           onclick: () => { [order[i + 1], order[i]] = [order[i], order[i + 1]]; hostCall("POST", "seats/order", { order }); } }, "↓"));
       }
       if (!seat.is_host) {
-        controls.push(el("button", { type: "button", class: "small danger", "aria-label": t("wait.remove", { name: seat.name }),
+        controls.push(el("button", { type: "button", class: "small danger", "aria-label": t("wait.remove", { name: seatName(seat) }),
           onclick: () => hostCall("DELETE", "seats/" + seat.seat) }, "✕"));
       }
     }
     list.appendChild(el("li", { class: "seat-row", "data-seat": seat.seat },
       presenceDot(seat),
-      el("span", { class: "seat-name" }, seat.name), badges, el("span", { class: "seat-controls" }, controls)));
+      el("span", { class: "seat-name" }, seatName(seat)), badges, el("span", { class: "seat-controls" }, controls)));
   });
   for (let i = tb.seats.length; i < tb.capacity; i++) {
     list.appendChild(el("li", { class: "seat-row free" }, el("span", { class: "dot off", "aria-hidden": "true" }),
       el("span", { class: "seat-name muted" }, t("wait.empty"))));
   }
+  // The invite link: the host's from the lobby, a guest's the one they came with (join.js keeps both).
   const invite = P10.store.get("invite." + S.tableId);
   if (invite) {
     $("waiting-invite").classList.remove("hidden");
     $("waiting-invite-link").value = invite;
+    P10.invite.show({ input: $("waiting-invite-link"), copy: $("waiting-copy"), share: $("waiting-share"),
+      local: $("waiting-invite-local") });
   }
+  renderOptions(tb);
   $("start-button").classList.toggle("hidden", !host);
   $("host-extras").classList.toggle("hidden", !host || !S.botsEnabled);
   $("add-bot").disabled = tb.seats.length >= tb.capacity;
   $("waiting-note").textContent = host ? t("wait.note_host", { min: 2 }) : t("wait.note_guest");
+}
+
+/* Every seat sees how the table is set (the host also changes the clock with the controls below): the rule
+   set's options as the lobby named them, the turn timer and the stand-in. */
+function optionText(name, value) {
+  const key = "option." + name;
+  const label = t(key) === key ? name.replace(/_/g, " ") : t(key);
+  let shown;
+  if (typeof value === "boolean") shown = t(value ? "wait.on" : "wait.off");
+  else if (value === null || value === undefined) shown = t("option.none");
+  else if (Array.isArray(value)) shown = t("wait.custom_phases", { n: value.length });
+  else {
+    const choice = "choice." + name + "." + value;
+    shown = t(choice) === choice ? String(value) : t(choice);
+  }
+  return label + ": " + shown;
+}
+
+function renderOptions(tb) {
+  const items = Object.entries(tb.options || {}).map(([name, value]) => optionText(name, value));
+  items.push(t("wait.timer") + ": " + t("timer." + (tb.turn_timer || "off")));
+  items.push(t("wait.stand_in") + ": " + t(tb.stand_in ? "wait.on" : "wait.off"));
+  const list = clear($("waiting-options"));
+  items.forEach((text) => list.appendChild(el("li", null, text)));
 }
 
 async function hostCall(method, path, body) {
@@ -71,7 +99,6 @@ export async function initWaiting() {
   const setClock = () => hostCall("PUT", "clock", { turn_timer: $("turn-timer").value, stand_in: $("stand-in").checked });
   $("turn-timer").addEventListener("change", setClock);
   $("stand-in").addEventListener("change", setClock);
-  $("waiting-copy").addEventListener("click", () => P10.copy($("waiting-invite-link")));
   const bots = await P10.api("GET", `/api/tables/${S.tableId}/bots`);
   S.botsEnabled = bots.ok;
   if (bots.ok) {

@@ -1,0 +1,198 @@
+"""What the table tells its players (static/js/table/ticker.js, banners.js, bubbles.js): a line for every move of
+the others with the log one tap away, banners for what concerns the player (a timer's move made for them and
+attributed in the log, a round's end and what it cost, the Mattel tie-break M-8 and who sits it out, a seat
+that left or came back, this page offline), chat before the start and chat bubbles at the sender's seat; the
+waiting room's options, invite link and stand-in checkbox for every seat."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from . import helpers as h
+from .conftest import shot
+
+TIE_SEED = 53  # offline search with tests/e2e/strategy.decide: 3 players, phases_to_win 2 reach the M-8 tie-break
+TIE_OPTIONS = {"phases_to_win": 2}
+
+
+def banner_text(page: Any, key: str) -> str:
+    page.wait_for_selector(f"[data-banner='{key}']")
+    return page.locator(f"[data-banner='{key}'] .banner-text").text_content() or ""
+
+
+@pytest.mark.e2e
+def test_a_tie_break_game_tells_every_seat_what_happened(start_server: Any, new_page: Any) -> None:
+    """M-8: the others' moves in the ticker (announced politely, the log one tap away), each round's end with
+    what it cost, and the tie-break: who plays it and why, and the seat left out sits it out (not "0 cards"),
+    also on the score sheet. Ben plays on a 360×740 phone in German and dark mode."""
+    server = start_server(TIE_SEED)
+    anna = new_page()
+    ben = new_page(locale="de-DE", width=360, height=740, color_scheme="dark")
+    cara = new_page(width=390, height=844)
+    invite = h.create_table(anna, server.url, "mattel", "Anna", seats=3, options=TIE_OPTIONS)
+    h.join_table(ben, invite, "Ben")
+    h.join_table(cara, invite, "Cara")
+    anna.wait_for_selector("#seat-list li:has-text('Cara')")
+    anna.click("#start-button")
+    pages = [anna, ben, cara]
+    for page in pages:
+        page.wait_for_selector("#game:not(.hidden)")
+        h.wait_version(page, 0)
+    stats: dict[str, int] = {}
+    # The first move: the other two pages' ticker says who moved and how, politely (a status live region).
+    mover = h.awaited_page(pages)
+    assert mover is not None
+    name = mover.evaluate("P10.state.table.seats.find((s) => s.seat === P10.state.seat).name")
+    h.act(mover, stats)
+    for page in pages:
+        if page is not mover:
+            page.wait_for_function("n => document.getElementById('ticker-live').textContent.includes(n)", arg=name)
+            assert page.get_attribute("#ticker-live", "role") == "status"
+            assert page.locator("#ticker").is_visible()
+    assert mover.locator("#ticker").is_hidden()  # one's own moves are not repeated
+    ben.click("#ticker")  # one tap: the log (the phone's drawer)
+    ben.wait_for_selector("#side.open")
+    ben.click("#side-close")
+    rounds_seen = skips = 0
+    for _ in range(400):
+        latest = max(h.version(p) for p in pages)
+        for p in pages:
+            h.wait_version(p, latest)
+        v = h.view(anna)
+        if len(v["history"]) > rounds_seen and not v["tiebreak"]:  # a round ended: who went out, what it cost
+            rounds_seen = len(v["history"])
+            for page in pages:
+                text = banner_text(page, "round")
+                assert str(v["history"][-1]["round"]) in text, text
+            assert "penalty points" in banner_text(cara, "round") or "you went out" in banner_text(cara, "round")
+        if v["tiebreak"] or v["over"]:
+            break
+        page = h.awaited_page(pages)
+        assert page is not None
+        command = h.act(page, stats)
+        if command["type"] == "discard" and command.get("target") is not None:  # M-6: "Anna skipped you"
+            target = next(p for p in pages if h.view(p)["seat"] == command["target"])
+            skipper = page.evaluate("P10.state.table.seats.find((s) => s.seat === P10.state.seat).name")
+            assert skipper in banner_text(target, "skip")
+            skips += 1
+    assert v["tiebreak"] and not v["over"], "the seed no longer reaches the tie-break"
+    assert skips >= 1, "the seed no longer plays a skip"
+    assert rounds_seen >= 1
+    playing = {p["seat"] for p in v["players"] if p["in_round"]}
+    assert len(playing) == 2
+    out_page = next(p for p in pages if h.view(p)["seat"] not in playing)
+    for page in pages:
+        h.close_summary(page)
+        text = banner_text(page, "tiebreak")
+        assert ("Tie-break" in text or "Stechen" in text), text
+    out_text = banner_text(out_page, "tiebreak")
+    assert "sit this round out" in out_text or "setzt diese Runde aus" in out_text, out_text
+    seat = h.view(out_page)["seat"]
+    fact = out_page.locator(f"#players article[data-seat='{seat}'] .sits-out")
+    assert fact.is_visible() and "0" not in (fact.text_content() or "")
+    ben.evaluate("window.scrollTo(0, 0)")
+    shot(ben, "notices-tiebreak-phone-de-dark")
+    for _ in range(200):
+        latest = max(h.version(p) for p in pages)
+        for p in pages:
+            h.wait_version(p, latest)
+        if h.view(anna)["over"]:
+            break
+        page = h.awaited_page(pages)
+        assert page is not None
+        h.act(page, stats)
+    assert h.view(anna)["over"]
+    # The score sheet marks the tie-break round, and the seat that sat it out did not "fail its phase".
+    h.close_summary(out_page)
+    out_page.wait_for_selector("[data-banner='tiebreak']", state="detached")
+    out_page.click("#scores-button")
+    row = out_page.locator("#scores tr.tiebreak-round")
+    assert row.count() == 1 and row.locator("td.sat-out").count() == 1
+    for page in pages:
+        assert not page.p10_errors, page.p10_errors
+
+
+@pytest.mark.e2e
+def test_the_waiting_room_and_a_timers_move_made_for_the_player(start_server: Any, new_page: Any) -> None:
+    """Every seat sees how the table is set and the invite link; the stand-in checkbox sits by its label; the
+    chat works before the start and shows a bubble at the sender's seat. Then the turn timer runs out: the
+    player reads "Your time ran out — the stand-in drew … for you", the log says the stand-in did it, and the
+    other player's ticker too."""
+    server = start_server(TIE_SEED, PHASE10_BOT_FAST_SECONDS="0.8", PHASE10_BOT_TICK_SECONDS="0.1",
+                          PHASE10_BOT_DELAY_SECONDS="0.1")
+    anna = new_page()
+    ben = new_page(width=360, height=740)
+    invite = h.create_table(anna, server.url, "mattel", "Anna", options={"phases_to_win": 1})
+    h.join_table(ben, invite, "Ben")
+    anna.wait_for_selector("#seat-list li:has-text('Ben')")
+    box, label = anna.locator("#stand-in").bounding_box(), anna.locator("label[for='stand-in']").bounding_box()
+    assert box and label and 0 <= label["x"] - (box["x"] + box["width"]) <= 12 and abs(
+        (label["y"] + label["height"] / 2) - (box["y"] + box["height"] / 2)) <= 6, (box, label)
+    anna.select_option("#turn-timer", "fast")
+    # the guest sees the options (and the clock) and the invite link it came with
+    ben.wait_for_function("document.getElementById('waiting-options').textContent.includes('fast')")
+    assert "Phases to win" in (ben.locator("#waiting-options").text_content() or "") or \
+        "phases to win" in (ben.locator("#waiting-options").text_content() or "")
+    assert ben.locator("#waiting-invite").is_visible() and ben.input_value("#waiting-invite-link") == invite
+    # chat before the start, with a bubble at the sender's seat in the seat list
+    ben.fill("#chat-input", "Hallo!")
+    ben.click("#chat-form button[type=submit]")
+    anna.wait_for_selector("#chat-log li:has-text('Hallo!')")
+    bubble = anna.locator(".bubble:has-text('Hallo!')")
+    bubble.wait_for()
+    seat_row = anna.locator("#seat-list li:has-text('Ben') .seat-name").bounding_box()
+    where = bubble.bounding_box()
+    assert seat_row and where and 0 <= where["y"] - (seat_row["y"] + seat_row["height"]) <= 12, (seat_row, where)
+    anna.click("#start-button")
+    for page in (anna, ben):
+        page.wait_for_selector("#game:not(.hidden)")
+        h.wait_version(page, 0)
+    waiting = h.awaited_page([anna, ben])
+    assert waiting is not None
+    other = ben if waiting is anna else anna
+    # nobody moves: the timer draws, then discards, for the awaited seat
+    waiting.wait_for_function("() => (document.querySelector(\"[data-banner='made-for-you']\") || {}).textContent"
+                              "?.includes('discarded')", timeout=15_000)
+    text = banner_text(waiting, "made-for-you")
+    assert text.startswith("Your time ran out — the stand-in drew") and "discarded" in text, text
+    log = waiting.locator("#log").text_content() or ""
+    assert log.count("(stand-in: time ran out)") >= 2, log
+    other.wait_for_function("document.getElementById('ticker-live').textContent.includes('(stand-in: time ran out)')")
+    shot(ben if waiting is ben else anna, "notices-timer")
+    for page in (anna, ben):
+        assert not page.p10_errors, page.p10_errors
+
+
+@pytest.mark.e2e
+def test_offline_presence_and_reactions_at_the_seat(start_server: Any, new_page: Any) -> None:
+    """A reaction bubbles up at the sender's seat on a phone; a page that goes offline says so and its own tile
+    stops saying online; a seat that leaves and comes back is announced to the others."""
+    server = start_server(TIE_SEED)
+    anna, ben, _ = h.start_two(server, new_page, "mattel", {"phases_to_win": 1}, ben_width=360)
+    anna_seat = h.view(anna)["seat"]
+    ben_seat = h.view(ben)["seat"]
+    anna.click(".reaction[data-emoji='🎉']")
+    bubble = ben.locator(f".bubble[data-seat='{anna_seat}']")
+    bubble.wait_for()
+    tile = ben.locator(f"#players article[data-seat='{anna_seat}'] .player-name").bounding_box()
+    where = bubble.bounding_box()
+    assert tile and where and abs(where["y"] - (tile["y"] + tile["height"])) <= 12, (tile, where)
+    assert where["x"] + where["width"] <= 360
+    own = f"#players article[data-seat='{ben_seat}'] [data-presence]"
+    assert ben.get_attribute(own, "data-presence") == "online"
+    ben.context.set_offline(True)
+    text = banner_text(ben, "offline")
+    assert "offline" in text or "reconnecting" in text, text
+    ben.wait_for_function(f"document.querySelector(\"{own}\").dataset.presence === 'offline'")
+    shot(ben, "notices-offline-phone")
+    # the others are told that Ben left, and then that he is back
+    presence = f"[data-banner='presence-{ben_seat}:Ben'] .banner-text"
+    anna.wait_for_function(f"(document.querySelector(\"{presence}\") || {{}}).textContent === 'Ben left the table.'",
+                           timeout=30_000)
+    ben.context.set_offline(False)
+    ben.wait_for_selector("[data-banner='offline']", state="detached", timeout=30_000)
+    ben.wait_for_function(f"document.querySelector(\"{own}\").dataset.presence === 'online'")
+    anna.wait_for_function(f"(document.querySelector(\"{presence}\") || {{}}).textContent === 'Ben is back.'")
+    assert not anna.p10_errors and not ben.p10_errors, (anna.p10_errors, ben.p10_errors)
