@@ -216,7 +216,7 @@ class LazyRedaction(dict[str, Any]):
         return dict.items(self._whole())
 
     def __eq__(self, other: object) -> bool:
-        return dict.__eq__(self._whole(), other)
+        return dict.__eq__(self._whole(), other._whole() if isinstance(other, LazyRedaction) else other)
 
     def __ne__(self, other: object) -> bool:
         return not self == other
