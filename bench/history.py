@@ -14,10 +14,10 @@ dates); rows go in with ``COPY`` and the command table's key and unique index ar
 for the other steps and later runs. Seat tokens are ``hb-<table number>-<seat>``, so the steps can act as a seat.
 
 ``storage`` prints the command table's size (heap, indexes, TOAST) per command and the size of a finished game
-(its command rows and its game row) by rule set. ``measure`` times, on the built database and on an empty one
-made the same way with no game (``<database>_empty``), alternately: opening the replay record of the longest game,
-a table's info, ``/api/my/tables`` with 50 seat cookies, the lobby page and the admin ``stats``. ``prune`` copies the
-built database (``CREATE DATABASE ... TEMPLATE``), starts ``bench/load.py`` with ``--tables`` playing tables on the
+(its command rows and its game row) by rule set. ``measure`` times, on the built database and on a small one made
+the same way with only the first 50 of its tables (``<database>_empty``): opening the replay record of the longest
+game (table 0 in both), a table's info, ``/api/my/tables`` with 50 seat cookies, the lobby page and the admin
+``stats`` (in process). ``prune`` copies the built database (``CREATE DATABASE ... TEMPLATE``), starts ``bench/load.py`` with ``--tables`` playing tables on the
 copy and, once they play, prunes every built game (all finished over a day ago) with a one-day retention, then
 prints the prune's duration beside the load bench's figures.
 
@@ -101,49 +101,69 @@ def play(job: tuple[str, int]) -> dict[str, Any]:
 def build(args: argparse.Namespace) -> None:
     t0 = time.perf_counter()
     jobs = [(RULESETS[i % len(RULESETS)], 1000 + i) for i in range(args.distinct)]
-    with multiprocessing.Pool(args.jobs, initializer=os.nice, initargs=(10,)) as pool:
-        games = pool.map(play, jobs, chunksize=4)
+    cache = Path(args.cache) if args.cache else None
+    if cache is not None and cache.exists() and len(games := json.loads(cache.read_text())) == len(jobs):
+        pass  # the games played by an earlier build
+    else:
+        with multiprocessing.Pool(args.jobs, initializer=os.nice, initargs=(10,)) as pool:
+            games = pool.map(play, jobs, chunksize=2)
+        if cache is not None:
+            cache.write_text(json.dumps(games))
     played = time.perf_counter() - t0
     print(f"played {len(games)} distinct games ({sum(len(g['commands']) for g in games):,} commands) "
           f"in {played:.0f} s with {args.jobs} processes")
-    recreate(args.database)
+    games.sort(key=lambda g: -len(g["commands"]))  # table 0 holds the longest game (the replay measured)
+    commands, copied, keyed = write(args.database, games, args.games)
+    print(f"wrote {args.games:,} finished games, {commands:,} commands: copy {copied:.0f} s, keys and vacuum "
+          f"{keyed:.0f} s; total {time.perf_counter() - t0:.0f} s")
+    write(f"{args.database}_empty", games, SMALL)
+    storage(args)
+
+
+SMALL = 50  # games in the small database ``measure`` compares with: the first 50 tables of the big one
+
+
+def write(database: str, games: list[dict[str, Any]], n: int) -> tuple[int, float, float]:
+    """Make ``database`` afresh and write ``n`` finished games (table ``i`` plays ``games[i % len(games)]``); the
+    commands written, and the seconds of the copy and of the keys and vacuum after it."""
+    recreate(database)
     now = datetime.now(UTC)
     t1 = time.perf_counter()
     commands = 0
-    with psycopg.connect(url_of(args.database, driver=False)) as conn:
+    with psycopg.connect(url_of(database, driver=False)) as conn:
         conn.execute("ALTER TABLE game_command DROP CONSTRAINT pk_game_command")
         conn.execute("ALTER TABLE game_command DROP CONSTRAINT uq_game_command_command_id")
         with conn.cursor() as cur:
             with cur.copy("COPY game_table (id, ruleset, options, capacity, spectators, join_code_hash, revision, "
                           "created_at) FROM STDIN") as copy:
-                for i in range(args.games):
+                for i in range(n):
                     g = games[i % len(games)]
                     copy.write_row((table_id(i), g["ruleset"], "{}", PLAYERS, False, digest(f"code-{i}"), 2,
-                                    started(now, i, args.games)))
+                                    started(now, i, n)))
             with cur.copy("COPY seat (id, table_id, position, name, is_host, is_bot, token_hash, created_at) "
                           "FROM STDIN") as copy:
-                for i in range(args.games):
+                for i in range(n):
                     for seat in range(PLAYERS):
                         copy.write_row((PLAYERS * i + seat + 1, table_id(i), seat, f"P{seat}", seat == 0, False,
-                                        digest(token(i, seat)), started(now, i, args.games)))
+                                        digest(token(i, seat)), started(now, i, n)))
             with cur.copy("COPY table_clock (table_id, turn_timer, stand_in) FROM STDIN") as copy:
-                for i in range(args.games):
+                for i in range(n):
                     copy.write_row((table_id(i), "off", False))
             with cur.copy("COPY game (id, table_id, number, ruleset, options, seed, players, seats, status, version, "
                           "snapshot, snapshot_version, winners, created_at, finished_at) FROM STDIN") as copy:
-                for i in range(args.games):
+                for i in range(n):
                     g = games[i % len(games)]
-                    n = len(g["commands"])
-                    begun = started(now, i, args.games)
+                    length = len(g["commands"])
+                    begun = started(now, i, n)
                     seats = json.dumps([{"seat_id": PLAYERS * i + s + 1, "name": f"P{s}"} for s in range(PLAYERS)])
                     copy.write_row((i + 1, table_id(i), 1, g["ruleset"], "{}", g["seed"], PLAYERS, seats, "finished",
-                                    n, g["snapshot"], n, json.dumps(g["winners"]), begun,
-                                    begun + timedelta(seconds=20 * n)))
+                                    length, g["snapshot"], length, json.dumps(g["winners"]), begun,
+                                    begun + timedelta(seconds=20 * length)))
             with cur.copy("COPY game_command (game_id, seq, seat, command_id, command, created_at) "
                           "FROM STDIN") as copy:
-                for i in range(args.games):
+                for i in range(n):
                     g = games[i % len(games)]
-                    begun = started(now, i, args.games)
+                    begun = started(now, i, n)
                     for seq, (seat, command) in enumerate(g["commands"], start=1):
                         copy.write_row((i + 1, seq, seat, str(uuid.uuid4()), command,
                                         begun + timedelta(seconds=20 * seq)))
@@ -156,12 +176,9 @@ def build(args: argparse.Namespace) -> None:
             conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), (SELECT max({column}) "
                          f"FROM {table}))")
         conn.commit()
-    with psycopg.connect(url_of(args.database, driver=False), autocommit=True) as conn:
+    with psycopg.connect(url_of(database, driver=False), autocommit=True) as conn:
         conn.execute("VACUUM ANALYZE")
-    print(f"wrote {args.games:,} finished games, {commands:,} commands: copy {copied:.0f} s, keys and vacuum "
-          f"{time.perf_counter() - t1 - copied:.0f} s; total {time.perf_counter() - t0:.0f} s")
-    recreate(f"{args.database}_empty")
-    storage(args)
+    return commands, copied, time.perf_counter() - t1 - copied
 
 
 def started(now: datetime, i: int, n: int) -> datetime:
@@ -179,7 +196,8 @@ def storage(args: argparse.Namespace) -> None:
         total = heap + indexes + toast
         print(f"game_command: {rows:,} rows; heap {heap / rows:.0f} + indexes {indexes / rows:.0f} + TOAST "
               f"{toast / rows:.0f} = {total / rows:.0f} bytes per command ({total / 2**20:.0f} MB)")
-        game_bytes = conn.execute("SELECT pg_total_relation_size('game') / greatest(1, count(*)) FROM game").fetchone()[0]
+        game_bytes = conn.execute("SELECT pg_total_relation_size('game') / greatest(1, count(*)) "
+                                  "FROM game").fetchone()[0]
         for ruleset, games, commands, row_bytes in conn.execute(
                 "SELECT g.ruleset, count(*), sum(g.version), avg(pg_column_size(g.*)) FROM game g GROUP BY 1 "
                 "ORDER BY 1"):
@@ -204,23 +222,15 @@ def measure(args: argparse.Namespace) -> None:
     from fastapi.testclient import TestClient
 
     from app.main import create_app
+    from app.services.stats import database_stats
     from app.settings import Settings
 
     def cases(database: str) -> tuple[TestClient, dict[str, Any]]:
         settings = Settings(database_url=url_of(database), log_level="WARNING", prune_every_hours=0)
         client = TestClient(create_app(settings))
         client.__enter__()
-        with psycopg.connect(url_of(database, driver=False)) as conn:
-            row = conn.execute("SELECT table_id, version FROM game ORDER BY version DESC LIMIT 1").fetchone()
-        if row is None:  # the empty database: one short game of its own to open
-            r = client.post("/api/tables", json={"ruleset": "mattel", "seats": 2, "name": "A"}).json()
-            joined = client.post(f"/api/tables/{r['table_id']}/join", json={"name": "B", "code": r["join_code"]})
-            client.post(f"/api/tables/{r['table_id']}/start", headers={"Authorization": f"Bearer {r['token']}"})
-            long_table, long_token, cookies = r["table_id"], r["token"], {}
-            del joined
-        else:
-            long_table, long_token = row[0], token(int(row[0][2:]), 0)
-            cookies = {f"p10_seat_{table_id(i)}": token(i, 0) for i in range(0, 50 * 97, 97)}
+        long_table, long_token = table_id(0), token(0, 0)  # the longest game, in both databases
+        cookies = {f"p10_seat_{table_id(i)}": token(i, 0) for i in range(SMALL)}
         client.cookies.clear()
         auth = {"Authorization": f"Bearer {long_token}"}
         number = 1
@@ -230,9 +240,7 @@ def measure(args: argparse.Namespace) -> None:
             "table info": lambda: client.get(f"/api/tables/{long_table}").raise_for_status(),
             "/api/my/tables (50 tables)": lambda: client.get("/api/my/tables", cookies=cookies).raise_for_status(),
             "lobby page /": lambda: client.get("/").raise_for_status(),
-            "admin stats": lambda: subprocess.run([sys.executable, "-m", "app.admin", "stats"], cwd=ROOT,
-                                                  env={**os.environ, "DATABASE_URL": url_of(database)},
-                                                  check=True, capture_output=True),
+            "admin stats (in process)": lambda: database_stats(client.app.state.service.db),
         }
         return client, checks
 
@@ -240,7 +248,7 @@ def measure(args: argparse.Namespace) -> None:
     empty, empty_checks = cases(f"{args.database}_empty")
     print(f"{'':36}  {'empty p50/p99 ms':>18}  {'at size p50/p99 ms':>19}")
     for name in big_checks:
-        samples = 5 if name == "admin stats" else args.samples
+        samples = 20 if name.startswith("admin") else args.samples
         figures = {}
         for label, checks in (("empty", empty_checks), ("big", big_checks), ("empty2", empty_checks)):
             figures[label] = timed(checks[name], samples if label != "empty2" else 1)
@@ -298,6 +306,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--distinct", type=int, default=300)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--cache", default="/tmp/phase10_history_games.json",
+                        help="where the distinct games are kept for the next build ('': nowhere)")
     parser.add_argument("--samples", type=int, default=200)
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--rate", type=float, default=200.0)
