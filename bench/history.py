@@ -18,8 +18,9 @@ for the other steps and later runs. Seat tokens are ``hb-<table number>-<seat>``
 the same way with only the first 50 of its tables (``<database>_empty``): opening the replay record of the longest
 game (table 0 in both), a table's info, ``/api/my/tables`` with 50 seat cookies, the lobby page and the admin
 ``stats`` (in process). ``prune`` copies the built database (``CREATE DATABASE ... TEMPLATE``), starts
-``bench/load.py`` with ``--tables`` playing tables on the copy and, once they play, prunes every built game (all finished over a day ago) with a one-day retention, then
-prints the prune's duration beside the load bench's figures.
+``bench/load.py`` with ``--tables`` playing tables on the copy and, once they play, prunes every built game (all
+finished over a day ago) with a one-day retention, then prints the prune's duration beside the load bench's
+figures.
 
 The server's CPU per command and latency at size: ``python bench/load.py --idle 0 --database-url <url>`` against
 the built and the empty database, alternately (``docs/performance.md``).
