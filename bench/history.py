@@ -219,6 +219,16 @@ def timed(fn: Any, samples: int) -> tuple[float, float]:
     return 1000 * statistics.median(times), 1000 * times[min(len(times) - 1, int(0.99 * len(times)))]
 
 
+def cold(client: Any) -> bool:
+    """Empty the process's caches of states and recomputed steps: the next read recomputes from the database."""
+    from app.services.games import StateCache
+
+    service = client.app.state.service
+    service.states = StateCache(service.settings.state_cache_size)
+    service.step_cache._items.clear()
+    return True
+
+
 def measure(args: argparse.Namespace) -> None:
     from fastapi.testclient import TestClient
 
@@ -231,6 +241,8 @@ def measure(args: argparse.Namespace) -> None:
         client = TestClient(create_app(settings))
         client.__enter__()
         long_table, long_token = table_id(0), token(0, 0)  # the longest game, in both databases
+        with psycopg.connect(url_of(database, driver=False)) as conn:
+            long_version = conn.execute("SELECT version FROM game WHERE table_id = %s", (long_table,)).fetchone()[0]
         cookies = {f"p10_seat_{table_id(i)}": token(i, 0) for i in range(SMALL)}
         client.cookies.clear()
         auth = {"Authorization": f"Bearer {long_token}"}
@@ -239,6 +251,10 @@ def measure(args: argparse.Namespace) -> None:
             "replay record of the longest game": lambda: client.get(
                 f"/api/tables/{long_table}/games/{number}/replay", headers=auth).raise_for_status(),
             "table info": lambda: client.get(f"/api/tables/{long_table}").raise_for_status(),
+            "resume: events since version - 10, cold": lambda: cold(client) and client.get(
+                f"/api/tables/{long_table}/events?since={long_version - 10}", headers=auth).raise_for_status(),
+            "resume: events since 0 (whole game), cold": lambda: cold(client) and client.get(
+                f"/api/tables/{long_table}/events?since=0", headers=auth).raise_for_status(),
             "/api/my/tables (50 tables)": lambda: client.get("/api/my/tables", cookies=cookies).raise_for_status(),
             "lobby page /": lambda: client.get("/").raise_for_status(),
             "admin stats (in process)": lambda: database_stats(client.app.state.service.db),

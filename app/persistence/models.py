@@ -82,6 +82,10 @@ class Game(Base):
     # ``version`` is the snapshot plus the commands after it, replayed.
     snapshot: Mapped[dict[str, Any]] = mapped_column(JSON)
     snapshot_version: Mapped[int] = mapped_column(Integer, default=0)
+    # The snapshot before it (moved here when a new one is stored): a resume from a version between the two
+    # replays from here rather than from the seed (``app.services.history``).
+    previous_snapshot: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    previous_snapshot_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
     winners: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

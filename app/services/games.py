@@ -91,7 +91,8 @@ _PG_INSERT_COMMAND = (
 # version it must be at, the new version, seat, command id, command (JSON text), time, then the snapshot (JSON
 # text) when one is due, then the NOTIFY's channel and payload when there is one.
 def _pg_hot_write(snapshot: bool, notify: bool) -> str:
-    values = "version = $3" + (", snapshot = $8::json, snapshot_version = $3" if snapshot else "")
+    values = "version = $3" + (", previous_snapshot = snapshot, previous_snapshot_version = snapshot_version, "
+                               "snapshot = $8::json, snapshot_version = $3" if snapshot else "")
     channel, payload = (9, 10) if snapshot else (8, 9)
     return (
         f"WITH bump AS (UPDATE game SET {values} WHERE id = $1::integer AND version = $2::integer RETURNING id), "
@@ -372,7 +373,8 @@ class GameService(Lobby, Replays, Fanout):
                 snapshot = over or version - game.snapshot_version >= self.settings.snapshot_every
                 if snapshot:
                     values: JSONDict = {"version": version, "snapshot": ruleset.state_to_json(new_state),
-                                        "snapshot_version": version}
+                                        "snapshot_version": version, "previous_snapshot": _G.c.snapshot,
+                                        "previous_snapshot_version": _G.c.snapshot_version}
                     if over:
                         values |= {"status": "finished", "winners": list(ruleset.winners(new_state)),
                                    "finished_at": utcnow()}

@@ -1,14 +1,15 @@
 """A game's past steps, recomputed: the events of the commands after a version, as each seat and a spectator may see
 them, rebuilt by the deterministic engine (C-10) from what is stored.
 
-The database keeps a command's seat, id and command, not its events (``GameCommand``). Who needs events it missed
--- a socket resuming with ``since=N`` whose table this process does not keep current, a ``GET .../events``, a resend
-of an accepted command, the public record of a running game -- gets them here: the engine starts from the game's
-latest stored snapshot when it is not newer than ``N`` (the usual resume: at most ``snapshot_every`` commands
-behind), otherwise from its seed, and applies the stored commands; the events after ``N`` are redacted per seat on
-demand (``LazyRedaction``). The steps computed are kept in a small per-process cache (``StepCache``), so the
-sockets of one table resuming together replay it once. A process keeps the recent steps of the tables it keeps
-current in its fan-out cache (``app.services.fanout``) and needs none of this for them.
+The database keeps a command's seat, id and command, not its events (``GameCommand``). Who needs events it missed --
+a socket resuming with ``since=N`` whose table this process does not keep current, a ``GET .../events``, a resend of
+an accepted command, the public record of a running game -- gets them here: the engine starts from the game's latest
+stored snapshot when it is not newer than ``N``, or else from the one before it (``previous_snapshot``: the usual
+resume is within ``2 * snapshot_every`` commands), otherwise from its seed, and applies the stored commands; the
+events after ``N`` are redacted per seat on demand (``LazyRedaction``). The steps computed are kept in a small
+per-process cache (``StepCache``), so the sockets of one table resuming together replay it once. A process keeps the
+recent steps of the tables it keeps current in its fan-out cache (``app.services.fanout``) and needs none of this
+for them.
 """
 
 from __future__ import annotations
@@ -80,15 +81,20 @@ class History(ServiceBase):
         cached = self.step_cache.get(game.id, since, upto)
         if cached is not None:
             return cached
-        row = s.execute(select(Game.snapshot, Game.snapshot_version, Game.seed, Game.players, Game.options)
-                        .where(Game.id == game.id)).one()
         start = self.states.get(game.id, since)
-        if start is not None:
-            state, version = start, since
-        elif row.snapshot is not None and row.snapshot_version <= since:
-            state, version = ruleset.state_from_json(row.snapshot), row.snapshot_version
-        else:
-            state, version = ruleset.new_game(row.seed, row.players, ruleset.parse_options(row.options)), 0
+        row = s.execute(select(Game.snapshot_version, Game.previous_snapshot_version, Game.seed, Game.players,
+                               Game.options).where(Game.id == game.id)).one()
+        state, version = (start, since) if start is not None else (None, 0)
+        # A snapshot with its version in one statement: a command may have stored a newer one since ``row``.
+        for column, at, known in ((Game.snapshot, Game.snapshot_version, row.snapshot_version),
+                                  (Game.previous_snapshot, Game.previous_snapshot_version,
+                                   row.previous_snapshot_version)):
+            if state is None and known is not None and known <= since:
+                snapshot, at_version = s.execute(select(column, at).where(Game.id == game.id)).one()
+                if snapshot is not None and at_version is not None and at_version <= since:
+                    state, version = ruleset.state_from_json(snapshot), at_version
+        if state is None:
+            state = ruleset.new_game(row.seed, row.players, ruleset.parse_options(row.options))
         commands = s.execute(select(GameCommand.seq, GameCommand.seat, GameCommand.command)
                              .where(GameCommand.game_id == game.id, GameCommand.seq > version,
                                     GameCommand.seq <= upto)

@@ -4,7 +4,8 @@ A command row holds the game, its sequence number (the key), the seat, the clien
 Its events, and each seat's and a spectator's redaction of them, are what the deterministic engine recomputes from
 the game's seed, options and commands (C-10), when a resume, a resend or a replay asks for them
 (``app.services.history``). The rows are copied into a new table in (game, seq) order, which also gives back the
-space of the dropped columns at once.
+space of the dropped columns at once. A game keeps its snapshot before the latest one too (``previous_snapshot``),
+so that a resume from a version between the two replays from there rather than from the seed.
 
 Revision ID: 0014_history_storage
 Revises: 0010_push_subscriptions
@@ -33,6 +34,9 @@ def _rename_old(suffix: str) -> None:
 
 
 def upgrade() -> None:
+    with op.batch_alter_table("game") as batch:
+        batch.add_column(sa.Column("previous_snapshot", sa.JSON(), nullable=True))
+        batch.add_column(sa.Column("previous_snapshot_version", sa.Integer(), nullable=True))
     _rename_old("old")
     op.create_table(
         "game_command",
@@ -96,3 +100,6 @@ def downgrade() -> None:
         if rows:
             bind.execute(old.insert(), rows)
     op.drop_table("game_command_new")
+    with op.batch_alter_table("game") as batch:
+        batch.drop_column("previous_snapshot_version")
+        batch.drop_column("previous_snapshot")
