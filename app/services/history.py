@@ -19,7 +19,7 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import case, null, select
 from sqlalchemy.orm import Session
 
 from app.persistence.db import Database
@@ -81,20 +81,21 @@ class History(ServiceBase):
         cached = self.step_cache.get(game.id, since, upto)
         if cached is not None:
             return cached
-        start = self.states.get(game.id, since)
-        row = s.execute(select(Game.snapshot_version, Game.previous_snapshot_version, Game.seed, Game.players,
-                               Game.options).where(Game.id == game.id)).one()
-        state, version = (start, since) if start is not None else (None, 0)
-        # A snapshot with its version in one statement: a command may have stored a newer one since ``row``.
-        for column, at, known in ((Game.snapshot, Game.snapshot_version, row.snapshot_version),
-                                  (Game.previous_snapshot, Game.previous_snapshot_version,
-                                   row.previous_snapshot_version)):
-            if state is None and known is not None and known <= since:
-                snapshot, at_version = s.execute(select(column, at).where(Game.id == game.id)).one()
-                if snapshot is not None and at_version is not None and at_version <= since:
-                    state, version = ruleset.state_from_json(snapshot), at_version
+        state, version = self.states.get(game.id, since), since
         if state is None:
-            state = ruleset.new_game(row.seed, row.players, ruleset.parse_options(row.options))
+            # The latest snapshot not newer than ``since`` with its version, in one statement (a command may store
+            # a newer one meanwhile): the latest one, the one before it, or none (from the seed).
+            latest, previous = Game.snapshot_version <= since, Game.previous_snapshot_version <= since
+            row = s.execute(select(
+                Game.seed, Game.options,
+                case((latest, Game.snapshot), (previous, Game.previous_snapshot), else_=null()).label("start"),
+                case((latest, Game.snapshot_version), (previous, Game.previous_snapshot_version),
+                     else_=0).label("start_version"),
+            ).where(Game.id == game.id)).one()
+            if row.start is not None:
+                state, version = ruleset.state_from_json(row.start), row.start_version
+            else:
+                state, version = ruleset.new_game(row.seed, game.players, ruleset.parse_options(row.options)), 0
         commands = s.execute(select(GameCommand.seq, GameCommand.seat, GameCommand.command)
                              .where(GameCommand.game_id == game.id, GameCommand.seq > version,
                                     GameCommand.seq <= upto)
@@ -103,7 +104,7 @@ class History(ServiceBase):
         for seq, seat, command in commands:
             state, events = ruleset.apply(state, seat, ruleset.parse_command(command))
             if seq > since:
-                steps.append((seq, LazyRedaction(ruleset, row.players, events)))
+                steps.append((seq, LazyRedaction(ruleset, game.players, events)))
         if len(steps) != upto - since:
             raise RuntimeError(f"game {game.id}: commands {since + 1}..{upto} are not all stored")
         if upto == game.version:
