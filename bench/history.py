@@ -3,7 +3,8 @@
     python bench/history.py build [--games 10000] [--distinct 300] [--jobs 2]
     python bench/history.py storage
     python bench/history.py measure [--samples 200]
-    python bench/history.py prune [--tables 200] [--rate 200]
+    python bench/history.py prune [--tables 200] [--rate 200] [--duration 60]
+    python bench/history.py backup [--samples 100]
 
 ``build`` fills the database ``--database`` (default ``phase10_history_bench``, dropped and made again) with
 ``--games`` finished 2-player games, a third of each rule set, written the way the server writes them (a table, its
@@ -20,7 +21,8 @@ game (table 0 in both), a table's info, ``/api/my/tables`` with 50 seat cookies,
 ``stats`` (in process). ``prune`` copies the built database (``CREATE DATABASE ... TEMPLATE``), starts
 ``bench/load.py`` with ``--tables`` playing tables on the copy and, once they play, prunes every built game (all
 finished over a day ago) with a one-day retention, then prints the prune's duration beside the load bench's
-figures.
+figures. ``backup`` times ``pg_dump`` of the built database and ``app.admin export``/``import`` of ``--samples``
+of its tables.
 
 The server's CPU per command and latency at size: ``python bench/load.py --idle 0 --database-url <url>`` against
 the built and the empty database, alternately (``docs/performance.md``).
@@ -316,9 +318,46 @@ def prune_at_size(args: argparse.Namespace) -> None:
         conn.execute(f"DROP DATABASE IF EXISTS {copy_name} WITH (FORCE)")
 
 
+# ----------------------------------------------------------------------------------------------------- backup
+def backup(args: argparse.Namespace) -> None:
+    """``pg_dump`` of the built database (the README's Postgres backup), and ``app.admin export`` / ``import`` of
+    ``--samples`` of its tables, timed."""
+    from app.persistence.db import Database
+    from app.services.archive import export_table, import_record
+
+    target = Path(f"/tmp/{args.database}.dump")
+    t0 = time.perf_counter()
+    subprocess.run(["pg_dump", "-Fc", "-Z", "1", "-f", str(target), url_of(args.database, driver=False)], check=True)
+    dumped = time.perf_counter() - t0
+    with psycopg.connect(url_of(args.database, driver=False)) as conn:
+        size = conn.execute("SELECT pg_database_size(current_database())").fetchone()[0]
+    print(f"pg_dump -Fc -Z 1: {size / 2**20:.0f} MB database in {dumped:.0f} s ({size / 2**20 / dumped:.0f} MB/s), "
+          f"dump file {target.stat().st_size / 2**20:.0f} MB")
+    target.unlink()
+    db = Database(url_of(args.database))
+    tables = [table_id(i) for i in range(0, args.games, max(1, args.games // args.samples))][:args.samples]
+    t0 = time.perf_counter()
+    records = [export_table(db, table) for table in tables]
+    exported = time.perf_counter() - t0
+    commands = sum(len(g["commands"]) for r in records for g in r["games"])
+    t0 = time.perf_counter()
+    imported = [import_record(db, record) for record in records]
+    replayed = time.perf_counter() - t0
+    print(f"export: {len(records)} tables ({commands:,} commands) in {exported:.1f} s = "
+          f"{commands / exported:,.0f} commands/s; import (each game replayed and checked): {replayed:.1f} s = "
+          f"{commands / replayed:,.0f} commands/s")
+    with db.write() as s:
+        from sqlalchemy import delete
+
+        from app.persistence.models import GameTable
+
+        s.execute(delete(GameTable).where(GameTable.id.in_(imported)))
+    db.dispose()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("step", choices=("build", "storage", "measure", "prune"))
+    parser.add_argument("step", choices=("build", "storage", "measure", "prune", "backup"))
     parser.add_argument("--database", default="phase10_history_bench")
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--distinct", type=int, default=300)
@@ -330,7 +369,7 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=200.0)
     parser.add_argument("--duration", type=float, default=60.0)
     args = parser.parse_args()
-    {"build": build, "storage": storage, "measure": measure, "prune": prune_at_size}[args.step](args)
+    {"build": build, "storage": storage, "measure": measure, "prune": prune_at_size, "backup": backup}[args.step](args)
 
 
 if __name__ == "__main__":
