@@ -126,6 +126,17 @@ class PostgresCPU:
 POSTGRES: PostgresCPU | None = None  # set by ``run`` when Postgres runs on this machine
 
 
+def storage_report(dsn: str) -> None:
+    """Bytes per stored command: the command table with its indexes and TOAST, over its rows."""
+    with psycopg.connect(dsn) as conn:
+        total, heap, rows = conn.execute(
+            "SELECT pg_total_relation_size('game_command'), pg_relation_size('game_command'), "
+            "(SELECT count(*) FROM game_command)").fetchone() or (0, 0, 0)
+    if rows:
+        print(f"storage: {rows} commands, {total / rows:.0f} bytes per command with indexes and TOAST "
+              f"(heap {heap / rows:.0f})")
+
+
 def cpu_split(servers: list[int]) -> tuple[float, float]:
     """(user, system) CPU time of the server processes and their children."""
     user = system = 0.0
@@ -417,6 +428,8 @@ async def bench(bases: list[str], servers: list[int], args: argparse.Namespace,
                       f"= {1000 * (spent - at_rest * played) / max(1.0, commands):.3f} ms per command beyond rest")
             if metrics_before is not None:
                 server_metrics.report(metrics_before, server_metrics.scrape(base))
+            if POSTGRES is not None:
+                storage_report(POSTGRES.dsn)
         print(f"server RSS after play: {rss_mb(servers):.0f} MB")
         for run in runs:
             for ws in run.sockets:
