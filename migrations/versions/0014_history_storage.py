@@ -100,6 +100,8 @@ def downgrade() -> None:
         if rows:
             bind.execute(old.insert(), rows)
     op.drop_table("game_command_new")
-    with op.batch_alter_table("game") as batch:
-        batch.drop_column("previous_snapshot_version")
-        batch.drop_column("previous_snapshot")
+    # Not ``batch_alter_table``: on SQLite it would copy ``game`` into a new table and drop the old one, and the
+    # drop deletes every command row with its game (ON DELETE CASCADE). Both databases drop a column in place
+    # (SQLite from 3.35).
+    op.execute("ALTER TABLE game DROP COLUMN previous_snapshot_version")
+    op.execute("ALTER TABLE game DROP COLUMN previous_snapshot")

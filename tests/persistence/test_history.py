@@ -84,3 +84,40 @@ def test_C10_a_resent_command_gets_its_events_again_after_later_snapshots(settin
                             headers=bearer(t.tokens[first["seat"]])).json()
         assert again["duplicate"] and again["version"] == 2
         assert again["events"] == first["answer"]["events"] and again["events"]
+
+
+def test_C10_the_storage_migration_downgrades_with_events_recomputed_and_upgrades_again(tmp_path: Any) -> None:
+    """``0014_history_storage`` downgraded: every command row gets back the events and per-seat redactions the engine
+    computes (what the old revision stored); upgraded again, the commands are all still there."""
+    from alembic import command as alembic
+    from sqlalchemy import create_engine, text
+
+    from app import fastjson
+    from app.persistence.db import alembic_config, upgrade
+    from app.rules import registry
+    from tests.server_helpers import play
+
+    url = f"sqlite:///{tmp_path / 'down.db'}"
+    upgrade(url)
+    with TestClient(create_app(Settings(database_url=url, log_level="WARNING"))) as client:
+        t = new_table(client, players=2, start=True)
+        assert play(client, t, 12, seed=2) == 12
+        _, _, game = server_game(client, t.id)
+    alembic.downgrade(alembic_config(url), "0010_push_subscriptions")
+    engine = create_engine(url)
+    with engine.connect() as conn:
+        rows = conn.execute(text("SELECT seq, seat, command, events, redacted FROM game_command ORDER BY seq")).all()
+    ruleset = registry.get(game.ruleset)
+    state = ruleset.new_game(game.seed, game.players, ruleset.parse_options(game.options))
+    assert [row.seq for row in rows] == list(range(1, 13))
+    for row in rows:
+        state, events = ruleset.apply(state, row.seat, ruleset.parse_command(fastjson.loads(row.command)))
+        assert fastjson.loads(row.events) == [ruleset.event_to_json(e) for e in events]
+        redacted = fastjson.loads(row.redacted)
+        assert set(redacted) == {"0", "1", "spectator"}
+        assert redacted["1"] == [ruleset.redact_event(e, 1) for e in events]
+        assert redacted["spectator"] == [ruleset.redact_event(e, None) for e in events]
+    alembic.upgrade(alembic_config(url), "head")
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT count(*) FROM game_command")).scalar() == 12
+    engine.dispose()
