@@ -84,6 +84,59 @@ def rss_mb(servers: list[int]) -> float:
     return total / 1024
 
 
+def proc_cpu(pid: int) -> float:
+    """User + system CPU seconds of one process (0 if it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+# The Postgres server's own background processes: they work for every database on the server (on a shared
+# machine, for other databases too).
+PG_BACKGROUND = ("walwriter", "checkpointer", "background writer", "autovacuum launcher",
+                 "logical replication launcher")
+
+
+class PostgresCPU:
+    """The CPU Postgres spends for the bench, read from ``/proc`` (Postgres on this machine): its backends and
+    autovacuum workers of the bench's database (``pg_stat_activity.datname``), and apart from them the server's
+    background processes (WAL writer, checkpointer, background writer: shared with any other database)."""
+
+    def __init__(self, dsn: str, database: str) -> None:
+        self.dsn, self.database = dsn, database
+
+    def sample(self) -> tuple[dict[int, float], dict[int, float]]:
+        """CPU seconds per process: (this database's processes, the background ones)."""
+        with psycopg.connect(self.dsn, autocommit=True) as conn:
+            rows = conn.execute("SELECT pid, datname, backend_type FROM pg_stat_activity "
+                                "WHERE pid <> pg_backend_pid()").fetchall()
+        ours = {pid: proc_cpu(pid) for pid, datname, _ in rows if datname == self.database}
+        background = {pid: proc_cpu(pid) for pid, _, kind in rows if kind in PG_BACKGROUND}
+        return ours, background
+
+    @staticmethod
+    def spent(start: dict[int, float], end: dict[int, float]) -> float:
+        """CPU seconds spent between two samples by the processes of the second (a process that began in between
+        counts from 0; one that ended in between is not counted)."""
+        return sum(cpu - start.get(pid, 0.0) for pid, cpu in end.items())
+
+
+POSTGRES: PostgresCPU | None = None  # set by ``run`` when Postgres runs on this machine
+
+
+def storage_report(dsn: str) -> None:
+    """Bytes per stored command: the command table with its indexes and TOAST, over its rows."""
+    with psycopg.connect(dsn) as conn:
+        total, heap, rows = conn.execute(
+            "SELECT pg_total_relation_size('game_command'), pg_relation_size('game_command'), "
+            "(SELECT count(*) FROM game_command)").fetchone() or (0, 0, 0)
+    if rows:
+        print(f"storage: {rows} commands, {total / rows:.0f} bytes per command with indexes and TOAST "
+              f"(heap {heap / rows:.0f})")
+
+
 def cpu_split(servers: list[int]) -> tuple[float, float]:
     """(user, system) CPU time of the server processes and their children."""
     user = system = 0.0
@@ -227,6 +280,8 @@ class Figures:
     p50_ms: float
     p99_ms: float
     load: float
+    pg_ms: float = 0.0  # Postgres's CPU per command: this database's processes
+    pg_background_ms: float = 0.0  # and the server's background processes (shared with other databases)
 
     @property
     def sustained(self) -> bool:
@@ -247,9 +302,11 @@ async def play(runs: list[TableRun], servers: list[int], rate: float, duration: 
     start = time.perf_counter()
     user_start, system_start = cpu_split(servers)
     client_start = time.process_time()
+    pg_start = POSTGRES.sample() if POSTGRES is not None else None
     end = start + duration
     await asyncio.gather(*(drive(run, interval, end, random.Random(rnd.random())) for run in runs))
     elapsed = time.perf_counter() - start
+    pg_end = POSTGRES.sample() if POSTGRES is not None else None
     user, system = cpu_split(servers)
     user, system = user - user_start, system - system_start
     cpu = user + system
@@ -257,9 +314,15 @@ async def play(runs: list[TableRun], servers: list[int], rate: float, duration: 
     latencies = [x for run in runs for x in run.latencies]
     errors = sum(run.errors for run in runs)
     load = os.getloadavg()[0]
-    figures = Figures(rate, len(latencies) / elapsed, errors, 1000 * cpu / max(1, len(latencies)),
+    n = max(1, len(latencies))
+    pg = pg_background = 0.0
+    if pg_start is not None and pg_end is not None:
+        pg = PostgresCPU.spent(pg_start[0], pg_end[0])
+        pg_background = PostgresCPU.spent(pg_start[1], pg_end[1])
+    figures = Figures(rate, len(latencies) / elapsed, errors, 1000 * cpu / n,
                       1000 * statistics.median(latencies) if latencies else 0.0,
-                      1000 * percentile(latencies, 0.99) if latencies else 0.0, load)
+                      1000 * percentile(latencies, 0.99) if latencies else 0.0, load,
+                      1000 * pg / n, 1000 * pg_background / n)
     if not report:
         return figures
     print(f"commands: {len(latencies)} in {elapsed:.1f} s = {len(latencies) / elapsed:.0f} commands/s "
@@ -268,6 +331,13 @@ async def play(runs: list[TableRun], servers: list[int], rate: float, duration: 
         n = len(latencies)
         print(f"server CPU: {cpu:.1f} s = {1000 * cpu / n:.2f} ms per command ({100 * cpu / elapsed:.0f}% of one "
               f"core; user {1000 * user / n:.2f} + system {1000 * system / n:.2f} ms); load average {load:.1f}")
+        if pg_start is not None:
+            print(f"Postgres CPU: {pg:.1f} s = {figures.pg_ms:.2f} ms per command (this database's backends and "
+                  f"autovacuum); its background processes {pg_background:.1f} s = {figures.pg_background_ms:.2f} ms "
+                  f"(WAL writer, checkpointer ...: shared with every database on the server)")
+            print(f"whole cost: server + Postgres {figures.cpu_ms + figures.pg_ms:.2f} ms per command "
+                  f"({figures.cpu_ms + figures.pg_ms + figures.pg_background_ms:.2f} ms with the background "
+                  f"processes)")
         print(f"client (this process) CPU: {client_cpu:.1f} s = {1000 * client_cpu / len(latencies):.1f} ms "
               f"per command ({100 * client_cpu / elapsed:.0f}% of one core)")
         print(f"latency send -> last of 4 sockets: p50 {1000 * statistics.median(latencies):.1f} ms, "
@@ -358,6 +428,8 @@ async def bench(bases: list[str], servers: list[int], args: argparse.Namespace,
                       f"= {1000 * (spent - at_rest * played) / max(1.0, commands):.3f} ms per command beyond rest")
             if metrics_before is not None:
                 server_metrics.report(metrics_before, server_metrics.scrape(base))
+            if POSTGRES is not None:
+                storage_report(POSTGRES.dsn)
         print(f"server RSS after play: {rss_mb(servers):.0f} MB")
         for run in runs:
             for ws in run.sockets:
@@ -439,6 +511,11 @@ def run(args: argparse.Namespace) -> Figures | None:
         from app.persistence.db import upgrade
 
         upgrade(url)
+        global POSTGRES
+        libpq = url.replace("postgresql+psycopg://", "postgresql://")
+        host = libpq.split("@", 1)[-1].split("/", 1)[0].split(":", 1)[0]
+        POSTGRES = PostgresCPU(libpq, libpq.rsplit("/", 1)[1].split("?", 1)[0]) \
+            if host in ("127.0.0.1", "localhost", "") else None
         env = {**os.environ, "DATABASE_URL": url, "PHASE10_FIXED_SEED": str(SEED),
                "PHASE10_LOG_LEVEL": "WARNING", "PHASE10_JOIN_FAILURES_PER_ADDRESS": "1000000",
                "PHASE10_METRICS_ALLOW": "127.0.0.1"}

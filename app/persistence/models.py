@@ -14,6 +14,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    PrimaryKeyConstraint,
     String,
     UniqueConstraint,
 )
@@ -81,34 +82,36 @@ class Game(Base):
     # ``version`` is the snapshot plus the commands after it, replayed.
     snapshot: Mapped[dict[str, Any]] = mapped_column(JSON)
     snapshot_version: Mapped[int] = mapped_column(Integer, default=0)
+    # The snapshot before it (moved here when a new one is stored): a resume from a version between the two
+    # replays from here rather than from the seed (``app.services.history``).
+    previous_snapshot: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    previous_snapshot_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
     winners: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class GameCommand(Base):
-    """An accepted command: ``seq`` is the game version it produced.
+    """An accepted command: ``seq`` is the game version it produced (with the game, the key).
 
-    ``events`` holds the full events (``event_to_json``) and ``redacted`` the same events as each seat
-    (key ``"0"``, ``"1"`` ...) and a spectator (key ``"spectator"``) may see them, computed once with the
-    engine's ``redact_event`` when the command is accepted, so ``since=N`` and other processes can resend
-    exactly what a socket missed without re-running the engine.
+    Only what the engine cannot recompute is stored: the seat, the client's command id (a resend is told from a
+    new command by it) and the command. Its events, and each seat's and a spectator's redaction of them, are
+    recomputed from the game's snapshot or seed by the deterministic engine (C-10) when a resume with ``since``,
+    a resend or a replay needs them (``app.services.history``); a process that accepted or heard the command keeps
+    the recent ones in its fan-out cache.
     """
 
     __tablename__ = "game_command"
     __table_args__ = (
-        UniqueConstraint("game_id", "seq", name="uq_game_command_seq"),
+        PrimaryKeyConstraint("game_id", "seq", name="pk_game_command"),
         UniqueConstraint("game_id", "command_id", name="uq_game_command_command_id"),
     )
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
     seq: Mapped[int] = mapped_column(Integer)
     seat: Mapped[int] = mapped_column(Integer)
     command_id: Mapped[str] = mapped_column(String(64))
     command: Mapped[dict[str, Any]] = mapped_column(JSON)
-    events: Mapped[list[Any]] = mapped_column(JSON)
-    redacted: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

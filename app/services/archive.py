@@ -8,9 +8,9 @@ the operator's, not a player's.
 
 ``import_record`` re-hosts an export for replay under a new table id: it replays every game through the engine
 first (each command must be accepted, the game must end exactly as recorded), then writes the table, its seats
-(without tokens: nobody can act at it) and the games with their commands, events and per-seat redactions in
-one transaction. The table admits spectators, so anyone with its link can watch the replays. Any problem
-raises ``RecordError`` before anything is written.
+(without tokens: nobody can act at it) and the games with their commands in one transaction (their events are
+the engine's to recompute, ``app.services.history``). The table admits spectators, so anyone with its link can
+watch the replays. Any problem raises ``RecordError`` before anything is written.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from sqlalchemy import select
 from app.persistence.db import Database
 from app.persistence.models import Game, GameCommand, GameTable, Seat, utcnow
 
-from .base import SPECTATOR, RulesetCatalog
+from .base import RulesetCatalog
 from .security import digest, new_join_code, new_table_id
 
 FORMAT = "phase10-table-record"
@@ -124,10 +124,7 @@ def _replayed(game: JSONDict, catalog: RulesetCatalog, where: str) -> tuple[JSON
             state, events = ruleset.apply(state, seat, command)
         except Exception as err:
             raise RecordError(f"{at}: the engine refuses it: {err}") from None
-        redacted = {str(p): [ruleset.redact_event(e, p) for e in events] for p in range(players)}
-        redacted[SPECTATOR] = [ruleset.redact_event(e, None) for e in events]
         rows.append({"seq": i, "seat": seat, "command_id": command_id, "command": ruleset.command_to_json(command),
-                     "events": [ruleset.event_to_json(e) for e in events], "redacted": redacted,
                      "created_at": _when(entry.get("created_at"), at)})
     over = ruleset.is_over(state)
     status = _field(game, "status", str, where)

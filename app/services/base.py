@@ -233,7 +233,7 @@ class LazyRedaction(dict[str, Any]):
         return dict.items(self._whole())
 
     def __eq__(self, other: object) -> bool:
-        return dict.__eq__(self._whole(), other)
+        return dict.__eq__(self._whole(), other._whole() if isinstance(other, LazyRedaction) else other)
 
     def __ne__(self, other: object) -> bool:
         return not self == other
@@ -327,11 +327,14 @@ class ServiceBase:
 
     def _game(self, s: Session, table_id: str) -> Game | None:
         # The snapshot is loaded only when the state cache misses.
-        return s.scalar(select(Game).options(defer(Game.snapshot)).where(Game.table_id == table_id)
+        return s.scalar(select(Game).options(defer(Game.snapshot), defer(Game.previous_snapshot))
+                        .where(Game.table_id == table_id)
                         .order_by(Game.number.desc()).limit(1))
 
     def _game_number(self, s: Session, table_id: str, number: int) -> Game:
-        game = s.scalar(select(Game).where(Game.table_id == table_id, Game.number == number))
+        # The snapshots are loaded only if asked for (a replay rebuilds its states from the seed).
+        game = s.scalar(select(Game).options(defer(Game.snapshot), defer(Game.previous_snapshot))
+                        .where(Game.table_id == table_id, Game.number == number))
         if game is None:
             raise ServiceError(404, "game_not_found", f"no game {number} at this table")
         return game

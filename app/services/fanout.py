@@ -17,12 +17,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app import metrics
 from app.persistence.db import Database
-from app.persistence.models import GameCommand
 from app.settings import Settings
 
 from .base import (
@@ -31,10 +29,10 @@ from .base import (
     LazyRedaction,
     Notifier,
     RulesetCatalog,
-    ServiceBase,
     Step,
     TableExtension,
 )
+from .history import History, Steps
 
 
 class _NeedsDatabase(Exception):
@@ -96,7 +94,7 @@ class HotGame:
     seats: list[Any]
 
 
-class Fanout(ServiceBase):
+class Fanout(History):
     """Fan-out data per table change, with the hot cache of running tables."""
 
     def __init__(self, db: Database, settings: Settings, catalog: RulesetCatalog | None = None,
@@ -191,6 +189,15 @@ class Fanout(ServiceBase):
                 snapshot = version - hot.snapshot_version >= self.settings.snapshot_every
             if snapshot:
                 hot.snapshot_version = version
+
+    def _recent_steps(self, table_id: str, game_id: int, since: int, upto: int) -> Steps | None:
+        """The steps ``since + 1 .. upto`` of the game from the hot cache, or ``None`` if it lacks one."""
+        with self._hot_lock:
+            hot = self._hot.get(table_id)
+            if hot is None or hot.game_id != game_id:
+                return None
+            steps = [step for step in hot.steps if since < step[0] <= upto]
+        return steps if len(steps) == upto - since else None
 
     def hot_game(self, table_id: str) -> HotGame | None:
         """The running game of ``table_id`` as this process's hot cache has it (``None`` if not cached). It may be
@@ -287,18 +294,15 @@ class Fanout(ServiceBase):
             data.game_id, data.version = game.id, game.version
             data.engine_seat = {entry["seat_id"]: i for i, entry in enumerate(game.seats)}
             ruleset = self._ruleset(game.ruleset)
+            if since < game.version:
+                # Bounded by the version read above: under READ COMMITTED a command committed since is in the
+                # next frame, never in this one (nor, through the hot cache, in both). Recomputed by the engine,
+                # which leaves the state at that version in the state cache for the views.
+                data.steps = self._steps(s, ruleset, game, since, game.version)
             state = self._state(s, ruleset, game)
             engine_seats = {self._engine_seat(game, seat_id) for seat_id in seat_ids}
             data.views.update(ruleset.player_views(state, engine_seats))  # one view per distinct seat
             self._decorate(s, table_id, game, data.views.values())
-            if since < game.version:
-                # Bounded by the version read above: under READ COMMITTED a command committed since is in the
-                # next frame, never in this one (nor, through the hot cache, in both).
-                data.steps = [(seq, red) for seq, red in s.execute(
-                    select(GameCommand.seq, GameCommand.redacted)
-                    .where(GameCommand.game_id == game.id, GameCommand.seq > since,
-                           GameCommand.seq <= game.version)
-                    .order_by(GameCommand.seq)).all()]
             if game.status == "playing" and self.settings.state_cache_size > 0:
                 with self._hot_lock:
                     if epoch != self._epoch:

@@ -62,8 +62,7 @@ _GAME_COLUMNS = (_G.c.id, _G.c.version, _G.c.snapshot_version, _G.c.seats, _G.c.
 _LATEST_GAME = (select(*_GAME_COLUMNS).where(_G.c.table_id == bindparam("table_id"))
                 .order_by(_G.c.number.desc()).limit(1))
 _LATEST_GAME_AND_COMMAND = (
-    select(*_GAME_COLUMNS, _C.c.seat.label("dup_seat"), _C.c.seq.label("dup_seq"),
-           _C.c.redacted.label("dup_redacted"))
+    select(*_GAME_COLUMNS, _C.c.seat.label("dup_seat"), _C.c.seq.label("dup_seq"))
     .select_from(_G.outerjoin(_C, and_(_C.c.game_id == _G.c.id, _C.c.command_id == bindparam("command_id"))))
     .where(_G.c.table_id == bindparam("table_id")).order_by(_G.c.number.desc()).limit(1))
 _BUMP_VERSION = (update(_G).where(_G.c.id == bindparam("b_id"), _G.c.version == bindparam("b_old"))
@@ -76,29 +75,29 @@ _INSERT_COMMAND = insert(_C)
 _PG_GAME = "SELECT g.id, g.version, g.snapshot_version, g.seats, g.ruleset, g.players, g.status"
 _PG_LATEST_GAME = f"{_PG_GAME} FROM game g WHERE g.table_id = %(table_id)s ORDER BY g.number DESC LIMIT 1"
 _PG_LATEST_GAME_AND_COMMAND = (
-    f"{_PG_GAME}, c.seat AS dup_seat, c.seq AS dup_seq, c.redacted AS dup_redacted FROM game g "
+    f"{_PG_GAME}, c.seat AS dup_seat, c.seq AS dup_seq FROM game g "
     "LEFT OUTER JOIN game_command c ON c.game_id = g.id AND c.command_id = %(command_id)s "
     "WHERE g.table_id = %(table_id)s ORDER BY g.number DESC LIMIT 1")
 _PG_BUMP_VERSION = "UPDATE game SET version = %(b_new)s WHERE game.id = %(b_id)s AND game.version = %(b_old)s"
 _PG_INSERT_COMMAND = (
-    "INSERT INTO game_command (game_id, seq, seat, command_id, command, events, redacted, created_at) "
-    "VALUES (%(game_id)s, %(seq)s, %(seat)s, %(command_id)s, %(command)s, %(events)s, %(redacted)s, %(created_at)s)")
-_PG_JSON = ("command", "events", "redacted")
+    "INSERT INTO game_command (game_id, seq, seat, command_id, command, created_at) "
+    "VALUES (%(game_id)s, %(seq)s, %(seat)s, %(command_id)s, %(command)s, %(created_at)s)")
 # A socket's command on a running table this process keeps current (``_hot_plan``): the version bump (with the
 # new snapshot when one is due), the command row and the NOTIFY in one statement, in autocommit (one round trip:
 # no separate read, BEGIN or COMMIT). The version guard makes it apply only on exactly the version the command was
 # checked against; a copy of a command id already accepted fails the unique constraint (the whole statement is
 # undone). Postgres's own positional parameters, typed, so that both drivers run it as it is: asyncpg on the event
 # loop (``app.persistence.hot``) and psycopg's raw cursor in a worker thread. Parameters, in order: game id, the
-# version it must be at, the new version, seat, command id, command, events, redactions (JSON text), time, then
-# the snapshot (JSON text) when one is due, then the NOTIFY's channel and payload when there is one.
+# version it must be at, the new version, seat, command id, command (JSON text), time, then the snapshot (JSON
+# text) when one is due, then the NOTIFY's channel and payload when there is one.
 def _pg_hot_write(snapshot: bool, notify: bool) -> str:
-    values = "version = $3" + (", snapshot = $10::json, snapshot_version = $3" if snapshot else "")
-    channel, payload = (11, 12) if snapshot else (10, 11)
+    values = "version = $3" + (", previous_snapshot = snapshot, previous_snapshot_version = snapshot_version, "
+                               "snapshot = $8::json, snapshot_version = $3" if snapshot else "")
+    channel, payload = (9, 10) if snapshot else (8, 9)
     return (
         f"WITH bump AS (UPDATE game SET {values} WHERE id = $1::integer AND version = $2::integer RETURNING id), "
-        "ins AS (INSERT INTO game_command (game_id, seq, seat, command_id, command, events, redacted, created_at) "
-        "SELECT id, $3::integer, $4::integer, $5::text, $6::json, $7::json, $8::json, $9::timestamptz "
+        "ins AS (INSERT INTO game_command (game_id, seq, seat, command_id, command, created_at) "
+        "SELECT id, $3::integer, $4::integer, $5::text, $6::json, $7::timestamptz "
         "FROM bump RETURNING seq) "
         + (f"SELECT pg_notify(${channel}::text, ${payload}::text) FROM ins" if notify else "SELECT seq FROM ins"))
 
@@ -184,11 +183,11 @@ class GameService(Lobby, Replays, Fanout):
             if not 0 <= since <= game.version:
                 raise ServiceError(422, "invalid_since", f"since must be between 0 and {game.version}",
                                    field="since")
-            rows = s.execute(select(GameCommand.seq, GameCommand.redacted)
-                             .where(GameCommand.game_id == game.id, GameCommand.seq > since)
-                             .order_by(GameCommand.seq)).all()
+            steps = self._recent_steps(table_id, game.id, since, game.version)
+            if steps is None:
+                steps = self._steps(s, self._ruleset(game.ruleset), game, since, game.version)
             return {"game_id": game.id, "version": game.version, "since": since,
-                    "events": [e for _, red in rows for e in red[key(seat)]]}
+                    "events": [e for _, red in steps for e in red[key(seat)]]}
 
     def hint(self, table_id: str, token: str | None) -> JSONDict:
         with self.db.read() as s:
@@ -320,7 +319,6 @@ class GameService(Lobby, Replays, Fanout):
         redacted = redact_all(ruleset, len(hot.seats), events, by, seat)
         command_json = ruleset.command_to_json(command)
         params: list[Any] = [hot.game_id, hot.version, version, seat, command_id, fastjson.dumps(command_json),
-                             fastjson.dumps([ruleset.event_to_json(e) for e in events]), fastjson.dumps(redacted),
                              utcnow()]
         snapshot = version - hot.snapshot_version >= self.settings.snapshot_every
         if snapshot:
@@ -358,8 +356,10 @@ class GameService(Lobby, Replays, Fanout):
                         raise ServiceError(409, "command_id_reused", "this command id belongs to another seat")
                     view = ruleset.player_view(self._state(s, ruleset, game), seat) if with_view else None
                     self._decorate(s, table_id, GameRef.of(game), [view])
+                    # Its events, as this seat was given them, recomputed by the engine (C-10).
+                    ((_, earlier),) = self._steps(s, ruleset, game, game.dup_seq - 1, game.dup_seq)
                     return ({"game_id": game.id, "version": game.dup_seq, "duplicate": True,
-                             "events": game.dup_redacted[key(seat)], "view": view}, game.dup_seq, game.ruleset)
+                             "events": earlier[key(seat)], "view": view}, game.dup_seq, game.ruleset)
                 if expected_version is not None and expected_version != game.version:
                     raise StaleVersion("stale_version",
                                        f"the game is at version {game.version}, not {expected_version}")
@@ -375,7 +375,8 @@ class GameService(Lobby, Replays, Fanout):
                 snapshot = over or version - game.snapshot_version >= self.settings.snapshot_every
                 if snapshot:
                     values: JSONDict = {"version": version, "snapshot": ruleset.state_to_json(new_state),
-                                        "snapshot_version": version}
+                                        "snapshot_version": version, "previous_snapshot": _G.c.snapshot,
+                                        "previous_snapshot_version": _G.c.snapshot_version}
                     if over:
                         values |= {"status": "finished", "winners": list(ruleset.winners(new_state)),
                                    "finished_at": utcnow()}
@@ -393,11 +394,10 @@ class GameService(Lobby, Replays, Fanout):
                 redacted = redact_all(ruleset, game.players, events, by, seat)
                 row: JSONDict = {
                     "game_id": game.id, "seq": version, "seat": seat, "command_id": command_id,
-                    "command": ruleset.command_to_json(command), "events": [ruleset.event_to_json(e) for e in events],
-                    "redacted": redacted, "created_at": utcnow()}
+                    "command": ruleset.command_to_json(command), "created_at": utcnow()}
                 if pg:
-                    json_row = {k: Json(row[k], dumps=fastjson.dumps) for k in _PG_JSON}
-                    pg_cursor(s).execute(_PG_INSERT_COMMAND, row | json_row)
+                    pg_cursor(s).execute(_PG_INSERT_COMMAND,
+                                         row | {"command": Json(row["command"], dumps=fastjson.dumps)})
                 else:
                     conn.execute(_INSERT_COMMAND, row)
                 self._publish(s, table_id, version, Step(game.id, seat, row["command"], by))

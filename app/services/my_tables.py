@@ -7,9 +7,11 @@ Newest table first.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.orm import defer
 
 from app.persistence.models import Game, GameTable, Seat
 
@@ -28,14 +30,24 @@ def my_tables(service: GameService, tokens: dict[str, str]) -> list[JSONDict]:
     hashes = {digest(token): table_id for table_id, token in list(tokens.items())[:200]}
     out: list[JSONDict] = []
     with service.db.read() as s:
-        rows = s.execute(select(Seat, GameTable).join(GameTable, GameTable.id == Seat.table_id)
-                         .where(Seat.token_hash.in_(list(hashes)))
-                         .order_by(GameTable.created_at.desc()).limit(MAX_TABLES)).all()
+        found = s.execute(select(Seat, GameTable).join(GameTable, GameTable.id == Seat.table_id)
+                          .where(Seat.token_hash.in_(list(hashes)))
+                          .order_by(GameTable.created_at.desc()).limit(MAX_TABLES)).all()
+        rows = [(seat, table) for seat, table in found if hashes.get(seat.token_hash or "") == table.id]
+        ids = [table.id for _, table in rows]  # (a cookie of one table holding another table's token is left out)
+        # Every game and seat name of these tables in two statements; the snapshots stay unread (a running game's
+        # state comes from the state cache or its own read).
+        games_of: dict[str, list[Game]] = defaultdict(list)
+        for game in s.scalars(select(Game).options(defer(Game.snapshot), defer(Game.previous_snapshot))
+                              .where(Game.table_id.in_(ids)).order_by(Game.table_id, Game.number)):
+            games_of[game.table_id].append(game)
+        names_of: dict[str, list[str]] = defaultdict(list)
+        for table_id, name in s.execute(select(Seat.table_id, Seat.name).where(Seat.table_id.in_(ids))
+                                        .order_by(Seat.table_id, Seat.position)):
+            names_of[table_id].append(name)
         for seat, table in rows:
-            if hashes.get(seat.token_hash or "") != table.id:
-                continue  # a cookie of one table holding another table's token: not this seat
-            games = list(s.scalars(select(Game).where(Game.table_id == table.id).order_by(Game.number)))
-            names = [x.name for x in service._seats(s, table.id)]
+            games = games_of[table.id]
+            names = names_of[table.id]
             latest = games[-1] if games else None
             badge = "waiting"
             if latest is not None and latest.status == "finished":

@@ -11,11 +11,12 @@ from sqlalchemy.orm import Session
 
 from app.persistence.models import Game, GameCommand
 
-from .base import SPECTATOR, JSONDict, ServiceBase
+from .base import SPECTATOR, JSONDict
 from .errors import ServiceError
+from .history import History
 
 
-class Replays(ServiceBase):
+class Replays(History):
     """Replay records and steps."""
 
     def _replayable(self, s: Session, table_id: str, token: str | None, number: int) -> tuple[Game, bool]:
@@ -52,9 +53,10 @@ class Replays(ServiceBase):
                                        "created_at": c.created_at.isoformat()} for c in commands]
                 return record
             del record["seed"]
+            steps = self._steps(s, self._ruleset(game.ruleset), game, 0, game.version)  # events: by the engine
             record["commands"] = [{"seq": c.seq, "seat": c.seat, "command": {"type": c.command["type"]},
-                                   "created_at": c.created_at.isoformat(), "events": c.redacted[SPECTATOR]}
-                                  for c in commands]
+                                   "created_at": c.created_at.isoformat(), "events": events[SPECTATOR]}
+                                  for c, (_, events) in zip(commands, steps, strict=True)]
             return record
 
     def replay_step(self, table_id: str, token: str | None, number: int, step: int) -> JSONDict:

@@ -11,17 +11,21 @@ Three settings (days; 0 keeps forever), applied in this order:
 A table keeps its other games when one of them goes (a finished game 1 stays replayable after an abandoned
 rematch is pruned). Deletes rely on the schema's ``ON DELETE CASCADE`` (commands with their game; seats, chat
 and clock with their table). The same prune runs periodically in each server process (``PruneTask``) and as
-``python -m app.admin prune [--dry-run]``; it is idempotent, so processes pruning at once only repeat work.
+``python -m app.admin prune [--dry-run]``; it is idempotent, so processes pruning at once only repeat
+work. It deletes in short transactions of ``PRUNE_BATCH`` games or tables, so a prune of thousands of games never
+holds the tables that play for long.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import ColumnElement, delete, func, select
 from sqlalchemy.orm import Session
 
 from app import metrics
@@ -30,6 +34,8 @@ from app.persistence.models import Game, GameCommand, GameTable, utcnow
 from app.settings import Settings
 
 log = logging.getLogger("phase10.retention")
+
+PRUNE_BATCH = 50  # games (or tables) deleted per transaction
 
 
 @dataclass(frozen=True)
@@ -64,17 +70,18 @@ class PruneReport:
                 "idle_games": len(self.idle_games), "commands": self.commands, "dry_run": self.dry_run}
 
 
-def _finished_games(s: Session, cutoff: datetime) -> list[int]:
-    return list(s.scalars(select(Game.id).where(Game.status == "finished", Game.finished_at < cutoff)
-                          .order_by(Game.id)))
+def _finished(cutoff: datetime) -> ColumnElement[bool]:
+    return (Game.status == "finished") & (Game.finished_at < cutoff)
 
 
-def _idle_games(s: Session, cutoff: datetime) -> list[int]:
+def _idle(cutoff: datetime) -> ColumnElement[bool]:
     last = (select(func.max(GameCommand.created_at)).where(GameCommand.game_id == Game.id)
             .correlate(Game).scalar_subquery())
-    return list(s.scalars(select(Game.id).where(Game.status == "playing",
-                                                func.coalesce(last, Game.created_at) < cutoff)
-                          .order_by(Game.id)))
+    return (Game.status == "playing") & (func.coalesce(last, Game.created_at) < cutoff)
+
+
+def _unstarted(cutoff: datetime) -> ColumnElement[bool]:
+    return (GameTable.created_at < cutoff) & ~select(Game.id).where(Game.table_id == GameTable.id).exists()
 
 
 def _empty_tables(s: Session, cutoff: datetime, without: set[int]) -> list[str]:
@@ -86,25 +93,45 @@ def _empty_tables(s: Session, cutoff: datetime, without: set[int]) -> list[str]:
                           .order_by(GameTable.id)))
 
 
-def prune(db: Database, policy: Policy, now: datetime | None = None, dry_run: bool = False) -> PruneReport:
-    """Delete (unless ``dry_run``) what ``policy`` no longer keeps, in one transaction."""
+def _chunks(ids: list[Any], size: int) -> Iterator[list[Any]]:
+    for start in range(0, len(ids), size):
+        yield ids[start:start + size]
+
+
+def prune(db: Database, policy: Policy, now: datetime | None = None, dry_run: bool = False,
+          batch: int = PRUNE_BATCH) -> PruneReport:
+    """Delete (unless ``dry_run``) what ``policy`` no longer keeps: found in one read, deleted ``batch`` games or
+    tables per transaction (each short, so the tables that play meanwhile never wait long), each delete checking
+    its condition again (a game played or a table started since the read stays)."""
     now = now or utcnow()
-    with db.write() as s:
-        finished = _finished_games(s, now - policy.finished) if policy.finished else []
-        idle = _idle_games(s, now - policy.idle) if policy.idle else []
+    with db.read() as s:
+        finished = list(s.scalars(select(Game.id).where(_finished(now - policy.finished)).order_by(Game.id))) \
+            if policy.finished else []
+        idle = list(s.scalars(select(Game.id).where(_idle(now - policy.idle)).order_by(Game.id))) \
+            if policy.idle else []
         games = set(finished) | set(idle)
         tables = _empty_tables(s, now - policy.unstarted, games) if policy.unstarted else []
-        # Commands that go: those of the pruned games and of every game of a pruned table.
-        doomed = select(Game.id).where(Game.id.in_(games) | Game.table_id.in_(tables))
-        commands = int(s.scalar(select(func.count()).select_from(GameCommand)
-                                .where(GameCommand.game_id.in_(doomed))) or 0)
-        report = PruneReport(tables, finished, idle, commands, dry_run)
-        if dry_run:
-            return report
-        if games:
-            s.execute(delete(Game).where(Game.id.in_(games)))
-        if tables:
-            s.execute(delete(GameTable).where(GameTable.id.in_(tables)))
+        # Commands that go with the games: a game's commands are numbered 1 .. its version.
+        commands = sum(int(s.scalar(select(func.coalesce(func.sum(Game.version), 0))
+                                    .where(Game.id.in_(chunk))) or 0) for chunk in _chunks(sorted(games), 1000))
+    report = PruneReport(tables, finished, idle, commands, dry_run)
+    if dry_run:
+        return report
+    doomed: list[tuple[list[int], ColumnElement[bool]]] = []
+    if policy.finished:
+        doomed.append((finished, _finished(now - policy.finished)))
+    if policy.idle:
+        doomed.append((idle, _idle(now - policy.idle)))
+    for ids, condition in doomed:
+        for chunk in _chunks(ids, batch):
+            with db.write() as s:
+                s.execute(delete(Game).where(Game.id.in_(chunk), condition),
+                          execution_options={"synchronize_session": False})
+    if policy.unstarted:
+        for chunk in _chunks(tables, batch):
+            with db.write() as s:
+                s.execute(delete(GameTable).where(GameTable.id.in_(chunk), _unstarted(now - policy.unstarted)),
+                          execution_options={"synchronize_session": False})
     metrics.PRUNED.labels("tables").inc(len(tables))
     metrics.PRUNED.labels("games").inc(len(games))
     if tables or games:
