@@ -113,6 +113,9 @@ class GameCommand(Base):
     command_id: Mapped[str] = mapped_column(String(64))
     command: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # Who made the seat's decision for it, if not the seat itself: its turn timer ("timer") or a stand-in
+    # ("stand_in"); the recomputed events of its own move say so (``app.services.base.attributed``).
+    made_by: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
 
 class JoinFailure(Base):

@@ -80,8 +80,8 @@ _PG_LATEST_GAME_AND_COMMAND = (
     "WHERE g.table_id = %(table_id)s ORDER BY g.number DESC LIMIT 1")
 _PG_BUMP_VERSION = "UPDATE game SET version = %(b_new)s WHERE game.id = %(b_id)s AND game.version = %(b_old)s"
 _PG_INSERT_COMMAND = (
-    "INSERT INTO game_command (game_id, seq, seat, command_id, command, created_at) "
-    "VALUES (%(game_id)s, %(seq)s, %(seat)s, %(command_id)s, %(command)s, %(created_at)s)")
+    "INSERT INTO game_command (game_id, seq, seat, command_id, command, created_at, made_by) "
+    "VALUES (%(game_id)s, %(seq)s, %(seat)s, %(command_id)s, %(command)s, %(created_at)s, %(made_by)s)")
 # A socket's command on a running table this process keeps current (``_hot_plan``): the version bump (with the
 # new snapshot when one is due), the command row and the NOTIFY in one statement, in autocommit (one round trip:
 # no separate read, BEGIN or COMMIT). The version guard makes it apply only on exactly the version the command was
@@ -299,7 +299,8 @@ class GameService(Lobby, Replays, Fanout):
         statement itself applies only on exactly the version the command was checked against, and fails on a
         command id seen before (the ordinary path then tells a resend from a reuse)."""
         hot = self.hot_game(table_id)
-        if hot is None or viewer.seat_id is None or expected_version not in (None, hot.version):
+        # A decision made for the seat (``by``) is stored with its maker: the ordinary path's statement.
+        if hot is None or viewer.seat_id is None or by is not None or expected_version not in (None, hot.version):
             return None
         seat = self._engine_seat_in(hot.seats, viewer.seat_id)
         version = hot.version + 1
@@ -394,7 +395,7 @@ class GameService(Lobby, Replays, Fanout):
                 redacted = redact_all(ruleset, game.players, events, by, seat)
                 row: JSONDict = {
                     "game_id": game.id, "seq": version, "seat": seat, "command_id": command_id,
-                    "command": ruleset.command_to_json(command), "created_at": utcnow()}
+                    "command": ruleset.command_to_json(command), "created_at": utcnow(), "made_by": by}
                 if pg:
                     pg_cursor(s).execute(_PG_INSERT_COMMAND,
                                          row | {"command": Json(row["command"], dumps=fastjson.dumps)})

@@ -1,12 +1,13 @@
 """A game's past steps, recomputed: the events of the commands after a version, as each seat and a spectator may see
 them, rebuilt by the deterministic engine (C-10) from what is stored.
 
-The database keeps a command's seat, id and command, not its events (``GameCommand``). Who needs events it missed --
-a socket resuming with ``since=N`` whose table this process does not keep current, a ``GET .../events``, a resend of
-an accepted command, the public record of a running game -- gets them here: the engine starts from the game's latest
-stored snapshot when it is not newer than ``N``, or else from the one before it (``previous_snapshot``: the usual
-resume is within ``2 * snapshot_every`` commands), otherwise from its seed, and applies the stored commands; the
-events after ``N`` are redacted per seat on demand (``LazyRedaction``). The steps computed are kept in a small
+The database keeps a command's seat, id, command and maker (``made_by``), not its events (``GameCommand``). Who
+needs events it missed -- a socket resuming with ``since=N`` whose table this process does not keep current, a
+``GET .../events``, a resend of an accepted command, the public record of a running game -- gets them here: the
+engine starts from the game's latest stored snapshot when it is not newer than ``N``, or else from the one before
+it (``previous_snapshot``: the usual resume is within ``2 * snapshot_every`` commands), otherwise from its seed, and
+applies the stored commands; the events after ``N`` are redacted per seat on demand (``LazyRedaction``, with the
+maker's ``by``). The steps computed are kept in a small
 per-process cache (``StepCache``), so the sockets of one table resuming together replay it once. A process keeps the
 recent steps of the tables it keeps current in its fan-out cache (``app.services.fanout``) and needs none of this
 for them.
@@ -96,15 +97,15 @@ class History(ServiceBase):
                 state, version = ruleset.state_from_json(row.start), row.start_version
             else:
                 state, version = ruleset.new_game(row.seed, game.players, ruleset.parse_options(row.options)), 0
-        commands = s.execute(select(GameCommand.seq, GameCommand.seat, GameCommand.command)
+        commands = s.execute(select(GameCommand.seq, GameCommand.seat, GameCommand.command, GameCommand.made_by)
                              .where(GameCommand.game_id == game.id, GameCommand.seq > version,
                                     GameCommand.seq <= upto)
                              .order_by(GameCommand.seq)).all()
         steps: Steps = []
-        for seq, seat, command in commands:
+        for seq, seat, command, made_by in commands:
             state, events = ruleset.apply(state, seat, ruleset.parse_command(command))
             if seq > since:
-                steps.append((seq, LazyRedaction(ruleset, game.players, events)))
+                steps.append((seq, LazyRedaction(ruleset, game.players, events, made_by, seat)))
         if len(steps) != upto - since:
             raise RuntimeError(f"game {game.id}: commands {since + 1}..{upto} are not all stored")
         if upto == game.version:

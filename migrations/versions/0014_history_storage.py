@@ -1,6 +1,7 @@
 """game_command keeps what the engine cannot recompute: no stored events or per-seat redactions, no surrogate id
 
-A command row holds the game, its sequence number (the key), the seat, the client's command id and the command.
+A command row holds the game, its sequence number (the key), the seat, the client's command id, the command and who
+made it for the seat when not the seat itself (its turn timer or a stand-in: ``made_by``).
 Its events, and each seat's and a spectator's redaction of them, are what the deterministic engine recomputes from
 the game's seed, options and commands (C-10), when a resume, a resend or a replay asks for them
 (``app.services.history``). The rows are copied into a new table in (game, seq) order, which also gives back the
@@ -18,7 +19,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0014_history_storage"
-down_revision: str | None = "0010_push_subscriptions"
+down_revision: str | None = "0013_game_analysis"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
@@ -46,6 +47,7 @@ def upgrade() -> None:
         sa.Column("command_id", sa.String(length=64), nullable=False),
         sa.Column("command", sa.JSON(), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("made_by", sa.String(length=16), nullable=True),
         sa.ForeignKeyConstraint(["game_id"], ["game.id"], ondelete="CASCADE"),
         sa.PrimaryKeyConstraint("game_id", "seq", name="pk_game_command"),
         sa.UniqueConstraint("game_id", "command_id", name="uq_game_command_command_id"),
