@@ -21,7 +21,7 @@ from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 
 from app import stalls
-from app.api import errors, far, ops, rematch, routes, ws
+from app.api import errors, far, ops, rematch, replays, routes, ws
 from app.api.bots import router as bots_router
 from app.api.middleware import BodyLimit, SecurityHeaders, UrlGuard
 from app.api.push import router as push_router
@@ -178,7 +178,9 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
     app.state.seat_transfers = SeatTransfers(service, settings.seat_transfer_minutes)
     app.state.push = push
     errors.install(app)
-    app.add_middleware(BodyLimit, limit=settings.max_body_bytes, timeout=settings.http_body_timeout_seconds)
+    app.state.record_uploads = AttemptCounter(settings.record_uploads_per_hour, 3600.0)
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes, timeout=settings.http_body_timeout_seconds,
+                       paths={"/api/records": settings.max_record_bytes})
     app.add_middleware(UrlGuard)
     app.add_middleware(SecurityHeaders)  # outermost: the 413 and every error carry the headers too
     app.include_router(routes.router)
@@ -187,6 +189,7 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
     app.include_router(ws.router)
     app.include_router(bots_router)
     app.include_router(push_router)
+    app.include_router(replays.router)
     mount_web(app)  # pages + /static
     ops.install(app)  # /readyz, /metrics
 

@@ -49,6 +49,10 @@ class Settings(BaseSettings):
     # Every HTTP request body (JSON here is small) is refused past this many bytes: 413 body_too_large;
     # and must arrive within this many seconds (between its pieces): else 408 request_timeout.
     max_body_bytes: int = 65_536
+    # A game record opened in the replay page (POST /api/records) may be this large, and one client address
+    # may open this many an hour (each is replayed through the engine and kept as a replay-only table).
+    max_record_bytes: int = 2_000_000
+    record_uploads_per_hour: int = 30
     http_body_timeout_seconds: float = 30.0
     # Slow clients (``python -m app.serve``): request line and headers within this many seconds; at most
     # this many connections and running requests; idle keep-alive connections closed after this many

@@ -58,11 +58,13 @@ class BodyLimit:
     A body whose next piece takes longer than ``timeout`` seconds is refused with 408 ``request_timeout``.
     A refused body of at most ``drain`` bytes is first read to its end and discarded chunk by chunk, so the
     client (or proxy) reads the answer instead of a reset; the connection is closed after every refusal, so a
-    larger rest is never read."""
+    larger rest is never read. ``paths`` gives single paths a limit of their own (a game record upload)."""
 
-    def __init__(self, app: ASGIApp, limit: int, timeout: float = 30.0, drain: int = DRAIN_LIMIT) -> None:
+    def __init__(self, app: ASGIApp, limit: int, timeout: float = 30.0, drain: int = DRAIN_LIMIT,
+                 paths: dict[str, int] | None = None) -> None:
         self.app = app
         self.limit = limit
+        self.paths = dict(paths or {})
         self.timeout = timeout
         self.drain = drain
 
@@ -84,16 +86,17 @@ class BodyLimit:
         return self._http(scope, receive, send) if scope["type"] == "http" else self.app(scope, receive, send)
 
     async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        limit = self.paths.get(scope.get("path", ""), self.limit)
         for name, value in scope["headers"]:
             if name == b"content-length":
                 if not value.isdigit():
                     await _send_error(send, 422, "invalid_request", "Content-Length is not a number")
                     return
-                if int(value) > self.limit:
+                if int(value) > limit:
                     if int(value) <= self.drain:
                         await self._discard(receive, 0)
                     await _send_error(send, 413, "body_too_large",
-                                      f"request bodies are limited to {self.limit} bytes")
+                                      f"request bodies are limited to {limit} bytes")
                     return
         received = 0
         exceeded: tuple[int, str, str] | None = None
@@ -114,8 +117,8 @@ class BodyLimit:
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 complete = not message.get("more_body", False)
-                if received > self.limit:
-                    exceeded = (413, "body_too_large", f"request bodies are limited to {self.limit} bytes")
+                if received > limit:
+                    exceeded = (413, "body_too_large", f"request bodies are limited to {limit} bytes")
                     raise _BodyRefused
             return message
 
