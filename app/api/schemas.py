@@ -263,6 +263,7 @@ class PublicReplayRecord(_GameRecord):
 
     public: Literal[True]
     shared: bool = False
+    can_share: bool = False
     rounds: list[ReplayRound]
     total_rounds: None = None
     commands: list[PublicReplayCommandMarked]
@@ -274,6 +275,7 @@ class ReplayCommandMarked(ReplayCommand, ReplayMark):
 
 class ReplayRecordFull(ReplayRecord):
     shared: bool = Field(description="read through a share link")
+    can_share: bool = Field(description="the reader is a seat of the table: it may make share links")
     rounds: list[ReplayRound]
     total_rounds: int | None = Field(description="rounds played in all (finished games)")
     commands: list[ReplayCommandMarked]  # type: ignore[assignment]

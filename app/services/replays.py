@@ -106,6 +106,7 @@ class Replays(ServiceBase):
             public = access.public
             record: JSONDict = {
                 "public": public, "shared": access.shared,
+                "can_share": access.finished and access.seat_id is not None,
                 "table_id": access.table_id, "game_id": game.id, "number": game.number, "ruleset": game.ruleset,
                 "options": game.options, "seed": game.seed, "players": game.players,
                 "seats": [{"seat": i, "name": x["name"]} for i, x in enumerate(game.seats)],

@@ -100,9 +100,12 @@
   /** A laid group in words: "set of 7s", "run 3–9", "red", "colour run 2–5 (green)". */
   P10.groupLabel = function (group) {
     if (group.kind === "set") return t("group.set", { number: group.number ?? "?" });
-    if (group.kind === "run") return t("group.run", { start: group.start, end: group.end });
+    // A finished game's events carry a run's start only: its end follows from its cards (a joker hit onto a
+    // complete run, counted in ``extra``, does not lengthen it).
+    const end = group.end ?? (group.start ?? 0) + (group.cards || []).length - (group.extra || 0) - 1;
+    if (group.kind === "run") return t("group.run", { start: group.start ?? "?", end });
     if (group.kind === "colour") return t("group.colour", { colour: colourName(group.colour) });
-    return t("group.colour_run", { start: group.start, end: group.end, colour: colourName(group.colour) });
+    return t("group.colour_run", { start: group.start ?? "?", end, colour: colourName(group.colour) });
   };
 
   P10.cardsText = function (cards) { return (cards || []).map(P10.cardLabel).join(", "); };
