@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
+from . import helpers as h
 from .conftest import shot
 from .strategy import decide
 
@@ -152,3 +153,22 @@ def test_a_share_link_opens_the_replay_in_a_fresh_browser_on_a_phone_and_a_deskt
     page.set_input_files("#rp-open", str(bad))
     page.wait_for_function("() => document.getElementById('replay-error').textContent.length > 0")
     assert "refuses" in (page.locator("#replay-error").text_content() or "") and page.url == before
+
+    # the story of the table: Anna's browser (her seat cookie) sees the series in "My tables" and at the table
+    anna = new_page(width=360, height=740)
+    anna.context.add_cookies([{"name": f"p10_seat_{table_id}", "value": tokens[0], "url": server.url}])
+    anna.goto(server.url + "/")
+    anna.click("#my-tables .my-series summary")
+    games = anna.locator("#my-tables .series-games tr")
+    assert games.count() == 1 and "🏆 Ben" in (games.first.text_content() or "")
+    assert games.first.locator("a").get_attribute("href") == f"/tables/{table_id}/games/1/replay"
+    assert anna.locator("#my-tables .series-standings tbody tr").count() == 2
+    shot(anna, "my-tables-series-phone")
+    anna.goto(f"{server.url}/tables/{table_id}")
+    anna.wait_for_selector("#game:not(.hidden)")
+    h.close_summary(anna)
+    anna.click("#scores-button")
+    anna.wait_for_selector("#series .series-standings")
+    assert anna.locator("#series .series-games a").get_attribute("href") == f"/tables/{table_id}/games/1/replay"
+    shot(anna, "table-series-phone")
+    assert not anna.p10_errors, anna.p10_errors

@@ -12,7 +12,21 @@ export function renderScores() {
   const box = clear($("scores"));
   P10.add(box, el("h2", null, t("table.scores")), scoreTable(v));
   if ((v.history || []).length) P10.add(box, chart(v, nameOf));
-  P10.add(box, pastGames());
+  P10.add(box, pastGames(), seriesBox());
+}
+
+/* The table's series (static/js/series.js): fetched again when a game starts or ends, kept between renders. */
+let series = { key: null, node: null };
+function seriesBox() {
+  const key = `${gameNumber()}:${Boolean(S.view.over)}`;
+  if (series.key !== key) {
+    series = { key, node: el("div", { id: "series" }) };
+    const node = series.node;
+    P10.api("GET", `/api/tables/${S.tableId}/series`).then((r) => {
+      if (r.ok && r.data.games.some((g) => g.status === "finished")) node.replaceChildren(P10.seriesView(r.data));
+    });
+  }
+  return series.node;
 }
 
 /* The score and phase charts (static/js/scoresheet.js, shared with the replay). */
