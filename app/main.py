@@ -58,13 +58,15 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(out)
 
 
-# Secrets that travel in URLs: seat tokens (``?token=``, the socket) and join codes (``?code=``, invite links).
-_SECRET_PARAM = re.compile(r"(?i)\b(token|code)=[^&\s\"']*")
+# Secrets that travel in URLs: seat tokens (``?token=``, the socket), join codes (``?code=``, invite links) and
+# share links (``?share=``, a finished game's replay).
+_SECRET_PARAM = re.compile(r"(?i)\b(token|code|share)=[^&\s\"']*")
 
 
 class RedactSecrets(logging.Filter):
-    """Replace the value of every ``token=`` and ``code=`` in a log line with ``[redacted]``: uvicorn's access
-    log and its websocket lines print the request's query, which may hold a seat token or a join code."""
+    """Replace the value of every ``token=``, ``code=`` and ``share=`` in a log line with ``[redacted]``: uvicorn's
+    access log and its websocket lines print the request's query, which may hold a seat token, a join code or a
+    share link's token."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
