@@ -51,7 +51,7 @@ class Settings(BaseSettings):
     max_body_bytes: int = 65_536
     # A game record opened in the replay page (POST /api/records) may be this large, and one client address
     # may open this many an hour (each is replayed through the engine and kept as a replay-only table).
-    max_record_bytes: int = 2_000_000
+    max_record_bytes: int = 1_000_000  # the bundled proxy lets 1 MB through (deploy/Caddyfile)
     record_uploads_per_hour: int = 30
     http_body_timeout_seconds: float = 30.0
     # Slow clients (``python -m app.serve``): request line and headers within this many seconds; at most

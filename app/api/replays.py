@@ -46,7 +46,7 @@ def download_record(access: ReplayReader, service: Service) -> Response:
     """The game record of a finished game (docs/record.md) as a file; 409 ``game_not_finished`` before."""
     record = service.game_record(access)
     name = f"phase10-{record['ruleset']}-{access.table_id}-game{access.number}.json"
-    return Response(json.dumps(record, ensure_ascii=False, indent=1), media_type="application/json",
+    return Response(json.dumps(record, ensure_ascii=False), media_type="application/json",
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 

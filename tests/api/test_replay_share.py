@@ -155,6 +155,7 @@ def test_C10_a_downloaded_record_opens_again_as_the_same_game(client: TestClient
     original = client.get(f"/api/tables/{t.id}/games/1/replay", headers=bearer(t.tokens[0])).json()
     client.cookies.clear()
     copy = client.get(f"/api/tables/{new['table_id']}/games/1/replay").json()
+    assert (original.pop("can_share"), copy.pop("can_share")) == (True, False)  # nobody sits at the copy
     for key in ("table_id", "game_id", "created_at", "finished_at"):
         original.pop(key), copy.pop(key)
     for c in original["commands"] + copy["commands"]:
@@ -233,3 +234,16 @@ def test_commands_still_work_with_a_share_link_in_the_url(client: TestClient, fi
     r = client.post(f"/api/tables/{finished.id}/commands", params={"share": made["token"]},
                     json=command_body({"type": "draw", "pile": "draw"}))
     assert r.status_code == 401 and r.json()["error"]["code"] == "bad_token"
+
+
+def test_a_record_may_be_larger_than_other_bodies(client: TestClient, finished: Table) -> None:
+    """Only POST /api/records takes bodies past the general limit (a long game's record), up to its own."""
+    settings = client.app.state.settings  # type: ignore[attr-defined]
+    padding = "x" * (settings.max_body_bytes + 10)
+    r = client.post("/api/records", json={"format": "phase10-game-record", "padding": padding})
+    assert r.status_code == 422 and r.json()["error"]["code"] == "record_version_unsupported", r.text
+    r = client.post(f"/api/tables/{finished.id}/commands", json={"command_id": "x", "padding": padding})
+    assert r.status_code == 413 and r.json()["error"]["code"] == "body_too_large"
+    r = client.post("/api/records", json={"padding": "x" * (settings.max_record_bytes + 10)})
+    assert r.status_code == 413 and r.json()["error"]["code"] == "body_too_large"
+    client.app.state.record_uploads._hits.clear()  # type: ignore[attr-defined]
