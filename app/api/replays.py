@@ -39,9 +39,8 @@ def replay_step(access: ReplayReader, step: Number, service: Service, seat: Seat
     return service.replay_step(access, step, seat)
 
 
-@router.get("/tables/{table_id}/games/{number}/record", response_class=Response,
-            responses={200: {"content": {"application/json": {}},
-                             "description": "the game record (docs/record.md), as a download"}})
+@router.get("/tables/{table_id}/games/{number}/record", response_model=schemas.GameRecordOut,
+            responses={200: {"description": "the game record (docs/record.md), as a download"}})
 def download_record(access: ReplayReader, service: Service) -> Response:
     """The game record of a finished game (docs/record.md) as a file; 409 ``game_not_finished`` before."""
     record = service.game_record(access)
@@ -81,11 +80,12 @@ def get_shares(table_id: str, number: Number, service: Service, token: Token) ->
     return {"shares": list_shares(service, table_id, token, number)}
 
 
-@router.delete("/tables/{table_id}/games/{number}/shares/{share_id}", status_code=204, response_class=Response)
-def delete_share(table_id: str, number: Number, share_id: Number, service: Service, token: Token) -> Response:
-    """The host (any link) or the seat that made it: revoke a share link; it stops working at once."""
+@router.delete("/tables/{table_id}/games/{number}/shares/{share_id}", response_model=schemas.SharesOut)
+def delete_share(table_id: str, number: Number, share_id: Number, service: Service, token: Token) -> Any:
+    """The host (any link) or the seat that made it: revoke a share link; it stops working at once. Answers
+    the game's remaining links."""
     revoke_share(service, table_id, token, number, share_id)
-    return Response(status_code=204)
+    return {"shares": list_shares(service, table_id, token, number)}
 
 
 @router.get("/tables/{table_id}/series", response_model=schemas.SeriesOut)

@@ -335,6 +335,43 @@ class ReplayStepOut(RootModel[ReplayStep | SeatReplayStep | PublicReplayStep]):
     """One step of a game: full once it has finished (``public`` false), public before (``public`` true)."""
 
 
+class RecordCommand(BaseModel):
+    seq: int
+    seat: int
+    command_id: str
+    command: dict[str, Any]
+    created_at: str | None
+
+
+class RecordResult(BaseModel):
+    status: str
+    winners: list[int] | None
+    scores: list[int | None]
+    phases: list[int | None]
+    rounds: int
+
+
+class GameRecordOut(BaseModel):
+    """A game record (docs/record.md): enough to rebuild the game with the engine alone (C-10)."""
+
+    format: Literal["phase10-game-record"]
+    format_version: int
+    ruleset: str
+    rules_version: int
+    options: dict[str, Any]
+    seed: int
+    players: int
+    seats: list[ReplaySeat]
+    number: int
+    status: str
+    version: int
+    winners: list[int] | None
+    created_at: str | None
+    finished_at: str | None
+    commands: list[RecordCommand]
+    result: RecordResult
+
+
 class ShareOut(BaseModel):
     """A share link of a finished game's replay (``token`` and ``url`` only in the answer that made it)."""
 
