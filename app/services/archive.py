@@ -17,6 +17,7 @@ raises ``RecordError`` (a stable ``code`` and a message) before anything is writ
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from typing import Any
 
@@ -127,6 +128,8 @@ def _field(data: Any, key: str, kind: type | tuple[type, ...], where: str) -> An
     value = data[key]
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
         raise RecordError(f"{where}: {key!r} has the wrong type")
+    if kind is int and key != "seed" and not -(2**31) <= value < 2**31:
+        raise RecordError(f"{where}: {key!r} is outside the 32-bit range")  # the database's integers
     return value
 
 
@@ -150,6 +153,8 @@ def _replayed(game: JSONDict, catalog: RulesetCatalog, where: str) -> tuple[JSON
                           f"version {rules_version(ruleset)}", "record_version_unsupported")
     players = _field(game, "players", int, where)
     seed = _field(game, "seed", int, where)
+    if not -(2**63) <= seed < 2**63:
+        raise RecordError(f"{where}: the seed is outside the 64-bit range")
     options_raw = _field(game, "options", dict, where)
     commands = _field(game, "commands", list, where)
     try:
@@ -217,6 +222,8 @@ def import_record(db: Database, record: Any, catalog: RulesetCatalog | None = No
 def import_records(db: Database, record: Any, catalog: RulesetCatalog | None = None) -> tuple[str, list[int]]:
     """``import_record`` returning the new table id and its game numbers."""
     catalog = catalog or RulesetCatalog()
+    if "\\u0000" in json.dumps(record):
+        raise RecordError("the record holds a NUL character")  # no database text can hold one
     if isinstance(record, dict) and record.get("format") == GAME_FORMAT:
         record = _as_table_record(record)
     if not isinstance(record, dict) or record.get("format") != FORMAT:

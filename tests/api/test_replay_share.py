@@ -170,6 +170,9 @@ def test_C10_a_downloaded_record_opens_again_as_the_same_game(client: TestClient
     ("format", "bad_record"),
     ("rules_version", "record_version_unsupported"),
     ("players", "bad_record"),
+    ("nul", "bad_record"),
+    ("number", "bad_record"),
+    ("huge_seed", "bad_record"),
 ])
 def test_C10_a_record_that_does_not_replay_is_refused_with_a_clear_code(client: TestClient, finished: Table,
                                                                         change: str, code: str) -> None:
@@ -186,6 +189,12 @@ def test_C10_a_record_that_does_not_replay_is_refused_with_a_clear_code(client: 
         record["rules_version"] = 99
     elif change == "players":
         record["players"] = "three"
+    elif change == "nul":
+        record["seats"][0]["name"] = "An\x00na"
+    elif change == "number":
+        record["number"] = 2**40
+    elif change == "huge_seed":
+        record["seed"] = 2**70
     before = table_count(client)
     r = client.post("/api/records", json=record)
     assert r.status_code == 422 and r.json()["error"]["code"] == code, r.text
