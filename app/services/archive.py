@@ -128,7 +128,7 @@ def _field(data: Any, key: str, kind: type | tuple[type, ...], where: str) -> An
     value = data[key]
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
         raise RecordError(f"{where}: {key!r} has the wrong type")
-    if kind is int and key != "seed" and not -(2**31) <= int(value) < 2**31:
+    if isinstance(value, int) and kind is int and key != "seed" and not -(2**31) <= value < 2**31:
         raise RecordError(f"{where}: {key!r} is outside the 32-bit range")  # the database's integers
     return value
 
