@@ -73,9 +73,17 @@ def test_a_share_link_opens_the_replay_in_a_fresh_browser_on_a_phone_and_a_deskt
     downloads the record and opens it again, which replays to the same game."""
     server = start_server(SEED)
     table_id, tokens = finished_game(server.url)
-    made = httpx.post(f"{server.url}/api/tables/{table_id}/games/1/shares", headers=bearer(tokens[1])).json()
-    link = made["url"]
-    assert "share=" in link
+    # Ben (his seat cookie) makes the share link in his replay page
+    ben = new_page()
+    ben.context.add_cookies([{"name": f"p10_seat_{table_id}", "value": tokens[1], "url": server.url}])
+    ben.goto(f"{server.url}/tables/{table_id}/games/1/replay")
+    ben.click("#rp-share")
+    ben.click("#rp-share-new")
+    ben.wait_for_function("() => document.getElementById('rp-share-url').value.includes('share=')")
+    link = ben.input_value("#rp-share-url")
+    ben.wait_for_selector("#rp-share-list li button")  # his own link: he may revoke it
+    shot(ben, "replay-share-panel")
+    made = {"token": link.split("share=")[1]}
     record = httpx.get(f"{server.url}/api/tables/{table_id}/games/1/replay", headers=bearer(tokens[0])).json()
     rounds, version = record["rounds"], record["version"]
     assert len(rounds) >= 2
