@@ -19,6 +19,7 @@ import pytest
 from . import helpers as h
 from .conftest import shot
 from .strategy import decide
+from .test_axe import both_themes
 
 SEED = 306
 OPTIONS = {"phases_to_win": 2}
@@ -137,6 +138,7 @@ def test_a_share_link_opens_the_replay_in_a_fresh_browser_on_a_phone_and_a_deskt
         page.keyboard.press("End")
         until_step(page, version)
         shot(page, f"replay-shared-{name}")
+        assert both_themes(page, f"shared replay, {name}") == []  # no serious axe violation, light and dark
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), "wider than the screen"
         assert not page.p10_errors, page.p10_errors
 
