@@ -19,7 +19,7 @@
   function standings(rows) {
     const head = el("tr", null, ["series.player", "series.games_won", "series.rounds_won", "series.phases_made", "series.average"]
       .map((key) => el("th", { scope: "col" }, t(key))));
-    return el("div", { class: "table-scroll" }, el("table", { class: "scores series-standings" },
+    return el("div", { class: "table-scroll" }, el("table", { class: "series-table series-standings" },
       el("thead", null, head),
       el("tbody", null, rows.map((r) => el("tr", null, el("th", { scope: "row" }, r.name),
         el("td", null, String(r.games_won)), el("td", null, String(r.rounds_won)), el("td", null, String(r.phases_made)),
@@ -32,7 +32,7 @@
     const finished = data.games.filter((g) => g.status === "finished");
     return el("section", { class: "series", "data-games": data.games.length },
       titled ? el("h3", null, t("series.title")) : null,
-      el("div", { class: "table-scroll" }, el("table", { class: "scores series-games" }, el("tbody", null, data.games.map(gameRow)))),
+      el("div", { class: "table-scroll" }, el("table", { class: "series-table series-games" }, el("tbody", null, data.games.map(gameRow)))),
       finished.length ? el("h3", null, t("series.standings")) : null,
       finished.length ? standings(data.standings) : null);
   };
