@@ -142,6 +142,32 @@ def test_a_share_link_opens_the_replay_in_a_fresh_browser_on_a_phone_and_a_deskt
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), "wider than the screen"
         assert not page.p10_errors, page.p10_errors
 
+    # the analysis as the page reads it (the answer of GET .../analysis, served here by the browser itself so that
+    # the page's side is checked whether or not this server computes analyses): marks on the timeline, one card
+    # per player at the end
+    marks = [{"step": 3, "seat": 0, "kind": "missed_hit", "round": 1, "points": 15},
+             {"step": rounds[1]["step"], "seat": 1, "kind": "turning_point", "round": 2, "points": None}]
+    answer = {"version": 1, "ruleset": "mattel", "marks": marks, "players": [
+        {"seat": 0, "missed_laydowns": 1, "missed_hits": 1, "missed_hit_points": 15, "fed_next": 0},
+        {"seat": 1, "missed_laydowns": 0, "missed_hits": 0, "missed_hit_points": 0, "fed_next": 2}]}
+    page.route("**/games/1/analysis*", lambda route: route.fulfill(status=200, json=answer))
+    page.goto(link)
+    page.wait_for_selector(".rp-mark")
+    assert page.locator(".rp-mark").count() == 2
+    page.click(".rp-mark-missed_hit")
+    until_step(page, 3)
+    assert "could have hit a card" in (page.locator(".rp-mark-missed_hit").get_attribute("aria-label") or "")
+    page.click(".rp-mark-turning_point")
+    until_step(page, rounds[1]["step"])
+    page.keyboard.press("End")
+    until_step(page, version)
+    cards = page.locator("#rp-analysis-cards li")
+    assert cards.nth(0).text_content() == ("Anna: 1 missed lay-down, 1 missed hit worth 15 points, "
+                                           "0 discards that fed the next player")
+    assert cards.nth(1).text_content() == "Ben: 0 missed lay-downs, 0 missed hits, 2 discards that fed the next player"
+    shot(page, "replay-analysis-desktop")
+    page.unroute("**/games/1/analysis*")
+
     # download the record (the link of the page) and open it again in the replay page
     with page.expect_download() as info:
         page.click("#rp-download")
