@@ -1,8 +1,10 @@
 """``python -m app.admin``: the operator's command line (README, Operating).
 
     prune [--dry-run]     delete what the retention settings no longer keep (app/services/retention.py)
-    export TABLE_ID       print a table's self-contained game record as JSON (app/services/archive.py)
-    import FILE           re-host an exported record for replay under a new table id ("-" reads stdin)
+    export TABLE_ID       print a table's record as JSON: the table and each game as a game record
+                          (docs/record.md, app/services/archive.py); --game N prints game N's record alone
+    import FILE           re-host a table record or a game record for replay under a new table id ("-" reads
+                          stdin); it is replayed through the engine first
     backup PATH           copy the SQLite database to the new file PATH (online backup API)
     stats                 counts of tables, games, commands, seats and chat messages as JSON
     analyse [TABLE_ID]    compute and store the analysis of every finished game (of TABLE_ID) that has none
@@ -44,8 +46,9 @@ def _parser() -> argparse.ArgumentParser:
     p = commands.add_parser("export", help="print a table's game record (JSON)")
     p.add_argument("table_id", help='an id starting with "-" (made by older versions) goes after "--"')
     p.add_argument("--output", "-o", type=Path, help="write to this new file instead of stdout")
-    p = commands.add_parser("import", help="re-host an exported game record for replay")
-    p.add_argument("file", help="the exported JSON file, or - for stdin")
+    p.add_argument("--game", type=int, metavar="N", help="only game N, as a game record (docs/record.md)")
+    p = commands.add_parser("import", help="re-host a table record or a game record for replay")
+    p.add_argument("file", help="the JSON file (table or game record), or - for stdin")
     p = commands.add_parser("backup", help="copy the SQLite database to a new file")
     p.add_argument("path", type=Path)
     commands.add_parser("stats", help="counts of what the database holds (JSON)")
@@ -88,6 +91,15 @@ def _read(file: str) -> Any:
         raise AdminError(f"{file} is not JSON: {err}") from None
 
 
+def _one_game(record: dict[str, Any], number: int) -> dict[str, Any]:
+    """Game ``number`` of a table record, as a game record on its own (without the table's seat links)."""
+    for game in record["games"]:
+        if game["number"] == number:
+            game = dict(game, seats=[{"seat": x["seat"], "name": x["name"]} for x in game["seats"]])
+            return game
+    raise AdminError(f"the table has no game {number}")
+
+
 def run(args: argparse.Namespace, settings: Settings) -> None:
     if args.command == "backup":
         if not settings.database_url.startswith("sqlite"):
@@ -106,7 +118,10 @@ def run(args: argparse.Namespace, settings: Settings) -> None:
         if args.command == "prune":
             _print(prune(db, Policy.of(settings), dry_run=args.dry_run).summary())
         elif args.command == "export":
-            text = json.dumps(export_table(db, args.table_id), indent=2, ensure_ascii=False)
+            record = export_table(db, args.table_id)
+            if args.game is not None:
+                record = _one_game(record, args.game)
+            text = json.dumps(record, indent=2, ensure_ascii=False)
             if args.output is None:
                 print(text)
             else:

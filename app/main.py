@@ -21,7 +21,7 @@ from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 
 from app import stalls
-from app.api import analysis, errors, far, ops, rematch, routes, ws
+from app.api import analysis, errors, far, ops, rematch, replays, routes, ws
 from app.api.bots import router as bots_router
 from app.api.middleware import BodyLimit, SecurityHeaders, UrlGuard
 from app.api.push import router as push_router
@@ -59,8 +59,9 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(out)
 
 
-# Secrets that travel in URLs: seat tokens (``?token=``, the socket) and join codes (``?code=``, invite links).
-_SECRET_PARAM = re.compile(r"(?i)\b(token|code)=[^&\s\"']*")
+# Secrets that travel in URLs: seat tokens (``?token=``, the socket), join codes (``?code=``, invite links) and
+# share links (``?share=``, a finished game's replay).
+_SECRET_PARAM = re.compile(r"(?i)\b(token|code|share)=[^&\s\"']*")
 
 
 def _redact(value: Any) -> Any:
@@ -68,10 +69,11 @@ def _redact(value: Any) -> Any:
 
 
 class RedactSecrets(logging.Filter):
-    """Replace the value of every ``token=`` and ``code=`` in a log line with ``[redacted]``: uvicorn's access
-    log and its websocket lines print the request's query, which may hold a seat token or a join code. The
-    message and each argument are redacted in place, so a formatter that reads the arguments themselves
-    (uvicorn's access formatter unpacks client, method, path, version and status) still writes the line."""
+    """Replace the value of every ``token=``, ``code=`` and ``share=`` in a log line with ``[redacted]``: uvicorn's
+    access log and its websocket lines print the request's query, which may hold a seat token, a join code or a
+    share link's token. The message and each argument are redacted in place, so a formatter that reads the
+    arguments themselves (uvicorn's access formatter unpacks client, method, path, version and status) still
+    writes the line."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         record.msg = _redact(record.msg)
@@ -189,8 +191,9 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
     app.state.seat_transfers = SeatTransfers(service, settings.seat_transfer_minutes)
     app.state.push = push
     errors.install(app)
+    app.state.record_uploads = AttemptCounter(settings.record_uploads_per_hour, 3600.0)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes, timeout=settings.http_body_timeout_seconds,
-                       total=settings.http_body_total_seconds)
+                       total=settings.http_body_total_seconds, paths={"/api/records": settings.max_record_bytes})
     app.add_middleware(UrlGuard)
     app.add_middleware(SecurityHeaders)  # outermost: the 413 and every error carry the headers too
     app.include_router(routes.router)
@@ -200,6 +203,7 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
     app.include_router(ws.router)
     app.include_router(bots_router)
     app.include_router(push_router)
+    app.include_router(replays.router)
     mount_web(app)  # pages + /static
     ops.install(app)  # /readyz, /metrics
 

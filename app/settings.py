@@ -50,6 +50,10 @@ class Settings(BaseSettings):
     # its next piece must arrive within the first many seconds, and the whole body within the second from the
     # start of the request: else 408 request_timeout.
     max_body_bytes: int = 65_536
+    # A game record opened in the replay page (POST /api/records) may be this large, and one client address
+    # may open this many an hour (each is replayed through the engine and kept as a replay-only table).
+    max_record_bytes: int = 1_000_000  # the bundled proxy lets 1 MB through (deploy/Caddyfile)
+    record_uploads_per_hour: int = 30
     http_body_timeout_seconds: float = 30.0
     http_body_total_seconds: float = 5.0
     # Slow clients (``python -m app.serve``): request line and headers within this many seconds; at most

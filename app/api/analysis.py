@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 
 from app.services.analyses import Analyses
 
-from .deps import Number, Token
+from .deps import ReplayReader
 from .routes import ERRORS
 
 router = APIRouter(prefix="/api", responses=ERRORS)
@@ -50,10 +50,11 @@ def _analyses(request: Request) -> Analyses:
 
 @router.get("/tables/{table_id}/games/{number}/analysis", response_model=AnalysisOut,
             responses={202: {"model": PendingOut, "description": "being computed: ask again shortly"}})
-def analysis(table_id: str, number: Number, request: Request, token: Token) -> Any:
+def analysis(request: Request, access: ReplayReader) -> Any:
     """The analysis of a finished game (missed lay-downs, missed hits, discards that fed the next player,
-    turning points), for whoever may read its replay; 202 while it is computed, 409 ``game_not_finished``."""
-    status, body = _analyses(request).analysis(table_id, token, number)
+    turning points), for whoever may read its replay (a seat, a spectator or ``?share=``); 202 while it is
+    computed, 409 ``game_not_finished``."""
+    status, body = _analyses(request).analysis(access)
     if status != 200:
         return JSONResponse(body, status_code=status)
     return body

@@ -11,6 +11,7 @@ from starlette.requests import HTTPConnection
 
 from app.services.errors import ServiceError
 from app.services.games import GameService
+from app.services.replays import ReplayAccess
 from app.settings import Settings
 
 from .schemas import INT_MAX
@@ -95,9 +96,24 @@ def seated_token(table_id: str, request: Request,
 
 
 Service = Annotated[GameService, Depends(get_service)]
+ShareToken = Annotated[str | None, Query(min_length=1, max_length=128,
+                                         description="the token of a share link of this finished game")]
+
+
+def replay_reader(table_id: str, number: Annotated[int, Path(ge=-INT_MAX, le=INT_MAX)], service: Service,
+                  token: Annotated[str | None, Depends(seat_token)], share: ShareToken = None) -> ReplayAccess:
+    """The one check of every route that reads a game's replay (record, steps, record download, analysis): a
+    seat of the table (cookie or Bearer), anyone at a spectators' table, or ``?share=`` a share link of that
+    finished game (``GameService.replay_access``)."""
+    return service.replay_access(table_id, number, token, share)
+
+
+
 # Path numbers (seats, game numbers, steps) within the database's integer range.
 Number = Annotated[int, Path(ge=-INT_MAX, le=INT_MAX)]
 Since = Annotated[int, Query(ge=-INT_MAX, le=INT_MAX, description="the version the client has")]
 Token = Annotated[str | None, Depends(seat_token)]
 # The token of a seat at the table, for requests that change something (``seated_token``).
 SeatToken = Annotated[str, Depends(seated_token)]
+# The granted read of /tables/{table_id}/games/{number}/...: declare ``access: ReplayReader`` in a route.
+ReplayReader = Annotated[ReplayAccess, Depends(replay_reader)]

@@ -9,6 +9,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app import metrics
 from app.rules.core.errors import InvalidCommand, InvalidOptions, NotYourTurn, RuleError
+from app.services.archive import RecordError
 from app.services.errors import ServiceError, sentence
 
 
@@ -34,6 +35,11 @@ def install(app: FastAPI) -> None:
         if err.status == 429:
             metrics.RATE_LIMITED.labels(err.code).inc()
         return JSONResponse(error_body(err.code, err.message, err.field), status_code=err.status)
+
+    @app.exception_handler(RecordError)
+    async def _record(_request: Request, err: RecordError) -> JSONResponse:
+        status = 404 if err.code == "table_not_found" else 422
+        return JSONResponse(error_body(err.code, err.message), status_code=status)
 
     @app.exception_handler(RuleError)
     async def _rule(_request: Request, err: RuleError) -> JSONResponse:

@@ -15,18 +15,13 @@ from app.services.seat_transfer import SeatTransfers
 from .deps import SeatToken, Service, cookie_name, link_base
 from .devices import device_name
 from .routes import ERRORS, set_seat_cookie
-from .schemas import RequestBody
+from .schemas import RequestBody, SeriesGame, Standing
 
 router = APIRouter(prefix="/api", responses=ERRORS)
 
 COOKIE_PREFIX = cookie_name("")
 
 
-class MyGame(BaseModel):
-    number: int
-    status: str
-    winners: list[str] | None = Field(description="the winners' names once the game is over")
-    replay: str = Field(description="the replay page")
 
 
 class MyTable(BaseModel):
@@ -39,7 +34,8 @@ class MyTable(BaseModel):
     badge: str = Field(description="your_turn, waiting or finished")
     status: str = Field(description="waiting, playing or finished")
     link: str
-    games: list[MyGame]
+    games: list[SeriesGame] = Field(description="every game at the table (the first and its rematches)")
+    standings: list[Standing] = Field(description="the standings across the table's finished games")
 
 
 class MyTablesOut(BaseModel):

@@ -59,12 +59,14 @@ class BodyLimit:
     the request began, is refused with 408 ``request_timeout``: a body trickling a byte now and then holds its
     connection for ``total`` seconds at most. A refused body of at most ``drain`` bytes is first read to its end
     and discarded chunk by chunk (within the same bounds), so the client (or proxy) reads the answer instead of
-    a reset; the connection is closed after every refusal, so a larger rest is never read."""
+    a reset; the connection is closed after every refusal, so a larger rest is never read. ``paths`` gives single
+    paths a limit of their own (a game record upload)."""
 
     def __init__(self, app: ASGIApp, limit: int, timeout: float = 30.0, total: float = 5.0,
-                 drain: int = DRAIN_LIMIT) -> None:
+                 drain: int = DRAIN_LIMIT, paths: dict[str, int] | None = None) -> None:
         self.app = app
         self.limit = limit
+        self.paths = dict(paths or {})
         self.timeout = timeout
         self.total = total
         self.drain = drain
@@ -93,16 +95,17 @@ class BodyLimit:
     async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.total
+        limit = self.paths.get(scope.get("path", ""), self.limit)
         for name, value in scope["headers"]:
             if name == b"content-length":
                 if not value.isdigit():
                     await _send_error(send, 422, "invalid_request", "Content-Length is not a number")
                     return
-                if int(value) > self.limit:
+                if int(value) > limit:
                     if int(value) <= self.drain:
                         await self._discard(receive, 0, deadline)
                     await _send_error(send, 413, "body_too_large",
-                                      f"request bodies are limited to {self.limit} bytes")
+                                      f"request bodies are limited to {limit} bytes")
                     return
         received = 0
         exceeded: tuple[int, str, str] | None = None
@@ -127,8 +130,8 @@ class BodyLimit:
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 complete = not message.get("more_body", False)
-                if received > self.limit:
-                    exceeded = (413, "body_too_large", f"request bodies are limited to {self.limit} bytes")
+                if received > limit:
+                    exceeded = (413, "body_too_large", f"request bodies are limited to {limit} bytes")
                     raise _BodyRefused
             return message
 

@@ -100,17 +100,3 @@ def events_since(table_id: str, service: Service, token: Token, since: Since = 0
 def hint(table_id: str, service: Service, token: Token) -> Any:
     """The solver's suggestion for my current phase (groups of card ids) or null."""
     return service.hint(table_id, token)
-
-
-@router.get("/tables/{table_id}/games/{number}/replay", response_model=schemas.ReplayRecordOut)
-def replay_record(table_id: str, number: Number, service: Service, token: Token) -> Any:
-    """The full record of a finished game: rule set, options, seed, seats, every command with its time.
-    Of a running game only the public record (``public`` true): no seed, command types, spectator events."""
-    return service.replay_record(table_id, token, number)
-
-
-@router.get("/tables/{table_id}/games/{number}/replay/{step}", response_model=schemas.ReplayStepOut)
-def replay_step(table_id: str, number: Number, step: Number, service: Service, token: Token) -> Any:
-    """The full state (every hand) after ``step`` commands of a finished game, rebuilt by the engine;
-    of a running game the spectator's view and events at that step (``public`` true)."""
-    return service.replay_step(table_id, token, number, step)

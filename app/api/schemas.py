@@ -202,6 +202,20 @@ class ReplayCommand(BaseModel):
     created_at: str
 
 
+class ReplayMark(BaseModel):
+    """Where a command stands in the game (from the public events): its round, the turn counter since the
+    start and whose turn it was (``None`` before the first ``turn_started``)."""
+
+    round: int
+    turn: int
+    turn_seat: int | None
+
+
+class ReplayRound(BaseModel):
+    round: int
+    step: int = Field(description="the step at which the round's deal is shown (round 1: 0)")
+
+
 class _GameRecord(BaseModel):
     """What every replay record holds: the table, the game and its seats (C-10)."""
 
@@ -241,14 +255,34 @@ class PublicReplayCommand(BaseModel):
     events: list[dict[str, Any]]
 
 
+class PublicReplayCommandMarked(PublicReplayCommand, ReplayMark):
+    pass
+
+
 class PublicReplayRecord(_GameRecord):
     """A running game's public record (C-9): no seed, no command fields, spectator-redacted events."""
 
     public: Literal[True]
-    commands: list[PublicReplayCommand]
+    shared: bool = False
+    can_share: bool = False
+    rounds: list[ReplayRound]
+    total_rounds: None = None
+    commands: list[PublicReplayCommandMarked]
 
 
-class ReplayRecordOut(RootModel[Annotated[ReplayRecord | PublicReplayRecord, Field(discriminator="public")]]):
+class ReplayCommandMarked(ReplayCommand, ReplayMark):
+    pass
+
+
+class ReplayRecordFull(ReplayRecord):
+    shared: bool = Field(description="read through a share link")
+    can_share: bool = Field(description="the reader is a seat of the table: it may make share links")
+    rounds: list[ReplayRound]
+    total_rounds: int | None = Field(description="rounds played in all (finished games)")
+    commands: list[ReplayCommandMarked]  # type: ignore[assignment]
+
+
+class ReplayRecordOut(RootModel[Annotated[ReplayRecordFull | PublicReplayRecord, Field(discriminator="public")]]):
     """The record of a game: full once it has finished (``public`` false), public before (``public`` true)."""
 
 
@@ -275,6 +309,18 @@ class ReplayStep(BaseModel):
     state: dict[str, Any]
 
 
+class SeatReplayStep(BaseModel):
+    """A finished game after ``step`` commands as seat ``seat`` saw it (``?seat=N``): its view and events."""
+
+    public: Literal[False] = False
+    step: int
+    version: int
+    seat: int
+    command: ReplayStepCommand | None
+    events: list[dict[str, Any]]
+    view: dict[str, Any]
+
+
 class PublicReplayStep(BaseModel):
     """A running game after ``step`` commands: ``view`` is the spectator's view, ``events`` a spectator's."""
 
@@ -286,8 +332,100 @@ class PublicReplayStep(BaseModel):
     view: dict[str, Any]
 
 
-class ReplayStepOut(RootModel[Annotated[ReplayStep | PublicReplayStep, Field(discriminator="public")]]):
+class ReplayStepOut(RootModel[ReplayStep | SeatReplayStep | PublicReplayStep]):
     """One step of a game: full once it has finished (``public`` false), public before (``public`` true)."""
+
+
+class RecordCommand(BaseModel):
+    seq: int
+    seat: int
+    command_id: str
+    command: dict[str, Any]
+    created_at: str | None
+
+
+class RecordResult(BaseModel):
+    status: str
+    winners: list[int] | None
+    scores: list[int | None]
+    phases: list[int | None]
+    rounds: int
+
+
+class GameRecordOut(BaseModel):
+    """A game record (docs/record.md): enough to rebuild the game with the engine alone (C-10)."""
+
+    format: Literal["phase10-game-record"]
+    format_version: int
+    ruleset: str
+    rules_version: int
+    options: dict[str, Any]
+    seed: int
+    players: int
+    seats: list[ReplaySeat]
+    number: int
+    status: str
+    version: int
+    winners: list[int] | None
+    created_at: str | None
+    finished_at: str | None
+    commands: list[RecordCommand]
+    result: RecordResult
+
+
+class ShareOut(BaseModel):
+    """A share link of a finished game's replay (``token`` and ``url`` only in the answer that made it)."""
+
+    id: int
+    created_at: str
+    by: str | None = Field(description="the name of the seat that made it")
+    revocable: bool = Field(description="whether the asking seat may revoke it (the host, or its maker)")
+    token: str | None = None
+    url: str | None = None
+
+
+class SharesOut(BaseModel):
+    shares: list[ShareOut]
+
+
+class ImportedRecord(BaseModel):
+    table_id: str
+    number: int
+    replay: str = Field(description="the replay page of the imported game")
+
+
+class SeriesPlayer(BaseModel):
+    seat: int
+    name: str
+    score: int | None
+    phase: int | None
+    winner: bool
+
+
+class SeriesGame(BaseModel):
+    number: int
+    ruleset: str
+    status: str
+    rounds: int = Field(description="rounds played (finished)")
+    winners: list[str] | None = Field(description="the winners' names once the game is over")
+    players: list[SeriesPlayer]
+    replay: str = Field(description="the replay page")
+    finished_at: str | None
+
+
+class Standing(BaseModel):
+    name: str
+    games: int = Field(description="finished games played at the table")
+    games_won: int
+    rounds_won: int = Field(description="rounds in which this player went out first")
+    phases_made: int
+    average_score: float | None = Field(description="final score points per round played")
+
+
+class SeriesOut(BaseModel):
+    table_id: str
+    games: list[SeriesGame]
+    standings: list[Standing]
 
 
 class Health(BaseModel):

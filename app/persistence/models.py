@@ -160,3 +160,19 @@ class ChatMessage(Base):
     emoji: Mapped[str | None] = mapped_column(String(16), nullable=True)
     # Seconds since the epoch (the wire's ``at``), from the posting process's wall clock.
     at: Mapped[float] = mapped_column(Float)
+
+
+class ReplayShare(Base):
+    """A read-only link to one finished game's replay (``app.services.shares``): whoever holds its token may
+    read that game's record and steps, nothing else of the table. Only the token's SHA-256 is stored; the host
+    (or the seat that made it) revokes it by deleting the row."""
+
+    __tablename__ = "replay_share"
+    __table_args__ = (Index("ix_replay_share_game_id", "game_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    # The seat row that made it (no foreign key: a link outlives its maker's seat until the host revokes it).
+    created_by: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

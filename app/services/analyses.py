@@ -12,6 +12,7 @@ from app.analysis.worker import AnalysisWorker, stored
 
 from .errors import ServiceError
 from .games import GameService
+from .replays import ReplayAccess
 
 JSONDict = dict[str, Any]
 PENDING: JSONDict = {"status": "pending"}
@@ -24,17 +25,14 @@ class Analyses:
         self.service = service
         self.worker = AnalysisWorker(service.db, service.catalog.get)
 
-    def analysis(self, table_id: str, token: str | None, number: int) -> tuple[int, JSONDict]:
+    def analysis(self, access: ReplayAccess) -> tuple[int, JSONDict]:
         """``(200, analysis)`` once stored, else ``(202, {"status": "pending"})`` after scheduling it. The reader
-        is authorised exactly as for the game's replay (``Replays._replayable``); 409 ``game_not_finished`` for
-        a game still running."""
-        service = self.service
-        with service.db.read() as s:
-            game, _ = service._replayable(s, table_id, token, number)
-            if game.status != "finished":
-                raise ServiceError(409, "game_not_finished", "a game is analysed once it has finished")
-            game_id = game.id
-        result = stored(service.db, game_id)
+        was admitted exactly as for the game's replay (``access``: a seat, a spectator, or a share link); 409
+        ``game_not_finished`` for a game still running."""
+        if not access.finished:
+            raise ServiceError(409, "game_not_finished", "a game is analysed once it has finished")
+        game_id = access.game_id
+        result = stored(self.service.db, game_id)
         if result is not None:
             return 200, result
         if not self.worker.request(game_id):

@@ -1,68 +1,118 @@
-"""Game records out of and into the database: ``python -m app.admin export`` / ``import``.
+"""Game records in and out of the database: the game record of one game (docs/record.md), the download of a
+finished game and the replay page's "open a file", and the table record of ``python -m app.admin export`` /
+``import``, whose games are game records too.
 
-An export is one self-contained JSON document per table: the table's rule set and options, its seats (names
-only: no tokens, no join code), and every game with its rule set, options, seed, players, seat names and the
-accepted commands in order. That is enough to rebuild every game bit for bit with the engine alone
-(``app.rules.core.ruleset.replay``, C-10). The seed of a running game reveals its whole deck: an export is
-the operator's, not a player's.
+A game record is one self-contained JSON document: the rule set and its rules version, the options, the seed,
+the seat names, every accepted command with its seat and moment, and the result. That is enough to rebuild the
+game bit for bit with the engine alone (``app.rules.core.ruleset.replay``, C-10). A table record adds the table
+(rule set, options, seat names: no tokens, no join code) and holds each of its games as a game record whose
+seats name their table seat. The seed of a running game reveals its whole deck: a table export is the
+operator's; players download the records of finished games only.
 
-``import_record`` re-hosts an export for replay under a new table id: it replays every game through the engine
-first (each command must be accepted, the game must end exactly as recorded), then writes the table, its seats
-(without tokens: nobody can act at it) and the games with their commands in one transaction (their events are
-the engine's to recompute, ``app.services.history``). The table admits spectators, so anyone with its link can
-watch the replays. Any problem raises ``RecordError`` before anything is written.
+Importing replays every game through the engine first (each command must be accepted, the game must end exactly
+as recorded: status, winners, scores), then writes a new table (spectators allowed, seats without tokens: nobody
+can act at it) with the games and their commands in one transaction (their events are the engine's to recompute,
+``app.services.history``). Any problem raises ``RecordError`` (a stable ``code`` and a message) before anything
+is written.
 """
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from app.persistence.db import Database
 from app.persistence.models import Game, GameCommand, GameTable, Seat, utcnow
 
-from .base import RulesetCatalog
+from .base import AnyRuleset, RulesetCatalog
 from .security import digest, new_join_code, new_table_id
 
 FORMAT = "phase10-table-record"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: each game is a game record (version 1's games are read as well)
+GAME_FORMAT = "phase10-game-record"
+GAME_FORMAT_VERSION = 1
 
 JSONDict = dict[str, Any]
 
 
 class RecordError(Exception):
-    """An export that cannot be made or a record that cannot be imported (nothing was changed)."""
+    """A record that cannot be made or imported (nothing was changed). ``code`` is stable:
+    ``bad_record`` (not a record, a field missing or of the wrong type), ``record_version_unsupported``,
+    ``record_does_not_replay`` (the engine refuses a command or the game ends otherwise than recorded),
+    ``table_not_found`` (export of an unknown table)."""
+
+    def __init__(self, message: str, code: str = "bad_record") -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
 
 
 def _iso(value: datetime | None) -> str | None:
     return value.isoformat() if value is not None else None
 
 
+def rules_version(ruleset: AnyRuleset) -> int:
+    """The version of the rules the engine plays for this rule set (a record names it)."""
+    return int(getattr(ruleset, "rules_version", 1))
+
+
+def result_of(ruleset: AnyRuleset, state: Any) -> JSONDict:
+    """A game's result as a record states it: status, winners, each seat's score and phase, rounds played."""
+    over = ruleset.is_over(state)
+    view = ruleset.full_view(state)
+    return {"status": "finished" if over else "playing",
+            "winners": list(ruleset.winners(state)) if over else None,
+            "scores": [p.get("score") for p in view["players"]],
+            "phases": [p.get("phase") for p in view["players"]],
+            "rounds": len(view.get("history") or [])}
+
+
+def _game_commands(s: Session, game: Game) -> list[GameCommand]:
+    return list(s.scalars(select(GameCommand).where(GameCommand.game_id == game.id, GameCommand.seq <= game.version)
+                          .order_by(GameCommand.seq)))
+
+
+def game_record(s: Session, game: Game, catalog: RulesetCatalog | None = None,
+                table_seats: dict[int, int] | None = None) -> JSONDict:
+    """The game record of ``game`` (docs/record.md); ``table_seats`` (seat row id -> position) adds each seat's
+    ``table_seat``, as a table record holds it."""
+    ruleset = (catalog or RulesetCatalog()).get(game.ruleset)
+    commands = _game_commands(s, game)
+    state = ruleset.new_game(game.seed, game.players, ruleset.parse_options(game.options))
+    for c in commands:
+        state, _ = ruleset.apply(state, c.seat, ruleset.parse_command(c.command))
+    seats = []
+    for i, entry in enumerate(game.seats):
+        seat: JSONDict = {"seat": i, "name": entry["name"]}
+        if table_seats is not None:
+            seat["table_seat"] = table_seats.get(entry["seat_id"])
+        seats.append(seat)
+    return {
+        "format": GAME_FORMAT, "format_version": GAME_FORMAT_VERSION,
+        "ruleset": game.ruleset, "rules_version": rules_version(ruleset), "options": game.options,
+        "seed": game.seed, "players": game.players, "seats": seats, "number": game.number,
+        "status": game.status, "version": game.version, "winners": game.winners,
+        "created_at": _iso(game.created_at), "finished_at": _iso(game.finished_at),
+        "commands": [{"seq": c.seq, "seat": c.seat, "command_id": c.command_id, "command": c.command,
+                      "created_at": _iso(c.created_at)} for c in commands],
+        "result": result_of(ruleset, state),
+    }
+
+
 def export_table(db: Database, table_id: str) -> JSONDict:
-    """The table's record: table, seats and every game with its commands (see the module docstring)."""
+    """The table's record: table, seats and every game as a game record (see the module docstring)."""
     with db.read() as s:
         table = s.get(GameTable, table_id)
         if table is None:
-            raise RecordError(f"no table {table_id!r}")
+            raise RecordError(f"no table {table_id!r}", "table_not_found")
         seats = list(s.scalars(select(Seat).where(Seat.table_id == table_id).order_by(Seat.position)))
         index = {seat.id: i for i, seat in enumerate(seats)}
-        games = []
-        for game in s.scalars(select(Game).where(Game.table_id == table_id).order_by(Game.number)):
-            commands = s.scalars(select(GameCommand).where(GameCommand.game_id == game.id,
-                                                           GameCommand.seq <= game.version)
-                                 .order_by(GameCommand.seq))
-            games.append({
-                "number": game.number, "ruleset": game.ruleset, "options": game.options, "seed": game.seed,
-                "players": game.players,
-                "seats": [{"seat": i, "name": entry["name"], "table_seat": index.get(entry["seat_id"])}
-                          for i, entry in enumerate(game.seats)],
-                "status": game.status, "version": game.version, "winners": game.winners,
-                "created_at": _iso(game.created_at), "finished_at": _iso(game.finished_at),
-                "commands": [{"seq": c.seq, "seat": c.seat, "command_id": c.command_id, "command": c.command,
-                              "created_at": _iso(c.created_at)} for c in commands],
-            })
+        games = [game_record(s, game, table_seats=index)
+                 for game in s.scalars(select(Game).where(Game.table_id == table_id).order_by(Game.number))]
         return {
             "format": FORMAT, "format_version": FORMAT_VERSION, "exported_at": _iso(utcnow()),
             "table": {"id": table.id, "ruleset": table.ruleset, "options": table.options, "capacity": table.capacity,
@@ -79,6 +129,8 @@ def _field(data: Any, key: str, kind: type | tuple[type, ...], where: str) -> An
     value = data[key]
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
         raise RecordError(f"{where}: {key!r} has the wrong type")
+    if isinstance(value, int) and kind is int and key != "seed" and not -(2**31) <= value < 2**31:
+        raise RecordError(f"{where}: {key!r} is outside the 32-bit range")  # the database's integers
     return value
 
 
@@ -97,15 +149,21 @@ def _replayed(game: JSONDict, catalog: RulesetCatalog, where: str) -> tuple[JSON
     if ruleset_id not in catalog.ids():
         raise RecordError(f"{where}: unknown rule set {ruleset_id!r}")
     ruleset = catalog.get(ruleset_id)
+    if "rules_version" in game and game["rules_version"] != rules_version(ruleset):
+        raise RecordError(f"{where}: rules version {game['rules_version']!r} of {ruleset_id!r}; this server plays "
+                          f"version {rules_version(ruleset)}", "record_version_unsupported")
     players = _field(game, "players", int, where)
     seed = _field(game, "seed", int, where)
+    if not -(2**63) <= seed < 2**63:
+        raise RecordError(f"{where}: the seed is outside the 64-bit range")
     options_raw = _field(game, "options", dict, where)
     commands = _field(game, "commands", list, where)
     try:
         options = ruleset.parse_options(options_raw)
+        ruleset.check_players(options, players)
         state = ruleset.new_game(seed, players, options)
     except Exception as err:
-        raise RecordError(f"{where}: the engine refuses the game: {err}") from None
+        raise RecordError(f"{where}: the engine refuses the game: {err}", "record_does_not_replay") from None
     rows = []
     seen: set[str] = set()
     for i, entry in enumerate(commands, start=1):
@@ -118,22 +176,30 @@ def _replayed(game: JSONDict, catalog: RulesetCatalog, where: str) -> tuple[JSON
             raise RecordError(f"{at}: command_id {command_id!r} is repeated or not 1-64 characters")
         seen.add(command_id)
         if ruleset.is_over(state):
-            raise RecordError(f"{at}: the game was already over")
+            raise RecordError(f"{at}: the game was already over", "record_does_not_replay")
         try:
             command = ruleset.parse_command(entry.get("command"))
-            state, events = ruleset.apply(state, seat, command)
+            state, _ = ruleset.apply(state, seat, command)
         except Exception as err:
-            raise RecordError(f"{at}: the engine refuses it: {err}") from None
+            raise RecordError(f"{at}: the engine refuses it: {err}", "record_does_not_replay") from None
         rows.append({"seq": i, "seat": seat, "command_id": command_id, "command": ruleset.command_to_json(command),
                      "created_at": _when(entry.get("created_at"), at)})
     over = ruleset.is_over(state)
     status = _field(game, "status", str, where)
     if status != ("finished" if over else "playing"):
         raise RecordError(f"{where}: recorded as {status!r} but the commands leave it "
-                          f"{'finished' if over else 'running'}")
+                          f"{'finished' if over else 'running'}", "record_does_not_replay")
     winners = list(ruleset.winners(state)) if over else None
     if over and game.get("winners") is not None and list(game["winners"]) != winners:
-        raise RecordError(f"{where}: recorded winners {game['winners']} but the engine finds {winners}")
+        raise RecordError(f"{where}: recorded winners {game['winners']} but the engine finds {winners}",
+                          "record_does_not_replay")
+    recorded = game.get("result")
+    if recorded is not None:
+        found = result_of(ruleset, state)
+        for key in ("status", "winners", "scores", "phases", "rounds"):
+            if not isinstance(recorded, dict) or recorded.get(key) != found[key]:
+                raise RecordError(f"{where}: the recorded result's {key} is {_get(recorded, key)!r} but the engine "
+                                  f"finds {found[key]!r}", "record_does_not_replay")
     values = {"ruleset": ruleset_id, "options": options_raw, "seed": seed, "players": players, "status": status,
               "version": len(rows), "snapshot": ruleset.state_to_json(state), "snapshot_version": len(rows),
               "winners": winners, "created_at": _when(game.get("created_at"), where),
@@ -141,13 +207,28 @@ def _replayed(game: JSONDict, catalog: RulesetCatalog, where: str) -> tuple[JSON
     return values, rows
 
 
+def _get(data: Any, key: str) -> Any:
+    return data.get(key) if isinstance(data, dict) else None
+
+
 def import_record(db: Database, record: Any, catalog: RulesetCatalog | None = None) -> str:
-    """Re-host an export (``export_table``) under a new table id, which is returned."""
+    """Re-host a table record (``export_table``) or a single game record (``game_record``, as its only game)
+    under a new table id, which is returned."""
+    return import_records(db, record, catalog)[0]
+
+
+def import_records(db: Database, record: Any, catalog: RulesetCatalog | None = None) -> tuple[str, list[int]]:
+    """``import_record`` returning the new table id and its game numbers."""
     catalog = catalog or RulesetCatalog()
+    if "\\u0000" in json.dumps(record):
+        raise RecordError("the record holds a NUL character")  # no database text can hold one
+    if isinstance(record, dict) and record.get("format") == GAME_FORMAT:
+        record = _as_table_record(record)
     if not isinstance(record, dict) or record.get("format") != FORMAT:
-        raise RecordError(f"not a table record (expected \"format\": \"{FORMAT}\")")
-    if record.get("format_version") != FORMAT_VERSION:
-        raise RecordError(f"unsupported format_version {record.get('format_version')!r} (expected {FORMAT_VERSION})")
+        raise RecordError(f"not a table record (expected \"format\": \"{FORMAT}\" or \"{GAME_FORMAT}\")")
+    if record.get("format_version") not in (1, FORMAT_VERSION):
+        raise RecordError(f"unsupported format_version {record.get('format_version')!r} (expected {FORMAT_VERSION})",
+                          "record_version_unsupported")
     table = _field(record, "table", dict, "record")
     seats = _field(table, "seats", list, "table")
     games = _field(record, "games", list, "record")
@@ -190,4 +271,19 @@ def import_record(db: Database, record: Any, catalog: RulesetCatalog | None = No
             s.add(row)
             s.flush()
             s.add_all(GameCommand(game_id=row.id, **command) for command in rows)
-    return new_id
+    return new_id, sorted(numbers)
+
+
+def _as_table_record(game: JSONDict) -> JSONDict:
+    """A single game record as the table record of a table holding just that game (its seats in seat order)."""
+    if game.get("format_version") != GAME_FORMAT_VERSION:
+        raise RecordError(f"unsupported format_version {game.get('format_version')!r} (expected "
+                          f"{GAME_FORMAT_VERSION})", "record_version_unsupported")
+    seats = _field(game, "seats", list, "record")
+    names = [_field(seat, "name", str, f"record seat {i}") for i, seat in enumerate(seats)]
+    copy = dict(game, seats=[{"seat": i, "name": name, "table_seat": i} for i, name in enumerate(names)])
+    return {"format": FORMAT, "format_version": FORMAT_VERSION,
+            "table": {"ruleset": _field(game, "ruleset", str, "record"), "options": _field(game, "options", dict,
+                                                                                           "record"),
+                      "seats": [{"name": name} for name in names]},
+            "games": [copy]}

@@ -1,8 +1,9 @@
 """My tables: the tables this browser holds seats at, found from its seat cookies (no accounts).
 
 Each entry is public table data plus what the seat itself may know: whether its game awaits it (``your_turn``),
-runs or waits for players (``waiting``) or is over (``finished``), with every game's winners and replay link.
-Newest table first.
+runs or waits for players (``waiting``) or is over (``finished``), and the table's series (``app.services.series``):
+every game with its winners, scores and replay link, and the standings across the finished games. Newest table
+first.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from app.persistence.models import Game, GameTable, Seat
 
 from .games import GameService
 from .security import digest
+from .series import table_series
 
 JSONDict = dict[str, Any]
 MAX_TABLES = 50
@@ -57,13 +59,12 @@ def my_tables(service: GameService, tokens: dict[str, str]) -> list[JSONDict]:
                 ruleset = service._ruleset(latest.ruleset)
                 if engine_seat is not None and engine_seat in ruleset.awaited(service._state(s, ruleset, latest)):
                     badge = "your_turn"
+            story = table_series(service, s, table.id)
             out.append({
                 "table_id": table.id, "ruleset": table.ruleset, "created_at": table.created_at.isoformat(),
                 "seat": seat.position, "name": seat.name, "players": names, "badge": badge,
                 "status": "waiting" if latest is None else latest.status,
                 "link": f"/tables/{table.id}",
-                "games": [{"number": g.number, "status": g.status,
-                           "winners": None if g.winners is None else [g.seats[w]["name"] for w in g.winners],
-                           "replay": f"/tables/{table.id}/games/{g.number}/replay"} for g in games],
+                "games": story["games"], "standings": story["standings"],
             })
     return out

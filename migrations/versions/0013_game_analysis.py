@@ -1,7 +1,7 @@
 """game_analysis: the stored analysis of a finished game (app/analysis)
 
 Revision ID: 0013_game_analysis
-Revises: 0010_push_subscriptions
+Revises: 0012_replay_share
 Create Date: 2026-11-27 07:30:00
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0013_game_analysis"
-down_revision: str | None = "0010_push_subscriptions"
+down_revision: str | None = "0012_replay_share"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -9,7 +9,7 @@ space of the dropped columns at once. A game keeps its snapshot before the lates
 so that a resume from a version between the two replays from there rather than from the seed.
 
 Revision ID: 0014_history_storage
-Revises: 0010_push_subscriptions
+Revises: 0013_game_analysis
 Create Date: 2026-11-27 07:40:00
 """
 

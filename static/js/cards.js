@@ -100,9 +100,12 @@
   /** A laid group in words: "set of 7s", "run 3–9", "red", "colour run 2–5 (green)". */
   P10.groupLabel = function (group) {
     if (group.kind === "set") return t("group.set", { number: group.number ?? "?" });
-    if (group.kind === "run") return t("group.run", { start: group.start, end: group.end });
+    // A finished game's events carry a run's start only: its end follows from its cards (a joker hit onto a
+    // complete run, counted in ``extra``, does not lengthen it).
+    const end = group.end ?? (group.start ?? 0) + (group.cards || []).length - (group.extra || 0) - 1;
+    if (group.kind === "run") return t("group.run", { start: group.start ?? "?", end });
     if (group.kind === "colour") return t("group.colour", { colour: colourName(group.colour) });
-    return t("group.colour_run", { start: group.start, end: group.end, colour: colourName(group.colour) });
+    return t("group.colour_run", { start: group.start ?? "?", end, colour: colourName(group.colour) });
   };
 
   P10.cardsText = function (cards) { return (cards || []).map(P10.cardLabel).join(", "); };
@@ -145,7 +148,7 @@
       case "pawn_moved": return t("ev.pawn_moved", { name: n(e.seat), steps: e.steps, field: e.field, action: P10.fieldName ? P10.fieldName(e.kind) : e.kind });
       case "action_chosen": return t("ev.action_chosen", { name: n(e.seat), field: e.field, action: P10.fieldName ? P10.fieldName(e.kind) : e.kind });
       case "card_searched": return e.card ? t("ev.card_searched_seen", { name: n(e.seat), card: c(e.card) }) : t("ev.card_searched", { name: n(e.seat) });
-      case "cards_swapped": return t("ev.cards_swapped", { name: n(e.seat), count: e.count, card: c((e.cards || [])[(e.cards || []).length - 1]) });
+      case "cards_swapped": return t("ev.cards_swapped", { name: n(e.seat), count: e.count ?? (e.cards || []).length, card: c((e.cards || [])[(e.cards || []).length - 1]) });
       case "joker_turned": return t("ev.joker_turned", { name: n(e.seat), card: c(e.card) });
       case "number_asked": return t("ev.number_asked", { name: n(e.seat), number: e.number, direction: t("dir." + e.direction) });
       case "card_given": return e.card ? t("ev.card_given_seen", { name: n(e.giver), to: n(e.receiver), card: c(e.card) }) : t("ev.card_given", { name: n(e.giver), to: n(e.receiver), number: e.number });
@@ -154,7 +157,7 @@
       case "board_round_ended":
         return e.went_out === null || e.went_out === undefined ? t("ev.round_stalled", { round: e.round })
           : t("ev.round_ended", { round: e.round, name: n(e.went_out) });
-      case "cards_kept": return t("ev.cards_kept", { name: n(e.seat), count: e.count });
+      case "cards_kept": return t("ev.cards_kept", { name: n(e.seat), count: e.count ?? (e.cards || []).length });
       default: {
         /* Board game and future events: a generic line built from the event's fields. */
         const key = "ev." + e.type;

@@ -1,5 +1,6 @@
 /* My tables (the lobby): the tables this browser holds seats at, from its seat cookies (GET /api/my/tables),
-   newest first, each marked "your turn", "waiting" or "finished", with results and replay links. */
+   newest first, each marked "your turn", "waiting" or "finished", with its series: every game's winners, scores
+   and replay link, and the standings. */
 "use strict";
 
 (function (P10) {
@@ -7,15 +8,14 @@
 
   function entry(table) {
     const title = t("ruleset." + table.ruleset + ".title");
-    const games = table.games.filter((g) => g.status === "finished").map((g) =>
-      el("li", { class: "my-game" },
-        el("a", { href: g.replay }, t("table.game_n", { n: g.number })), " ",
-        g.winners ? "🏆 " + t("summary.winners", { names: g.winners.join(", ") }) : ""));
+    // the table's series: every game with winners and scores, and the standings (static/js/series.js)
+    const played = table.games.some((g) => g.status === "finished");
     return el("li", { class: "my-table", "data-table": table.table_id, "data-badge": table.badge },
       el("a", { class: "my-table-link", href: table.link }, title),
       " ", el("span", { class: "badge my-badge badge-" + table.badge }, t("my." + table.badge)),
       el("div", { class: "muted small-text" }, t("my.with", { names: table.players.join(", ") })),
-      games.length ? el("ul", { class: "my-games" }, games) : null);
+      played ? el("details", { class: "my-series" }, el("summary", null, t("series.title") + " (" + table.games.length + ")"),
+        P10.seriesView(table, { titled: false })) : null);
   }
 
   async function load() {

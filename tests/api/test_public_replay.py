@@ -193,6 +193,7 @@ def test_C10_a_finished_game_still_gets_the_full_record(seeded: TestClient) -> N
     assert ruleset.is_over(final)
     record = seeded.get(url, headers=bearer(t.tokens[0])).json()
     assert record["public"] is False and record["seed"] == SEED and len(record["commands"]) == steps
-    assert all(set(c) == {"seq", "seat", "command", "created_at"} for c in record["commands"])
+    assert all(set(c) == {"seq", "seat", "command", "created_at", "round", "turn", "turn_seat"}
+               for c in record["commands"])
     last = seeded.get(f"{url}/{steps}", headers=bearer(t.tokens[0])).json()
     assert last["public"] is False and last["state"] == ruleset.full_view(final) and "view" not in last

@@ -111,6 +111,9 @@ def replay_follows_the_current_step(page: Any) -> None:
     """The replay's step list (longer than its box after a whole game) keeps the current step in sight."""
     page.goto(page.url.rstrip("/") + "/games/1/replay")
     page.wait_for_selector("#rp-players article")
+    # a short game's compact move list may fit its box: the box is made smaller, so that it must scroll
+    page.evaluate("(l => { if (l.scrollHeight <= l.clientHeight) l.style.maxHeight = '8rem'; })"
+                  "(document.getElementById('rp-log'))")
     assert page.evaluate("(l => l.scrollHeight > l.clientHeight)(document.getElementById('rp-log'))")
     page.click("#rp-last")
     until(page, "P10.replay.step === P10.replay.record.version")

@@ -47,7 +47,7 @@ def step_through(page: Any, states: list[Any], ruleset: Any, module: Any) -> Non
     page.wait_for_selector("#rp-players article")
     assert page.locator("#replay-public").is_visible()
     assert "hidden until the game ends" in (page.locator("#replay-public").text_content() or "")
-    assert page.locator("#rp-log li").count() == len(states)
+    assert page.locator("#rp-log [data-step]").count() == len(states)
     for k, state in enumerate(states):
         if k:
             page.click("#rp-forward")

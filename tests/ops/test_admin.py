@@ -88,7 +88,7 @@ def test_import_rehosts_the_games_for_replay(client: TestClient, played: PlayedT
                           headers=bearer(played.table.tokens[0])).json()
     client.cookies.clear()
     copy = client.get(f"/api/tables/{new_id}/games/1/replay").json()  # no token: a spectator
-    for key in ("table_id", "game_id"):
+    for key in ("table_id", "game_id", "can_share"):  # nobody holds a seat of the copy
         original.pop(key), copy.pop(key)
     assert copy == original
     last = played.finished_commands
@@ -100,6 +100,25 @@ def test_import_rehosts_the_games_for_replay(client: TestClient, played: PlayedT
     assert running["public"] is True and "seed" not in running  # C-9: a running game's public record only
     info = client.get(f"/api/tables/{new_id}").json()
     assert info["spectators"] is True and [s["name"] for s in info["seats"]] == ["Host", "P1"]
+
+
+def test_export_writes_game_records_the_replay_page_reads_too(client: TestClient, played: PlayedTable,
+                                                              database_url: str,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """C-10: the table record's games are game records (docs/record.md), ``--game N`` writes one alone, exactly
+    what the replay page downloads, and ``import`` reads it back as a replay-only table."""
+    table = export(capsys, database_url, played.table.id)
+    assert table["format_version"] == 2
+    assert all(g["format"] == "phase10-game-record" and g["rules_version"] == 1 for g in table["games"])
+    status, out, err = admin(capsys, database_url, "export", played.table.id, "--game", "1")
+    assert status == 0, err
+    alone = json.loads(out)
+    downloaded = client.get(f"/api/tables/{played.table.id}/games/1/record",
+                            headers=bearer(played.table.tokens[0])).json()
+    assert alone == downloaded
+    assert alone["result"]["status"] == "finished" and alone["result"]["winners"] == alone["winners"]
+    status, out, err = admin(capsys, database_url, "export", played.table.id, "--game", "9")
+    assert (status, err) == (1, "error: the table has no game 9\n")
 
 
 def _doctored(record: dict[str, Any], change: str) -> dict[str, Any]:

@@ -135,7 +135,7 @@ def test_wrong_codes_from_one_address_never_lock_out_another(server: tuple[Serve
         assert r.status_code == 200, r.text
 
 
-def test_the_logs_never_show_a_token_or_a_join_code(server: tuple[Server, Path]) -> None:
+def test_the_logs_never_show_a_token_a_join_code_or_a_share_link(server: tuple[Server, Path]) -> None:
     srv, log = server
     secret = f"S3CRET{uuid.uuid4().hex}"
     base = f"http://{srv.url}"
@@ -144,6 +144,7 @@ def test_the_logs_never_show_a_token_or_a_join_code(server: tuple[Server, Path])
     httpx.get(f"{base}/api/tables/{table_id}/view?token={secret}")
     httpx.get(f"{base}/join/{table_id}?code={code}")
     httpx.get(f"{base}/join/{table_id}?CODE={secret}&lang=en")
+    httpx.get(f"{base}/api/tables/{table_id}/games/1/replay?share={secret}")
     with connect(f"ws://{srv.url}/ws/tables/{table_id}?token={token}") as ws:
         assert json.loads(ws.recv(5))["type"] == "snapshot"
     with connect(f"ws://{srv.url}/ws/tables/{table_id}?since=0&token={secret}") as ws:
@@ -152,5 +153,6 @@ def test_the_logs_never_show_a_token_or_a_join_code(server: tuple[Server, Path])
     text = log.read_text()
     assert f'"GET /join/{table_id}?code=[redacted] HTTP/1.1" 200' in text  # the access line is written
     assert "token=[redacted]" in text and "Logging error" not in text
+    assert "replay?share=[redacted]" in text
     for value in (secret, token, code):
         assert value not in text

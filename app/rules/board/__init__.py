@@ -28,6 +28,9 @@ class BoardRuleset(CodecMixin[BoardState, BoardCommand, BoardEvent, BoardOptions
     id = "board"
     title = "Phase 10 (Ravensburger board game)"
     summary = "Roll, move round a ring of 32 action fields, lay your phase; first marker past phase 10 wins."
+    # The version of these rules as the engine plays them: a game record names it, and a record of another
+    # version is refused rather than replayed under different rules (C-10).
+    rules_version = 1
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     state_type = BoardState

@@ -44,6 +44,7 @@ class Ruleset(Protocol[S, C, E, O]):
     id: str
     title: str
     summary: str
+    rules_version: int
     min_players: int
     max_players: int
     # The event types whose ``redact_event`` JSON depends on the seat asking (C-9); any other event is redacted

@@ -22,6 +22,9 @@ class MasterRuleset(CodecMixin[MasterState, MasterCommand, MasterEvent, MasterOp
     title = "Phase 10 Master (Ravensburger card game)"
     summary = ("128 cards: ranged jokers, colour runs and blue action cards (Take two, All mine, Skip, "
                "Give me five); fewest minus points after phase 10 wins.")
+    # The version of these rules as the engine plays them: a game record names it, and a record of another
+    # version is refused rather than replayed under different rules (C-10).
+    rules_version = 1
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     state_type = MasterState

@@ -20,6 +20,9 @@ class MattelRuleset(CodecMixin[MattelState, MattelCommand, MattelEvent, MattelOp
     id = "mattel"
     title = "Phase 10 (Mattel card game)"
     summary = "The classic: 108 cards, 8 wilds, 4 skips; lowest penalty points after phase 10 wins."
+    # The version of these rules as the engine plays them: a game record names it, and a record of another
+    # version is refused rather than replayed under different rules (C-10).
+    rules_version = 1
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     state_type = MattelState

@@ -5,67 +5,33 @@ import { S, $, nameOf, on } from "./state.js";
 const P10 = window.P10;
 const { t, el, clear } = P10;
 
-function scoreTable(v) {
-  const hist = v.history || [];
-  if (!hist.length) return el("p", { class: "muted" }, t("scores.none"));
-  const head = el("tr", null, el("th", { scope: "col" }, t("scores.round")), v.players.map((p) => el("th", { scope: "col" }, nameOf(p.seat))));
-  // The Mattel tie-break round (M-8) is played by the tied seats only: the others sat it out, they did not
-  // fail their phase. The view says which round it is (tiebreak, with each seat's in_round).
-  const satOut = (r, p) => v.tiebreak && r.round === v.round && p.in_round === false;
-  const rows = hist.map((r) => el("tr", { class: v.tiebreak && r.round === v.round ? "tiebreak-round" : null },
-    el("th", { scope: "row" }, String(r.round) + (v.tiebreak && r.round === v.round ? " · " + t("scores.tiebreak") : "")),
-    v.players.map((p) => (satOut(r, p) ? el("td", { class: "sat-out" }, "—", el("small", { class: "muted" }, " · " + t("scores.sat_out")))
-      : el("td", null, String(r.points[p.seat]), el("small", { class: "muted" },
-        " · " + (r.made[p.seat] ? t("summary.made", { n: r.made[p.seat] }) : t("summary.not_made"))))))));
-  const total = el("tr", { class: "total" }, el("th", { scope: "row" }, t("summary.total")), v.players.map((p) => el("td", null, String(p.score))));
-  return el("table", { class: "scores" }, el("thead", null, head), el("tbody", null, rows, total));
-}
+function scoreTable(v) { return P10.scoreTable(v, nameOf); }
 
 export function renderScores() {
   const v = S.view;
   const box = clear($("scores"));
   P10.add(box, el("h2", null, t("table.scores")), scoreTable(v));
   if ((v.history || []).length) P10.add(box, chart(v, nameOf));
-  P10.add(box, pastGames());
+  P10.add(box, pastGames(), seriesBox());
 }
 
-/* Two small SVG line charts: each player's total score and phase by round. */
-export function chart(v, nameOfSeat) {
-  const hist = v.history || [];
-  // the series' colours; app.css repeats them per class (.series-N), brighter in dark mode, for lines and legend
-  const palette = ["#d33", "#26a", "#2a2", "#c80", "#838", "#0aa"];
-  const wrap = el("div", { class: "charts" });
-  const series = (kind) => v.players.map((p) => {
-    let total = 0, phase = 0;
-    return [0].concat(hist.map((r) => {
-      total += r.points[p.seat];
-      if (r.made[p.seat]) phase = Math.max(phase, r.made[p.seat]);
-      return kind === "score" ? total : phase;
-    }));
-  });
-  for (const kind of ["score", "phase"]) {
-    const data = series(kind);
-    const max = Math.max(1, ...data.flat());
-    const W = 260, H = 120, L = 28, B = 18;
-    const x = (i) => L + (i * (W - L - 6)) / Math.max(1, hist.length);
-    const y = (val) => H - B - (val * (H - B - 6)) / max;
-    const svgNode = P10.svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img",
-      "aria-label": t(kind === "score" ? "summary.chart_score" : "summary.chart_phase") + ": " +
-        v.players.map((p, i) => nameOfSeat(p.seat) + " " + data[i][data[i].length - 1]).join(", ") },
-    P10.svg("line", { x1: L, y1: H - B, x2: W, y2: H - B, stroke: "#888" }),
-    P10.svg("line", { x1: L, y1: 0, x2: L, y2: H - B, stroke: "#888" }),
-    P10.svg("text", { x: 2, y: 10, "font-size": 9, text: String(max) }),
-    P10.svg("text", { x: 2, y: H - B, "font-size": 9, text: "0" }),
-    hist.map((r, i) => P10.svg("text", { x: x(i + 1) - 3, y: H - 4, "font-size": 9, text: String(r.round) })),
-    data.map((points, i) => P10.svg("polyline", { class: "series-" + (i % palette.length), fill: "none", stroke: palette[i % palette.length], "stroke-width": 2,
-      "stroke-dasharray": i % 2 ? "4 2" : null, points: points.map((val, k) => `${x(k)},${y(val)}`).join(" ") })));
-    P10.add(wrap, el("figure", null, el("figcaption", null, t(kind === "score" ? "summary.chart_score" : "summary.chart_phase")), svgNode));
+/* The table's series (static/js/series.js): fetched again when a game starts or ends, kept between renders. */
+let series = { key: null, node: null };
+function seriesBox() {
+  const key = `${gameNumber()}:${Boolean(S.view.over)}`;
+  if (series.key !== key) {
+    series = { key, node: el("div", { id: "series" }) };
+    const node = series.node;
+    P10.api("GET", `/api/tables/${S.tableId}/series`).then((r) => {
+      if (r.ok && r.data.games.some((g) => g.status === "finished")) node.replaceChildren(P10.seriesView(r.data));
+    });
   }
-  P10.add(wrap, el("ul", { class: "legend" }, v.players.map((p, i) => el("li", null,
-    el("span", { class: "swatch series-" + (i % palette.length), "aria-hidden": "true" }), nameOfSeat(p.seat)))));
-  return wrap;
+  return series.node;
 }
-P10.chart = chart;
+
+/* The score and phase charts (static/js/scoresheet.js, shared with the replay). */
+export function chart(v, nameOfSeat) { return P10.chart(v, nameOfSeat); }
+
 
 export function maybeSummary() {
   if (!S.pendingSummary) return;

@@ -1,0 +1,94 @@
+"""Replay routes (docs/protocol.md, "Replays"): a game's record and steps, its game record (docs/record.md) to
+download and to open again, share links, and the series of a table. Every route that reads a game declares
+``access: ReplayReader`` (``app.api.deps.replay_reader``): one check for seats, spectators and share links."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Query, Request, Response
+
+from app.services.archive import RecordError, import_records
+from app.services.errors import ServiceError
+from app.services.series import series
+from app.services.shares import create_share, list_shares, revoke_share
+
+from . import schemas
+from .deps import Number, ReplayReader, Service, Token, link_base
+from .routes import ERRORS
+
+router = APIRouter(prefix="/api", responses=ERRORS, tags=["replays"])
+Seat = Annotated[int | None, Query(ge=0, le=schemas.INT_MAX,
+                                   description="view the finished game as this seat saw it")]
+
+
+@router.get("/tables/{table_id}/games/{number}/replay", response_model=schemas.ReplayRecordOut)
+def replay_record(access: ReplayReader, service: Service) -> Any:
+    """The full record of a finished game: rule set, options, seed, seats, every command with its time, its
+    round and turn, and the rounds' first steps. Of a running game only the public record (``public`` true):
+    no seed, command types, spectator events."""
+    return service.replay_record(access)
+
+
+@router.get("/tables/{table_id}/games/{number}/replay/{step}", response_model=schemas.ReplayStepOut)
+def replay_step(access: ReplayReader, step: Number, service: Service, seat: Seat = None) -> Any:
+    """The full state (every hand) after ``step`` commands of a finished game, rebuilt by the engine, or with
+    ``?seat=N`` that seat's view and events then; of a running game the spectator's view and events at that
+    step (``public`` true)."""
+    return service.replay_step(access, step, seat)
+
+
+@router.get("/tables/{table_id}/games/{number}/record", response_model=schemas.GameRecordOut,
+            responses={200: {"description": "the game record (docs/record.md), as a download"}})
+def download_record(access: ReplayReader, service: Service) -> Response:
+    """The game record of a finished game (docs/record.md) as a file; 409 ``game_not_finished`` before."""
+    record = service.game_record(access)
+    name = f"phase10-{record['ruleset']}-{access.table_id}-game{access.number}.json"
+    return Response(json.dumps(record, ensure_ascii=False), media_type="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+@router.post("/records", status_code=201, response_model=schemas.ImportedRecord,
+             responses={413: {"model": schemas.ErrorOut}})
+def open_record(request: Request, service: Service,
+                record: Annotated[dict[str, Any], Body(description="a game record (docs/record.md)")]) -> Any:
+    """Open a game record: it is replayed through the engine (every command must be accepted and the game must
+    end as recorded) and kept as a replay-only table that anyone with its link may watch. A record that does
+    not replay is refused with 422 ``record_does_not_replay`` (``bad_record``: not a record or a field
+    missing; ``record_version_unsupported``); 429 ``too_many_records`` past the hourly limit of an address."""
+    client = request.client.host if request.client else "unknown"
+    uploads = request.app.state.record_uploads
+    if uploads.blocked(client):
+        raise ServiceError(429, "too_many_records", "too many records opened from this address; try again later")
+    uploads.hit(client)
+    if record.get("format") != "phase10-game-record":
+        raise RecordError("not a game record (expected \"format\": \"phase10-game-record\")")
+    table_id, numbers = import_records(service.db, record, service.catalog)
+    return {"table_id": table_id, "number": numbers[0], "replay": f"/tables/{table_id}/games/{numbers[0]}/replay"}
+
+
+@router.post("/tables/{table_id}/games/{number}/shares", status_code=201, response_model=schemas.ShareOut)
+def make_share(table_id: str, number: Number, request: Request, service: Service, token: Token) -> Any:
+    """A seat of the table: a new read-only share link of this finished game (the token is shown only here)."""
+    return create_share(service, table_id, token, number, link_base(request))
+
+
+@router.get("/tables/{table_id}/games/{number}/shares", response_model=schemas.SharesOut)
+def get_shares(table_id: str, number: Number, service: Service, token: Token) -> Any:
+    """A seat of the table: this game's share links (without tokens), and which it may revoke."""
+    return {"shares": list_shares(service, table_id, token, number)}
+
+
+@router.delete("/tables/{table_id}/games/{number}/shares/{share_id}", response_model=schemas.SharesOut)
+def delete_share(table_id: str, number: Number, share_id: Number, service: Service, token: Token) -> Any:
+    """The host (any link) or the seat that made it: revoke a share link; it stops working at once. Answers
+    the game's remaining links."""
+    revoke_share(service, table_id, token, number, share_id)
+    return {"shares": list_shares(service, table_id, token, number)}
+
+
+@router.get("/tables/{table_id}/series", response_model=schemas.SeriesOut)
+def table_series(table_id: str, service: Service, token: Token) -> Any:
+    """Every game at the table with winners and scores, and the standings across its finished games."""
+    return series(service, table_id, token)

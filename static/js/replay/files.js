@@ -1,0 +1,74 @@
+/* The game record and sharing: download the record of a finished game (docs/record.md), open a record file
+   (the server replays it through the engine and answers the replay of the opened game, or a clear error), and
+   the share links a seat makes for friends without a seat (the host may revoke any of them). */
+import { R, $, gamePath } from "./state.js";
+
+const P10 = window.P10;
+const { t, el, clear } = P10;
+
+export function initFiles() {
+  const download = $("rp-download");
+  if (!R.record.public) {
+    download.href = gamePath("/record");
+    download.classList.remove("hidden");
+  }
+  $("rp-open").addEventListener("change", openFile);
+  if (R.record.can_share) {
+    $("rp-share").classList.remove("hidden");
+    $("rp-share").addEventListener("click", toggleShare);
+    $("rp-share-new").addEventListener("click", makeShare);
+    $("rp-share-copy").addEventListener("click", () => P10.copy($("rp-share-url")));
+  }
+}
+
+async function openFile() {
+  const input = $("rp-open");
+  const file = input.files && input.files[0];
+  if (!file) return;
+  $("replay-error").textContent = "";
+  let record;
+  try {
+    record = JSON.parse(await file.text());
+  } catch (err) {
+    $("replay-error").textContent = P10.errorText({ code: "bad_record", message: t("error.not_json") });
+    input.value = "";
+    return;
+  }
+  const r = await P10.api("POST", "/api/records", record);
+  input.value = "";
+  if (!r.ok) { $("replay-error").textContent = P10.errorText(r.data.error); return; }
+  location.href = r.data.replay;
+}
+
+async function toggleShare() {
+  const panel = $("rp-share-panel");
+  const open = panel.classList.toggle("hidden") === false;
+  $("rp-share").setAttribute("aria-expanded", String(open));
+  if (open) await listShares();
+}
+
+async function makeShare() {
+  const r = await P10.api("POST", `/api/tables/${R.tableId}/games/${R.number}/shares`);
+  if (!r.ok) { $("replay-error").textContent = P10.errorText(r.data.error); return; }
+  $("rp-share-url").value = r.data.url;
+  $("rp-share-made").classList.remove("hidden");
+  await listShares();
+}
+
+async function listShares() {
+  const r = await P10.api("GET", `/api/tables/${R.tableId}/games/${R.number}/shares`);
+  const list = clear($("rp-share-list"));
+  if (!r.ok) return;
+  for (const s of r.data.shares) {
+    const when = new Date(s.created_at).toLocaleString(window.P10_LANG);
+    list.appendChild(el("li", { "data-share": s.id }, t("replay.share_made", { name: s.by || "?", when }), " ",
+      s.revocable ? el("button", { type: "button", class: "linklike", onclick: () => revoke(s.id) }, t("replay.share_revoke")) : null));
+  }
+}
+
+async function revoke(id) {
+  const r = await P10.api("DELETE", `/api/tables/${R.tableId}/games/${R.number}/shares/${id}`);
+  if (!r.ok) { $("replay-error").textContent = P10.errorText(r.data.error); return; }
+  P10.toast(t("replay.share_revoked"));
+  await listShares();
+}

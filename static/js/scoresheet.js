@@ -1,0 +1,64 @@
+/* The score sheet and its two charts (each player's total score and phase by round), shared by the table's
+   score panel and the replay (which shows them up to the step on screen). `v` is a view or full state: its
+   `players` and `history` ([{round, points, made}]); `nameOf(seat)` gives a player's name. */
+"use strict";
+
+(function (P10) {
+  const { t, el } = P10;
+  const PALETTE = ["#d33", "#26a", "#2a2", "#c80", "#838", "#0aa"];
+
+  P10.scoreTable = function (v, nameOf) {
+    const hist = v.history || [];
+    if (!hist.length) return el("p", { class: "muted" }, t("scores.none"));
+    const head = el("tr", null, el("th", { scope: "col" }, t("scores.round")), v.players.map((p) => el("th", { scope: "col" }, nameOf(p.seat))));
+    // The Mattel tie-break round (M-8) is played by the tied seats only: the others sat it out, they did not
+    // fail their phase. The view says which round it is (tiebreak, with each seat's in_round).
+    const tiebreak = (r) => v.tiebreak && r.round === v.round;
+    const satOut = (r, p) => tiebreak(r) && p.in_round === false;
+    const rows = hist.map((r) => el("tr", { class: tiebreak(r) ? "tiebreak-round" : null },
+      el("th", { scope: "row" }, String(r.round) + (tiebreak(r) ? " · " + t("scores.tiebreak") : "")),
+      v.players.map((p) => (satOut(r, p) ? el("td", { class: "sat-out" }, "—", el("small", { class: "muted" }, " · " + t("scores.sat_out")))
+        : el("td", null, String(r.points[p.seat]), el("small", { class: "muted" },
+          " · " + (r.made[p.seat] ? t("summary.made", { n: r.made[p.seat] }) : t("summary.not_made"))))))));
+    const totals = v.players.map((p) => hist.reduce((sum, r) => sum + (r.points[p.seat] || 0), 0));
+    const total = el("tr", { class: "total" }, el("th", { scope: "row" }, t("summary.total")),
+      v.players.map((p, i) => el("td", null, String(p.score !== undefined ? p.score : totals[i]))));
+    return el("table", { class: "scores" }, el("thead", null, head), el("tbody", null, rows, total));
+  };
+
+  P10.chart = function (v, nameOf) {
+    const hist = v.history || [];
+    const wrap = el("div", { class: "charts" });
+    const series = (kind) => v.players.map((p) => {
+      let total = 0, phase = 0;
+      return [0].concat(hist.map((r) => {
+        total += r.points[p.seat];
+        if (r.made[p.seat]) phase = Math.max(phase, r.made[p.seat]);
+        return kind === "score" ? total : phase;
+      }));
+    });
+    for (const kind of ["score", "phase"]) {
+      const data = series(kind);
+      const max = Math.max(1, ...data.flat());
+      const W = 260, H = 120, L = 28, B = 18;
+      const x = (i) => L + (i * (W - L - 6)) / Math.max(1, hist.length);
+      const y = (val) => H - B - (val * (H - B - 6)) / max;
+      const svgNode = P10.svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img",
+        "aria-label": t(kind === "score" ? "summary.chart_score" : "summary.chart_phase") + ": " +
+          v.players.map((p, i) => nameOf(p.seat) + " " + data[i][data[i].length - 1]).join(", ") },
+      P10.svg("line", { x1: L, y1: H - B, x2: W, y2: H - B, stroke: "#888" }),
+      P10.svg("line", { x1: L, y1: 0, x2: L, y2: H - B, stroke: "#888" }),
+      P10.svg("text", { x: 2, y: 10, "font-size": 9, text: String(max) }),
+      P10.svg("text", { x: 2, y: H - B, "font-size": 9, text: "0" }),
+      hist.map((r, i) => P10.svg("text", { x: x(i + 1) - 3, y: H - 4, "font-size": 9, text: String(r.round) })),
+      data.map((points, i) => P10.svg("polyline", { class: "series-" + (i % PALETTE.length), fill: "none", stroke: PALETTE[i % PALETTE.length], "stroke-width": 2,
+        "stroke-dasharray": i % 2 ? "4 2" : null, points: points.map((val, k) => `${x(k)},${y(val)}`).join(" ") })));
+      P10.add(wrap, el("figure", null, el("figcaption", null, t(kind === "score" ? "summary.chart_score" : "summary.chart_phase")), svgNode));
+    }
+    // the colours are classes (the page's Content-Security-Policy allows no style attribute); app.css repeats
+    // PALETTE per class (.series-N), brighter in dark mode, for the lines and the legend
+    P10.add(wrap, el("ul", { class: "legend" }, v.players.map((p, i) => el("li", null,
+      el("span", { class: "swatch series-" + (i % PALETTE.length), "aria-hidden": "true" }), nameOf(p.seat)))));
+    return wrap;
+  };
+})(window.P10);

@@ -1,0 +1,39 @@
+/* The story of a table: every game played at it (the first and its rematches) with winners, scores and a replay
+   link, and the standings across its finished games (games won, rounds won, phases made, average score per
+   round). Shared by the table's score panel and "My tables"; the data is GET /api/tables/{id}/series (or the
+   same fields of each entry of GET /api/my/tables). */
+"use strict";
+
+(function (P10) {
+  const { t, el } = P10;
+
+  function gameRow(g) {
+    const scores = g.players.map((p) => (p.winner ? "🏆 " : "") + p.name + " " + (p.score ?? "–")).join(" · ");
+    return el("tr", { "data-game": g.number },
+      el("th", { scope: "row" }, t("series.game", { n: g.number })),
+      el("td", null, g.status === "finished" ? scores : el("span", { class: "muted" }, t("series.in_progress"))),
+      el("td", null, g.status === "finished" ? t("series.rounds", { n: g.rounds }) : ""),
+      el("td", null, el("a", { href: g.replay }, t("series.replay"))));
+  }
+
+  function standings(rows) {
+    const head = el("tr", null, ["series.player", "series.games_won", "series.rounds_won", "series.phases_made", "series.average"]
+      .map((key) => el("th", { scope: "col" }, t(key))));
+    return el("div", { class: "table-scroll" }, el("table", { class: "series-table series-standings" },
+      el("thead", null, head),
+      el("tbody", null, rows.map((r) => el("tr", null, el("th", { scope: "row" }, r.name),
+        el("td", null, String(r.games_won)), el("td", null, String(r.rounds_won)), el("td", null, String(r.phases_made)),
+        el("td", null, r.average_score === null ? "–" : r.average_score.toLocaleString(window.P10_LANG)))))));
+  }
+
+  /** The series as a node; `data`: {games, standings}; `opts.titled` false leaves out the first heading. */
+  P10.seriesView = function (data, opts) {
+    const titled = !opts || opts.titled !== false;
+    const finished = data.games.filter((g) => g.status === "finished");
+    return el("section", { class: "series", "data-games": data.games.length },
+      titled ? el("h3", null, t("series.title")) : null,
+      el("div", { class: "table-scroll" }, el("table", { class: "series-table series-games" }, el("tbody", null, data.games.map(gameRow)))),
+      finished.length ? el("h3", null, t("series.standings")) : null,
+      finished.length ? standings(data.standings) : null);
+  };
+})(window.P10);
