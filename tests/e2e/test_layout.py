@@ -15,7 +15,8 @@ import pytest
 
 from . import helpers as h
 from .conftest import shot
-from .layout import check_viewports, outside, until
+from .layout import check_viewports, outside, show, sweep, until
+from .states import moments
 
 PHONE = (360, 740)
 DESKTOP = (1366, 800)
@@ -119,3 +120,40 @@ def replay_follows_the_current_step(page: Any) -> None:
     page.click("#rp-first")
     until(page, "P10.replay.step === 0")
     assert page.evaluate(CURRENT_STEP) == {"scrolled": 0, "inside": True}
+
+
+LANGUAGES = ["en", "de", "fr", "it", "ru"]
+SWEEP_VIEWPORTS = [(360, 740), (390, 844), (740, 360), (768, 1024)]
+# Six seats whose names start alike (their pawns must still differ: "B", "Bo", "Be" ...) and one long name.
+NAMES = ["Anna", "Boris", "Bettina", "Chiara", "Dmitri Alexandrowitsch", "Bob"]
+
+
+@pytest.mark.e2e
+def test_every_moment_of_every_rule_set_fits_one_screen_on_top_in_every_language(start_server: Any,
+                                                                                 new_page: Any) -> None:
+    """C-9 aside, what a player must see and reach: for every kind of moment of games of all three rule sets
+    with 2–6 seats (``states.moments``: own and opponents' groups laid or not, cards in front of players,
+    Give-me-five offers, the largest hand), with and without a running turn timer, with the builder open and
+    closed, in every language, at 360×740, 390×844, 740×360 and 768×1024, the piles (Master's blue pile, the
+    board's ring and its lit fields), every hand card's free part and corner index, the prompt and its
+    controls lie inside the viewport and on top (``layout.ON_TOP``). The page is a real table's, shown the
+    engine's views as its socket would deliver them."""
+    server = start_server(306)
+    anna, _ben, _ = h.start_two(server, new_page, "mattel", {})
+    views = [view for ruleset in ("mattel", "master", "board") for view in moments(ruleset)]
+    failed: list[Any] = []
+    for shift, lang in enumerate(LANGUAGES):
+        anna.context.add_cookies([{"name": "lang", "value": lang, "url": server.url}])
+        anna.reload()
+        anna.wait_for_selector("#game:not(.hidden)")
+        until(anna, f"document.documentElement.lang === '{lang}' && P10.state.view !== null")
+        for width, height in SWEEP_VIEWPORTS:
+            anna.set_viewport_size({"width": width, "height": height})
+            until(anna, f"window.innerWidth === {width} && window.innerHeight === {height}")
+            for failure in sweep(anna, views, NAMES, shift):
+                failed.append((lang, width, height, failure))
+                if len(failed) <= 3:
+                    show(anna, views[failure["index"]], NAMES, failure["timer"], failure["building"])
+                    shot(anna, f"layout-sweep-failed-{len(failed)}")
+    assert not failed, (len(failed), failed[:12])
+    assert not anna.p10_errors, anna.p10_errors

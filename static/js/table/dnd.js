@@ -27,7 +27,7 @@ function focusCard() {
 /** Marks the legal drop targets of the dragged (or the one selected) card, and only those. */
 export function highlight() {
   document.querySelectorAll(".legal-target").forEach((n) => n.classList.remove("legal-target"));
-  document.querySelectorAll(".groups.peek").forEach((box) => peek(box, false));
+  document.querySelectorAll(".seat-more.peek").forEach((box) => peek(box, false));
   const id = focusCard();
   const p = prompt();
   if (id === null || !p || p.action === "wait") return;
@@ -36,7 +36,7 @@ export function highlight() {
     const node = document.querySelector(`#players [data-group="${index}"]`);
     if (!node) continue;
     node.classList.add("legal-target");
-    const folded = node.closest(".groups[hidden]");
+    const folded = node.closest(".seat-more[hidden]");
     if (folded) peek(folded, true);
   }
   if (targets.discard) { const pile = $("pile-discard"); if (pile) pile.classList.add("legal-target"); }
