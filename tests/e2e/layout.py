@@ -179,20 +179,19 @@ SHOW = """([view, names, timer, building]) => {
     ({ seat, name, connected: seat % 4 !== 3, is_bot: false })) });
   S.seat = view.seat;
   S.selected.clear();
-  S.builder = null; S.building = false; S.builderFor = null; S.wasActing = true;
+  const p = view.prompt;
+  const build = Boolean(building && p && p.can_lay && view.my_phase);
+  const ids = (view.hand || []).map((c) => c.id);
+  // the builder as render.js keeps it for this phase: open, its groups holding a few hand cards
+  S.builderFor = view.round + ':' + JSON.stringify(view.my_phase || null);
+  S.building = build;
+  S.builder = build ? view.my_phase.map((g, i) => ids.slice(i * 3, i * 3 + Math.min(3, g.size || 3))) : null;
+  S.wasActing = true;
   view.timer = timer && (view.awaited || []).length
     ? { mode: 'fast', seconds: 60, version: 1, seats: view.awaited, deadline: String(Math.random()), remaining: 42 }
     : null;
   S.view = view;
   P10.table.render();
-  const p = view.prompt;
-  if (building && p && p.can_lay && view.my_phase) {
-    S.building = true;
-    const ids = view.hand.map((c) => c.id);
-    P10.table.render();
-    S.builder = view.my_phase.map((g, i) => ids.slice(i * 3, i * 3 + Math.min(3, g.size || 3)));
-    P10.table.render();
-  }
 }"""
 
 
