@@ -78,7 +78,7 @@ def click_card(page: Any, card_id: int) -> None:
 
 def open_builder(page: Any) -> None:
     """Start a lay-down: the builder opens on demand ("Lay phase…")."""
-    if page.locator("#builder-suggest").count() == 0:
+    if not page.locator("#builder-suggest").is_visible():
         page.click("#act-build")
         page.wait_for_selector("#builder-suggest")
 

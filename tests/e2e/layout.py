@@ -76,11 +76,13 @@ def check_viewports(page: Any, where: str, home: tuple[int, int]) -> None:
             # The table's own motion (cards flying, motion.js) ends before positions are judged.
             until(page, "document.getAnimations().every(a => a instanceof CSSAnimation || a instanceof CSSTransition"
                         " || a.playState !== 'running')")
-            if outside(page):
+            found = outside(page) + ([] if page.evaluate("Boolean(document.querySelector('dialog[open]'))")
+                                     else on_top(page))
+            if found:
                 from .conftest import shot
 
                 shot(page, f"layout-failed-{where}-{width}x{height}")
-            assert outside(page) == [], (where, width, height, outside(page))
+            assert found == [], (where, width, height, found)
     finally:
         page.set_viewport_size({"width": home[0], "height": home[1]})
 
@@ -229,3 +231,32 @@ def sweep(page: Any, views: list[dict[str, Any]], names: list[str], shift: int) 
     # one JSON string: Playwright serialises a large structured argument slowly
     result: list[dict[str, Any]] = page.evaluate(SWEEP, [json.dumps(views), names, shift])
     return result
+
+
+def on_top(page: Any) -> list[str]:
+    """What of :data:`ON_TOP` is not inside the viewport and on top on ``page`` as it is."""
+    result: list[str] = page.evaluate(ON_TOP)
+    return result
+
+
+# After a Tab from the prompt (where the turn's start put the focus): the first legal move, i.e. the first
+# enabled control of the turn area, or the hand's first card when the turn area offers none yet (a discard
+# starts with choosing the card).
+FIRST_MOVE = """() => {
+  const active = document.activeElement;
+  const controls = [...document.querySelectorAll('#prompt-controls button, #prompt-controls select, '
+    + '#actions button, #actions select')].filter((n) => !n.disabled && n.getClientRects().length);
+  const first = controls.length ? controls[0] : document.querySelector('#hand .card');
+  return { ok: active === first, active: active.id || active.className || active.tagName,
+           expected: first ? first.id || first.className : null };
+}"""
+
+
+def first_move_one_tab_away(page: Any) -> None:
+    """When the turn has just come: the focus is on the prompt, the live region says it is this seat's
+    turn, and the first legal move is one Tab away."""
+    until(page, "document.activeElement && document.activeElement.id === 'prompt'", timeout=5)
+    assert page.evaluate("document.getElementById('turn-live').textContent.length > 0")
+    page.keyboard.press("Tab")
+    where = page.evaluate(FIRST_MOVE)
+    assert where["ok"], where

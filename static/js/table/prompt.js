@@ -20,7 +20,7 @@ export function renderPrompt() {
   const promptNode = $("prompt");
   const controls = clear($("prompt-controls"));
   const actions = clear($("actions"));
-  const builder = $("builder");
+  const builder = clear($("builder"));
   builder.classList.add("hidden");
   if (S.seat === null) promptNode.textContent = t("table.spectating") + " " + waitingText(v);
   if (v.over) { renderOver(promptNode, controls); return; }
