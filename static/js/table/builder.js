@@ -43,7 +43,7 @@ export function renderBuilder(v) {
   P10.add(box, groups);
   if (phase.some((g) => g.kind.includes("run"))) P10.add(box, el("p", { class: "muted small-text" }, t("builder.run_order")));
   P10.add(box, el("div", { class: "builder-actions" },
-    el("button", { type: "button", id: "builder-suggest", onclick: suggest }, "💡 " + t("builder.suggest")),
+    el("button", { type: "button", id: "builder-suggest", onclick: suggest }, el("span", { class: "bulb", "aria-hidden": "true" }, "💡"), t("builder.suggest")),
     el("button", { type: "button", id: "builder-clear", onclick: () => { S.builder = phase.map(() => []); render(); } }, t("builder.clear")),
     el("button", { type: "button", id: "builder-close", "aria-label": t("builder.close"), title: t("builder.close"), onclick: () => {
       S.builder = null;
