@@ -166,6 +166,15 @@ ON_TOP = """() => {
   if (view.timer && (view.timer.seats || []).length) {
     if (!shown(timer)) out.push('timer hidden'); else check(timer, 'timer');
   }
+  // every seat has its own mark (no two pawns "B"), on the strip and on the board's ring
+  for (const sel of ['#players .pawn-mark', '#board .pawn-initial']) {
+    const marks = [...document.querySelectorAll(sel)].map((n) => n.textContent);
+    if (new Set(marks).size !== marks.length) out.push('marks alike: ' + marks.join(' '));
+  }
+  const onTurn = document.querySelectorAll('#players .player.on-turn');
+  if (onTurn.length !== (view.over || view.turn === null || view.turn === undefined ? 0 : 1)) {
+    out.push(onTurn.length + ' seats on turn');
+  }
   const page = document.scrollingElement;
   if (page.scrollHeight > H + 1 || page.scrollWidth > W + 1) {
     out.push('page scrolls ' + page.scrollWidth + 'x' + page.scrollHeight);
