@@ -133,7 +133,7 @@ export function renderPlayers() {
     // One's own details show only when there is something to see (groups, cards in front).
     const empty = me && !groups.length && !front && !turned;
     const more = el("div", { class: "seat-more", id, hidden: !open || empty },
-      front, turned, el("div", { class: "groups" }, groups.length ? groups : el("span", { class: "no-groups" }, t("table.no_groups"))));
+      front, turned, groups.length ? el("div", { class: "groups" }, groups) : null);
     const top = me ? el("div", { class: "seat-top" }, head)
       : el("button", { type: "button", class: "seat-top groups-toggle", id: "groups-toggle-" + p.seat,
         "aria-expanded": String(open), "aria-controls": id, onclick: () => toggleGroups(p.seat) },
