@@ -92,7 +92,7 @@ def check_viewports(page: Any, where: str, home: tuple[int, int]) -> None:
 # (the part of it the next card leaves free, and its corner index), the prompt and every control of the turn
 # area and the builder. Each must lie inside the viewport and inside every scrolling box around it, AND be the
 # element at its centre (document.elementFromPoint): not covered by an overlay, a drawer, a toast or a
-# neighbour. The corner index of a card never overlaps its big number.
+# neighbour. The corner index of a card never overlaps its big number; a ranged joker's range is one line.
 ON_TOP = """() => {
   const W = window.innerWidth, H = window.innerHeight;
   const view = P10.state.view;
@@ -153,7 +153,14 @@ ON_TOP = """() => {
     const corner = card.querySelector('.corner');
     if (!corner) { out.push('card ' + card.dataset.cardId + ' has no corner index'); return; }
     check(card, 'index', corner.getBoundingClientRect());
-    const c = corner.getBoundingClientRect(), n = card.querySelector('.num').getBoundingClientRect();
+    const big = card.querySelector('.num');
+    if (big.classList.contains('range')) {  // Master's ranged joker: "7–12" on one line
+      const text = document.createRange();
+      text.selectNodeContents(big);
+      const lines = new Set([...text.getClientRects()].map((q) => Math.round(q.top)));
+      if (lines.size !== 1) out.push('card ' + card.dataset.cardId + ': its range takes ' + lines.size + ' lines');
+    }
+    const c = corner.getBoundingClientRect(), n = big.getBoundingClientRect();
     if (c.right > n.left + 0.5 && n.right > c.left + 0.5 && c.bottom > n.top + 0.5 && n.bottom > c.top + 0.5) {
       out.push('card ' + card.dataset.cardId + ': the corner index overlaps the big number');
     }
