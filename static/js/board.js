@@ -57,7 +57,9 @@
       }
       nodes.push(node);
     });
-    // Pawns: a disc in the player's colour with the name's initial, offset so two pawns never hide each other.
+    // Pawns: a disc in the seat's colour with its initial (P10.seatMarks: no two alike), offset so two pawns
+    // never hide each other.
+    const marks = P10.seatMarks(Object.fromEntries((v.pawns || []).map((_f, seat) => [seat, (ctx.names && ctx.names[seat]) || t("seat.n", { n: seat + 1 })])));
     (v.pawns || []).forEach((field, seat) => {
       const a = (2 * Math.PI * field) / n - Math.PI / 2;
       const r = Rr + 22 + (seat % 2) * 8;
@@ -66,8 +68,8 @@
       const pawnLabel = name + ": " + t("board.field", { n: field, action: P10.fieldName(ring[field] ? ring[field].field : "") });
       nodes.push(svg("g", { class: "pawn", "data-pawn": seat, role: "img", "aria-label": pawnLabel },
         svg("title", { text: pawnLabel }),
-        svg("circle", { cx: x, cy: y, r: 9, fill: PAWN[seat % PAWN.length], stroke: seat === ctx.seat ? "#000" : "#fff", "stroke-width": 2 }),
-        svg("text", { x, y: y + 3.5, "text-anchor": "middle", "font-size": 10, fill: "#fff", "font-weight": 800, text: Array.from(name)[0].toUpperCase() })));
+        svg("circle", { cx: x, cy: y, r: 10, class: "pawn-disc seat-c" + marks[seat].colour, fill: PAWN[seat % PAWN.length], stroke: seat === ctx.seat ? "#000" : "#fff", "stroke-width": 2 }),
+        svg("text", { x, y: y + 3.5, "text-anchor": "middle", "font-size": marks[seat].initial.length > 1 ? 8 : 10, class: "pawn-initial seat-c" + marks[seat].colour, fill: "#fff", "font-weight": 800, text: marks[seat].initial })));
     });
     // Dice in the middle.
     const dice = v.dice || [];
@@ -91,8 +93,12 @@
       step === finish ? "⚑" : String(step + 1),
       el("div", null, here.map((p) => el("span", { class: "marker pawn-colour-" + (p.seat % PAWN.length) })))));
     }
-    // h2: the board is a section of the table page (h1), like the hand (axe heading-order)
-    P10.add(box, picture, info, el("h2", { class: "phase-track-title" }, t("board.phase_track")), track, el("details", null, el("summary", null, t("board.legend")), legend));
+    // The ring in the box; the phase track and the legend in ctx.trackBox when the page gives one (the table
+    // keeps the ring in sight and lets the track scroll), else under the ring. h2: the board is a section of
+    // the table page (h1), like the hand (axe heading-order).
+    const extra = ctx.trackBox ? clear(ctx.trackBox) : box;
+    P10.add(box, picture, info);
+    P10.add(extra, el("h2", { class: "phase-track-title" }, t("board.phase_track")), track, el("details", null, el("summary", null, t("board.legend")), legend));
   };
 
   /** Board-only prompts; returns true when it rendered the whole prompt (``play`` is left to the table). */

@@ -51,15 +51,20 @@
       return el("span", { class: classes.concat("back").join(" "), role: "img", "aria-label": label },
         el("span", { class: "back-mark", "aria-hidden": "true" }, "10"));
     }
+    // Every card has its index in the top left corner (what an overlapped card in the hand still shows) and
+    // its big face in the middle, below the corner's height, so that the two never overlap (10–12 included).
     let face;
     if (card.kind === "number") {
       classes.push("c-" + card.colour);
-      face = [el("span", { class: "num" }, String(card.number)),
-        el("span", { class: "sym" }, SYMBOL[card.colour]),
-        el("span", { class: "corner" }, String(card.number))];
+      face = [el("span", { class: "corner" }, el("span", { class: "idx" }, String(card.number)),
+        el("span", { class: "idx-sym" }, SYMBOL[card.colour])),
+      el("span", { class: "num" + (card.number >= 10 ? " two" : "") }, String(card.number)),
+      el("span", { class: "sym" }, SYMBOL[card.colour])];  // the symbol again in the opposite corner
     } else if (card.kind === "action") {
       classes.push("action", "a-" + card.action);
-      face = [el("span", { class: "num icon" }, ACTION_ICON[card.action] || "?"),
+      const icon = ACTION_ICON[card.action] || "?";
+      face = [el("span", { class: "corner" }, el("span", { class: "idx" }, icon)),
+        el("span", { class: "num icon" }, icon),
         el("span", { class: "cap" }, t("action." + card.action))];
     } else {
       classes.push("joker");
@@ -67,13 +72,17 @@
       if (turned) {
         // A turned card is a joker (B-6): it reads as one, its face (still visible to all) is the small chip.
         classes.push("turned");
-        face = [el("span", { class: "num" }, "J"),
-          el("span", { class: "face c-" + card.colour }, String(card.number) + SYMBOL[card.colour]),
-          el("span", { class: "cap" }, t("card.joker"))];
+        face = [el("span", { class: "corner" }, el("span", { class: "idx" }, "J")),
+        el("span", { class: "num" }, "J"),
+        el("span", { class: "face c-" + card.colour }, String(card.number) + SYMBOL[card.colour]),
+        el("span", { class: "cap" }, t("card.joker"))];
       } else {
         const ranged = card.low !== undefined && (card.low !== 1 || card.high !== 12);
         const colours = card.colours || ["red", "yellow", "green", "blue"];
-        face = [el("span", { class: "num" }, ranged ? card.low + "–" + card.high : "W"),
+        // Master's ranged jokers read in one line: "7–12", the colour set below.
+        const range = ranged ? card.low + "–" + card.high : "W";
+        face = [el("span", { class: "corner" }, el("span", { class: "idx" + (ranged ? " range" : "") }, ranged ? card.low + "-" + card.high : "W")),
+          el("span", { class: "num" + (ranged ? " range" : "") }, range),
           el("span", { class: "jcolours" }, colours.map((c) => el("span", { class: "jc c-" + c }, SYMBOL[c]))),
           el("span", { class: "cap" }, ranged ? t("card.joker") : t("card.wild"))];
       }
@@ -95,6 +104,31 @@
     }
     if (opts.selected) node.classList.add("selected");
     return node;
+  };
+
+  /** Each seat's mark: its colour (0–5, the classes seat-c0…seat-c5 of app.css and the board's pawns) and an
+      initial that no other seat at the table shares: the first letter of the name, else its first two, else
+      the letter and the seat's number ("B", "Bo" and "Be", "A1" and "A2"). names: seat -> name. */
+  P10.seatMarks = function (names) {
+    const seats = Object.keys(names).map(Number).sort((a, b) => a - b);
+    const letters = (seat, n) => Array.from(String(names[seat] || "?").trim() || "?").slice(0, n).join("");
+    const marks = {};
+    for (const seat of seats) marks[seat] = { colour: seat % 6, initial: letters(seat, 1).toUpperCase() };
+    for (const size of [2, 0]) {
+      const counts = {};
+      for (const seat of seats) counts[marks[seat].initial] = (counts[marks[seat].initial] || 0) + 1;
+      for (const seat of seats) {
+        if (counts[marks[seat].initial] < 2) continue;
+        const first = letters(seat, 1).toUpperCase();
+        marks[seat].initial = size ? first + letters(seat, 2).slice(first.length).toLowerCase() : first + (seat + 1);
+      }
+    }
+    return marks;
+  };
+
+  /** A seat's pawn: a disc in its colour with its initial (hidden from screen readers: the name is said). */
+  P10.pawnEl = function (mark, extraClass) {
+    return el("span", { class: "pawn-mark seat-c" + mark.colour + (extraClass ? " " + extraClass : ""), "aria-hidden": "true" }, mark.initial);
   };
 
   /** A laid group in words: "set of 7s", "run 3–9", "red", "colour run 2–5 (green)". */

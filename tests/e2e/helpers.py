@@ -76,8 +76,17 @@ def click_card(page: Any, card_id: int) -> None:
     page.wait_for_selector(f"#hand [data-card-id='{card_id}'][aria-pressed=true]")
 
 
+def open_builder(page: Any) -> None:
+    """Start a lay-down: the builder opens on demand ("Lay phase…")."""
+    if not page.locator("#builder-suggest").is_visible():
+        page.click("#act-build")
+        page.wait_for_selector("#builder-suggest")
+
+
 def suggestion(page: Any) -> list[list[int]] | None:
-    """Click Suggest (the server's solver) and return the groups it put into the builder, or ``None``."""
+    """Open the builder, click Suggest (the server's solver) and return the groups it put into the builder, or
+    ``None``."""
+    open_builder(page)
     page.click("#builder-suggest")
     page.wait_for_function(
         "() => (P10.state.builder && P10.state.builder.every(g => g.length)) || "
@@ -217,6 +226,7 @@ def illegal_laydown(page: Any) -> None:
     first, last = naturals[0], naturals[-1]
     assert first["number"] != last["number"]
     before = version(page)
+    open_builder(page)
     click_card(page, first["id"])
     click_card(page, last["id"])
     page.click("[data-put='0']")

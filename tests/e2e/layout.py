@@ -3,6 +3,7 @@ inside the viewport, not clipped by a scrolling box, and the page itself does no
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
@@ -75,10 +76,203 @@ def check_viewports(page: Any, where: str, home: tuple[int, int]) -> None:
             # The table's own motion (cards flying, motion.js) ends before positions are judged.
             until(page, "document.getAnimations().every(a => a instanceof CSSAnimation || a instanceof CSSTransition"
                         " || a.playState !== 'running')")
-            if outside(page):
+            found = outside(page) + ([] if page.evaluate("Boolean(document.querySelector('dialog[open]'))")
+                                     else on_top(page))
+            if found:
                 from .conftest import shot
 
                 shot(page, f"layout-failed-{where}-{width}x{height}")
-            assert outside(page) == [], (where, width, height, outside(page))
+            assert found == [], (where, width, height, found)
     finally:
         page.set_viewport_size({"width": home[0], "height": home[1]})
+
+
+# What a player must see and reach at every moment of their turn, checked in the page: the draw and discard
+# piles (Master's blue pile; the board game's ring and the fields the pawn may move to), every card of the hand
+# (the part of it the next card leaves free, and its corner index), the prompt and every control of the turn
+# area and the builder. Each must lie inside the viewport and inside every scrolling box around it, AND be the
+# element at its centre (document.elementFromPoint): not covered by an overlay, a drawer, a toast or a
+# neighbour. The corner index of a card never overlaps its big number; a ranged joker's range is one line.
+ON_TOP = """() => {
+  const W = window.innerWidth, H = window.innerHeight;
+  const view = P10.state.view;
+  const out = [];
+  const clips = new Map();  // element -> the box its scrolling ancestors leave visible
+  const clip = (node) => {
+    const parent = node.parentElement;
+    if (!parent) return { top: 0, left: 0, bottom: H, right: W };
+    if (clips.has(parent)) return clips.get(parent);
+    let box = clip(parent);
+    const style = getComputedStyle(parent);
+    if (style.overflowY !== 'visible' || style.overflowX !== 'visible') {
+      const q = parent.getBoundingClientRect();
+      box = { top: Math.max(box.top, q.top), left: Math.max(box.left, q.left),
+              bottom: Math.min(box.bottom, q.bottom), right: Math.min(box.right, q.right) };
+    }
+    clips.set(parent, box);
+    return box;
+  };
+  const name = (node) => node.id || node.getAttribute('data-card-id') && 'card ' + node.getAttribute('data-card-id')
+    || node.getAttribute('data-field') && 'field ' + node.getAttribute('data-field') || node.className.baseVal
+    || node.className || node.tagName;
+  const check = (node, what, r) => {
+    r = r || node.getBoundingClientRect();
+    const box = clip(node);
+    const where = [r.left, r.top, r.right, r.bottom].map(Math.round).join(',');
+    if (r.top < box.top - 1 || r.left < box.left - 1 || r.bottom > box.bottom + 1 || r.right > box.right + 1) {
+      out.push(what + ' ' + name(node) + ' outside ' + where);
+      return;
+    }
+    const x = (r.left + r.right) / 2, y = (r.top + r.bottom) / 2;
+    const hit = document.elementFromPoint(x, y);
+    if (!hit || !(hit === node || node.contains(hit))) {
+      const by = hit ? (hit.id || hit.className.baseVal || hit.className || hit.tagName) : 'nothing';
+      out.push(what + ' ' + name(node) + ' covered by ' + by + ' at ' + Math.round(x) + ',' + Math.round(y));
+    }
+  };
+  const shown = (node) => node && node.getClientRects().length && node.getBoundingClientRect().width > 0;
+  const must = (id) => { const n = document.getElementById(id); if (!shown(n)) out.push('missing ' + id); return n; };
+  for (const id of ['pile-draw', 'pile-discard']) { const n = must(id); if (shown(n)) check(n, 'pile'); }
+  if (view.ruleset === 'master') { const n = must('pile-blue'); if (shown(n)) check(n, 'pile'); }
+  if (view.ruleset === 'board') {
+    const ring = document.querySelector('#board svg');
+    if (!shown(ring)) out.push('missing ring'); else check(ring, 'ring');
+    document.querySelectorAll('#board .field.target').forEach((n) => check(n, 'lit field'));
+    const moves = ((view.prompt || {}).action === 'move') ? (view.prompt.moves || []).length : 0;
+    if (document.querySelectorAll('#board .field.target').length !== moves) out.push('lit fields != moves');
+  }
+  const cards = [...document.querySelectorAll('#hand .card')];
+  const inHand = (view.hand || []).length - (P10.state.builder || []).reduce((a, g) => a + g.length, 0);
+  if (cards.length !== inHand) out.push('hand shows ' + cards.length + ' of ' + inHand);
+  cards.forEach((card, i) => {
+    const r = card.getBoundingClientRect();
+    const next = cards[i + 1] && cards[i + 1].getBoundingClientRect();
+    const right = next && next.left < r.right && next.left > r.left && next.top < r.bottom && next.bottom > r.top
+      ? next.left : r.right;
+    check(card, 'hand', { left: r.left, top: r.top, right, bottom: r.bottom });
+    const corner = card.querySelector('.corner');
+    if (!corner) { out.push('card ' + card.dataset.cardId + ' has no corner index'); return; }
+    check(card, 'index', corner.getBoundingClientRect());
+    const big = card.querySelector('.num');
+    if (big.classList.contains('range')) {  // Master's ranged joker: "7–12" on one line
+      const text = document.createRange();
+      text.selectNodeContents(big);
+      const lines = new Set([...text.getClientRects()].map((q) => Math.round(q.top)));
+      if (lines.size !== 1) out.push('card ' + card.dataset.cardId + ': its range takes ' + lines.size + ' lines');
+    }
+    const c = corner.getBoundingClientRect(), n = big.getBoundingClientRect();
+    if (c.right > n.left + 0.5 && n.right > c.left + 0.5 && c.bottom > n.top + 0.5 && n.bottom > c.top + 0.5) {
+      out.push('card ' + card.dataset.cardId + ': the corner index overlaps the big number');
+    }
+  });
+  const prompt = document.getElementById('prompt');
+  if (prompt.textContent.trim()) check(prompt, 'prompt');
+  document.querySelectorAll('#prompt-controls button, #prompt-controls select, #actions button, #actions select, '
+    + '#builder button').forEach((n) => { if (shown(n)) check(n, 'control'); });
+  const timer = document.getElementById('timer');
+  if (view.timer && (view.timer.seats || []).length) {
+    if (!shown(timer)) out.push('timer hidden'); else check(timer, 'timer');
+  }
+  // every seat has its own mark (no two pawns "B"), on the strip and on the board's ring
+  for (const sel of ['#players .pawn-mark', '#board .pawn-initial']) {
+    const marks = [...document.querySelectorAll(sel)].map((n) => n.textContent);
+    if (new Set(marks).size !== marks.length) out.push('marks alike: ' + marks.join(' '));
+  }
+  const onTurn = document.querySelectorAll('#players .player.on-turn');
+  if (onTurn.length !== (view.over || view.turn === null || view.turn === undefined ? 0 : 1)) {
+    out.push(onTurn.length + ' seats on turn');
+  }
+  const page = document.scrollingElement;
+  if (page.scrollHeight > H + 1 || page.scrollWidth > W + 1) {
+    out.push('page scrolls ' + page.scrollWidth + 'x' + page.scrollHeight);
+  }
+  return out;
+}"""
+
+# Shows the page a crafted moment (a view from states.py) as its socket would: the seats named, the timer
+# running or not, the builder open and filled (a lay-down being built) or closed.
+SHOW = """([view, names, timer, building]) => {
+  const S = P10.state;
+  S.table = Object.assign({}, S.table, { seats: names.slice(0, view.players.length).map((name, seat) =>
+    ({ seat, name, connected: seat % 4 !== 3, is_bot: false })) });
+  S.seat = view.seat;
+  S.selected.clear();
+  const p = view.prompt;
+  const build = Boolean(building && p && p.can_lay && view.my_phase);
+  const ids = (view.hand || []).map((c) => c.id);
+  // the builder as render.js keeps it for this phase: open, its groups holding a few hand cards
+  S.builderFor = view.round + ':' + JSON.stringify(view.my_phase || null);
+  S.building = build;
+  S.builder = build ? view.my_phase.map((g, i) => ids.slice(i * 3, i * 3 + Math.min(3, g.size || 3))) : null;
+  S.wasActing = true;
+  view.timer = timer && (view.awaited || []).length
+    ? { mode: 'fast', seconds: 60, version: 1, seats: view.awaited, deadline: String(Math.random()), remaining: 42 }
+    : null;
+  S.view = view;
+  P10.table.render();
+}"""
+
+
+def show(page: Any, view: dict[str, Any], names: list[str], timer: bool, building: bool) -> list[str]:
+    """Show ``view`` and return what is not inside the viewport and on top (see :data:`ON_TOP`)."""
+    page.evaluate(SHOW, [view, names, timer, building])
+    result: list[str] = page.evaluate(ON_TOP)
+    return result
+
+
+# Every view of states.py in one page call (one call per language and viewport keeps the sweep fast): the
+# timer runs in every other view and a lay-down is being built in every other view that offers one, shifted
+# by the language's index, so that each moment is seen with and without both over the languages.
+SWEEP = f"""([json, names, shift]) => {{
+  const views = JSON.parse(json);
+  const show = {SHOW};
+  const onTop = {ON_TOP};
+  const failures = [];
+  views.forEach((view, i) => {{
+    const timer = (i + shift) % 2 === 0, building = (Math.floor(i / 2) + shift) % 2 === 0;
+    show([view, names, timer, building]);
+    const found = onTop();
+    if (found.length) failures.push({{ index: i, timer, building, what: view.ruleset + ' ' + view.players.length
+      + ' seats, ' + ((view.prompt || {{}}).action || 'wait'), found: found.slice(0, 4) }});
+  }});
+  return failures;
+}}"""
+
+
+def sweep(page: Any, views: list[dict[str, Any]], names: list[str], shift: int) -> list[dict[str, Any]]:
+    """The moments of :data:`SWEEP` that fail :data:`ON_TOP` at the page's current viewport and language."""
+    # the drawer and the other transitions a resize starts are over before anything is judged
+    until(page, "document.getAnimations().every(a => a.playState !== 'running' || "
+                "a.effect.getComputedTiming().endTime === Infinity)")
+    # one JSON string: Playwright serialises a large structured argument slowly
+    result: list[dict[str, Any]] = page.evaluate(SWEEP, [json.dumps(views), names, shift])
+    return result
+
+
+def on_top(page: Any) -> list[str]:
+    """What of :data:`ON_TOP` is not inside the viewport and on top on ``page`` as it is."""
+    result: list[str] = page.evaluate(ON_TOP)
+    return result
+
+
+# After a Tab from the prompt (where the turn's start put the focus): the first legal move, i.e. the first
+# enabled control of the turn area, or the hand's first card when the turn area offers none yet (a discard
+# starts with choosing the card).
+FIRST_MOVE = """() => {
+  const active = document.activeElement;
+  const controls = [...document.querySelectorAll('#prompt-controls button, #prompt-controls select, '
+    + '#actions button, #actions select')].filter((n) => !n.disabled && n.getClientRects().length);
+  const first = controls.length ? controls[0] : document.querySelector('#hand .card');
+  return { ok: active === first, active: active.id || active.className || active.tagName,
+           expected: first ? first.id || first.className : null };
+}"""
+
+
+def first_move_one_tab_away(page: Any) -> None:
+    """When the turn has just come: the focus is on the prompt, the live region says it is this seat's
+    turn, and the first legal move is one Tab away."""
+    until(page, "document.activeElement && document.activeElement.id === 'prompt'", timeout=5)
+    assert page.evaluate("document.getElementById('turn-live').textContent.length > 0")
+    page.keyboard.press("Tab")
+    where = page.evaluate(FIRST_MOVE)
+    assert where["ok"], where

@@ -126,6 +126,7 @@ def lay(page: Any, command: JSON) -> None:
         if page.evaluate("P10.state.builder") != groups:  # not yet filled by ``PageDriver.hint``
             assert h.suggestion(page) == groups
     else:
+        h.open_builder(page)
         page.click("#builder-clear")
         for index, group in enumerate(groups):
             for card in group:

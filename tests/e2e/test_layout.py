@@ -1,8 +1,16 @@
-"""The one-screen table: at every stage of a whole game of each rule set the awaited player's hand and
-current prompt with its actions lie inside a 360×740 phone screen (no page scrolling), and at the first
-occurrence of each kind of prompt the same holds at every viewport of ``layout.VIEWPORTS`` (phones,
-tablet, laptop; portrait and landscape). The round and game summaries' actions are checked too. The run
-also takes the README's pictures (the tables, and the lobby with its default options).
+"""The one-screen table.
+
+* At every step of a whole game of each rule set, on both players' 360×740 phones, the piles (Master's blue
+  pile, the board's ring and its lit fields), every hand card, the prompt and its controls lie inside the
+  screen and on top (``layout.ON_TOP``: ``document.elementFromPoint`` at their centre is theirs), and the
+  page does not scroll; when the turn comes to a page its focus is on the prompt, a live region says so and
+  the first legal move is one Tab away. The builder filled by Suggest is checked at every viewport of
+  ``layout.VIEWPORTS``, the round and game summaries' actions too. The run also takes the README's pictures
+  (each table after this seat's lay-down, and the lobby with its default options).
+* Every kind of moment of games of all three rule sets with 2–6 seats (``states.moments``), in every
+  language, with and without a turn timer and with the builder open and closed, at 360×740, 390×844,
+  740×360 and 768×1024: the same ``ON_TOP`` check, the views shown to a real table page as its socket
+  would deliver them.
 
 Seeds as in the whole-game tests: Mattel 306, Master 627 (two rounds with an All-mine keep choice, R-9;
 Give me five and Skip cards in play), board 1120 (dice, moves, search, ask/give, swap; B-5)."""
@@ -15,14 +23,20 @@ import pytest
 
 from . import helpers as h
 from .conftest import shot
-from .layout import check_viewports, outside, until
+from .layout import check_viewports, first_move_one_tab_away, on_top, outside, show, sweep, until
+from .states import moments
 
 PHONE = (360, 740)
 DESKTOP = (1366, 800)
 
 
+def v_action(page: Any) -> str:
+    return str(h.view(page)["prompt"]["action"])
+
+
 def readme_shots(page: Any, ruleset: str) -> None:
-    """The README's pictures of a table while the phase is being laid: phone and desktop, light and dark
+    """The README's pictures of a table in the play stage after this seat's lay-down: phone and desktop, light
+    and dark
     (written to docs/screenshots/ with UPDATE_SCREENSHOTS=1, else to test-artifacts/ only)."""
     try:
         for size, (width, height) in (("phone", PHONE), ("desktop", DESKTOP)):
@@ -56,31 +70,38 @@ def test_hand_and_actions_stay_on_one_phone_screen_at_every_stage(start_server: 
         page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
     seen: dict[str, int] = {}
     stats: dict[str, int] = {}
+    last = {"page": None}
 
     def check(page: Any, other: Any) -> bool:
         # the summary dialog first (a round just ended), then the table under it
-        if page.evaluate("document.getElementById('summary').open"):
+        summary = page.evaluate("document.getElementById('summary').open")
+        if summary:
             assert outside(page) == [], ("summary", outside(page))
             if "summary" not in seen:
                 check_viewports(page, "summary", PHONE)
                 shot(page, f"layout-{ruleset}-summary")
             h.close_summary(page)
+        elif last["page"] is not page and v_action(page) not in ("offer", "keep_hand"):
+            first_move_one_tab_away(page)  # the turn has just come to this page
+        last["page"] = page
         v = h.view(page)
         stage = v["prompt"]["action"]
         if stage == "play" and v["prompt"].get("can_lay"):
-            h.suggestion(page)  # the builder filled: the tallest dock
+            h.suggestion(page)  # the builder open and filled: the tallest dock
             stage = "play+builder"
-        elif stage == "play" and v["table"]:
-            stage = "play+groups"
-        if outside(page):
+        elif stage == "play" and any(g["owner"] == v["seat"] for g in v["table"]):
+            stage = "play+groups"  # after this seat's lay-down
+        found = outside(page) + on_top(page)
+        if found:
             shot(page, f"layout-{ruleset}-{stage}-failed")
-        assert outside(page) == [], (stage, outside(page))
-        assert outside(other) == [] or other.evaluate("document.getElementById('summary').open"), \
-            ("waiting", outside(other))
+        assert found == [], (stage, found)
+        if not other.evaluate("document.getElementById('summary').open"):
+            assert outside(other) + on_top(other) == [], ("waiting", outside(other) + on_top(other))
         if stage not in seen:
             shot(page, f"layout-{ruleset}-{stage}")
-            check_viewports(page, stage, PHONE)
             if stage == "play+builder":
+                check_viewports(page, stage, PHONE)
+            if stage == "play+groups":
                 readme_shots(page, ruleset)
         seen[stage] = seen.get(stage, 0) + 1
         return False
@@ -92,8 +113,8 @@ def test_hand_and_actions_stay_on_one_phone_screen_at_every_stage(start_server: 
     assert outside(anna) == [], ("game over", outside(anna))
     check_viewports(anna, "game over", PHONE)
     expected = {"mattel": {"draw", "play+builder", "play+groups"},
-                "master": {"draw", "play+builder", "keep_hand"},
-                "board": {"roll", "move", "play+builder"}}[ruleset]
+                "master": {"draw", "play+builder", "play+groups", "keep_hand"},
+                "board": {"roll", "move", "play+builder", "play+groups"}}[ruleset]
     assert expected <= set(seen), seen
     assert not anna.p10_errors and not ben.p10_errors, anna.p10_errors + ben.p10_errors
     if ruleset == "mattel":
@@ -122,3 +143,43 @@ def replay_follows_the_current_step(page: Any) -> None:
     page.click("#rp-first")
     until(page, "P10.replay.step === 0")
     assert page.evaluate(CURRENT_STEP) == {"scrolled": 0, "inside": True}
+
+
+LANGUAGES = ["en", "de", "fr", "it", "ru"]
+SWEEP_VIEWPORTS = [(360, 740), (390, 844), (740, 360), (768, 1024)]
+# Six seats whose names start alike (their pawns must still differ: "B", "Bo", "Be" ...) and one long name.
+NAMES = ["Anna", "Boris", "Bettina", "Chiara", "Dmitri Alexandrowitsch", "Bob"]
+
+
+@pytest.mark.e2e
+def test_every_moment_of_every_rule_set_fits_one_screen_on_top_in_every_language(start_server: Any,
+                                                                                 new_page: Any) -> None:
+    """What a player must see and reach: for every kind of moment of games of all three rule sets with 2–6
+    seats (``states.moments``: own and opponents' groups laid or not, cards in front of players, Give-me-five
+    offers, the largest hand), with and without a running turn timer, with the builder open and closed, the
+    piles (Master's blue pile, the board's ring and its lit fields), every hand card's free part and corner
+    index, the prompt and its controls lie inside the viewport and on top (``layout.ON_TOP``), every seat's
+    mark differs and one seat is on turn: in English and German at 360×740, 390×844, 740×360 and 768×1024, in
+    French, Italian and Russian at 360×740 and 740×360. The page is a real table's, shown the engine's views
+    as its socket would deliver them."""
+    server = start_server(306)
+    anna, _ben, _ = h.start_two(server, new_page, "mattel", {})
+    views = [view for ruleset in ("mattel", "master", "board") for view in moments(ruleset)]
+    failed: list[Any] = []
+    for shift, lang in enumerate(LANGUAGES):
+        anna.context.add_cookies([{"name": "lang", "value": lang, "url": server.url}])
+        anna.reload()
+        anna.wait_for_selector("#game:not(.hidden)")
+        until(anna, f"document.documentElement.lang === '{lang}' && P10.state.view !== null")
+        # every viewport in the languages with the longest words (German) and English; the phones' two
+        # extremes (the narrowest, the lowest) in the others
+        for width, height in SWEEP_VIEWPORTS if lang in ("en", "de") else SWEEP_VIEWPORTS[::2]:
+            anna.set_viewport_size({"width": width, "height": height})
+            until(anna, f"window.innerWidth === {width} && window.innerHeight === {height}")
+            for failure in sweep(anna, views, NAMES, shift):
+                failed.append((lang, width, height, failure))
+                if len(failed) <= 3:
+                    show(anna, views[failure["index"]], NAMES, failure["timer"], failure["building"])
+                    shot(anna, f"layout-sweep-failed-{len(failed)}")
+    assert not failed, (len(failed), failed[:12])
+    assert not anna.p10_errors, anna.p10_errors

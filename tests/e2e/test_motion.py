@@ -416,3 +416,47 @@ def test_master_skip_dragged_onto_a_player_r10(start_server: Any, new_page: Any)
     ben_seat = next(p for p in h.view(ben)["players"] if p["seat"] == 1)
     assert SKIP_CARD in [c["id"] for c in ben_seat["in_front"]] or h.view(ben)["turn"] == 0
     assert not anna.p10_errors and not ben.p10_errors, (anna.p10_errors, ben.p10_errors)
+
+
+MATTEL_SKIP_SEED, MATTEL_SKIP = 7, 107  # seed 7, two seats: Anna starts and draws the skip 107
+
+
+def drag_from(page: Any, source: str, target: str) -> None:
+    """Press on ``source`` (a pile), move the mouse in steps onto ``target`` and let go."""
+    sx, sy = centre(page, source)
+    page.mouse.move(sx, sy)
+    page.mouse.down()
+    page.mouse.move(sx + 12, sy - 12, steps=3)
+    tx, ty = centre(page, target)
+    page.mouse.move(tx, ty, steps=8)
+    page.mouse.up()
+
+
+@pytest.mark.e2e
+def test_a_pile_dragged_onto_the_hand_draws_and_a_mattel_skip_dropped_on_a_player_skips_m4_m6(
+        start_server: Any, new_page: Any) -> None:
+    """M-4: the draw pile dragged onto the hand draws its top card (a drag that ends elsewhere draws nothing).
+    M-6: a skip held over the table lights the player it may skip (the prompt's ``skip_targets``) and the
+    discard pile; dropped on that player it is discarded naming them, and their turn is skipped."""
+    server = start_server(MATTEL_SKIP_SEED)
+    anna, ben, _ = h.start_two(server, new_page, "mattel", {}, ben_width=360)
+    assert h.awaited_page([anna, ben]) is anna
+    before = hand_ids(anna)
+    drag_from(anna, "#pile-draw", "#players")  # not onto the hand: nothing is drawn
+    anna.wait_for_selector(".drag-ghost", state="detached")
+    assert h.version(anna) == 0 and hand_ids(anna) == before
+    drag_from(anna, "#pile-draw", "#hand")
+    h.wait_version(anna, 1)
+    assert MATTEL_SKIP in hand_ids(anna) and len(hand_ids(anna)) == len(before) + 1
+
+    h.click_card(anna, MATTEL_SKIP)
+    assert lit(anna) == ["pile-discard", "seat 1"]
+    anna.keyboard.press("Escape")
+    anna.wait_for_selector(f"#hand [data-card-id='{MATTEL_SKIP}'][aria-pressed=false]")
+    drag(anna, MATTEL_SKIP, "#players [data-seat='1'] .facts")
+    h.wait_version(anna, 2)
+    h.wait_version(ben, 2)
+    assert MATTEL_SKIP not in hand_ids(anna)
+    assert h.view(anna)["turn"] == 0 and h.view(anna)["prompt"]["action"] == "draw"  # Ben was skipped
+    assert h.view(anna)["discard_top"]["id"] == MATTEL_SKIP
+    assert not anna.p10_errors and not ben.p10_errors, (anna.p10_errors, ben.p10_errors)

@@ -343,7 +343,7 @@ def test_master_three_players_give_me_five_r11_and_turn_order_c7(start_server: A
         assert view["give_me_five"]["taker"] == 2
         assert [o["seat"] for o in view["give_me_five"]["offers"]] == slots
         assert view["awaited"] == [0, 1] and view["blue_top"]["id"] == five["card"]
-        names = page.locator("#piles .offers .offer small").all_inner_texts()
+        names = page.locator("#offers .offers .offer small").all_inner_texts()
         assert names == [NAMES[s] for s in slots], names
         assert (page.locator("#act-offer").count() == 1) == (seat != 2)
     assert views[0]["prompt"] == {"action": "offer", "taker": 2, "count": 3,
@@ -372,7 +372,7 @@ def test_master_three_players_give_me_five_r11_and_turn_order_c7(start_server: A
             assert filled == expected, (filled, expected)
         for page in pages:  # face up on every page
             for _, command in made:
-                assert page.locator(f"#piles .offers [data-card-id='{command['card']}']").count() == 1
+                assert page.locator(f"#offers .offers [data-card-id='{command['card']}']").count() == 1
         if step == 0:
             # Anna, awaited, cannot offer a card that is not hers (Ben's offered card).
             refused(pages, anna, {"type": "offer_card", "card": offered[1][0]}, 409, "card_not_in_hand")

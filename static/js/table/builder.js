@@ -38,13 +38,20 @@ export function renderBuilder(v) {
       if (isRun) ids.sort((a, b) => sortValue(a) - sortValue(b));
       S.selected.clear();
       render();
-    } }, el("span", { class: "put-icon", "aria-hidden": "true" }, "＋"), el("span", { class: "put-text" }, t("builder.put")))));
+    } }, el("span", { class: "put-icon", "aria-hidden": "true" }, "+"), el("span", { class: "put-text" }, t("builder.put")))));
   });
   P10.add(box, groups);
   if (phase.some((g) => g.kind.includes("run"))) P10.add(box, el("p", { class: "muted small-text" }, t("builder.run_order")));
   P10.add(box, el("div", { class: "builder-actions" },
-    el("button", { type: "button", id: "builder-suggest", onclick: suggest }, "💡 " + t("builder.suggest")),
+    el("button", { type: "button", id: "builder-suggest", onclick: suggest }, el("span", { class: "bulb", "aria-hidden": "true" }, "💡"), t("builder.suggest")),
     el("button", { type: "button", id: "builder-clear", onclick: () => { S.builder = phase.map(() => []); render(); } }, t("builder.clear")),
+    el("button", { type: "button", id: "builder-close", "aria-label": t("builder.close"), title: t("builder.close"), onclick: () => {
+      S.builder = null;
+      S.building = false;
+      render();
+      const again = $("act-build");
+      if (again) again.focus();
+    } }, "✕"),
     el("button", { type: "button", class: "primary", id: "builder-lay", onclick: () => {
       if (S.builder.some((g) => !g.length)) { setError(t("builder.incomplete")); return; }
       send({ type: "lay_phase", groups: S.builder.map((g) => [...g]) });

@@ -1,6 +1,7 @@
 /* Drag and drop of hand cards with pointer events (mouse, pen and touch alike; the HTML5 drag API does not
    work on touch): onto a laid group to hit, onto the discard pile to discard, within the hand to reorder, and
-   (Master) an action card onto the player it is played in front of or onto the blue pile.
+   (Master) an action card onto the player it is played in front of or onto the blue pile, a Mattel skip onto
+   the player it skips; and a pile the prompt lets this seat draw from onto the hand, to draw.
    While a card is dragged, or is the one card selected (the tap path, keyboard included), only the groups,
    players and piles it may legally go to are highlighted, from the prompt's hits, discards and plays
    (targets.js).
@@ -27,7 +28,7 @@ function focusCard() {
 /** Marks the legal drop targets of the dragged (or the one selected) card, and only those. */
 export function highlight() {
   document.querySelectorAll(".legal-target").forEach((n) => n.classList.remove("legal-target"));
-  document.querySelectorAll(".groups.peek").forEach((box) => peek(box, false));
+  document.querySelectorAll(".seat-more.peek").forEach((box) => peek(box, false));
   const id = focusCard();
   const p = prompt();
   if (id === null || !p || p.action === "wait") return;
@@ -36,7 +37,7 @@ export function highlight() {
     const node = document.querySelector(`#players [data-group="${index}"]`);
     if (!node) continue;
     node.classList.add("legal-target");
-    const folded = node.closest(".groups[hidden]");
+    const folded = node.closest(".seat-more[hidden]");
     if (folded) peek(folded, true);
   }
   if (targets.discard) { const pile = $("pile-discard"); if (pile) pile.classList.add("legal-target"); }
@@ -69,15 +70,28 @@ function handCard(target) {
   return node && !S.busy ? node : null;
 }
 
+/* A pile this seat may draw from now (the prompt's piles): dragged onto the hand, it draws. */
+function drawPile(target) {
+  const node = target && target.closest ? target.closest("#piles button.pile:not(:disabled)") : null;
+  const p = prompt();
+  if (!node || S.busy || !p || (p.action !== "draw" && p.action !== "take")) return null;
+  return (p.piles || []).includes(node.dataset.pile) ? node : null;
+}
+
 function onDown(event) {
   if (drag || (event.pointerType === "mouse" && event.button !== 0)) return;
+  const pile = drawPile(event.target);
+  if (pile) {
+    drag = { pile: pile.dataset.pile, pointerId: event.pointerId, x0: event.clientX, y0: event.clientY, moved: false, ghost: null };
+    return;
+  }
   const node = handCard(event.target);
   if (!node) return;
   drag = { id: Number(node.dataset.cardId), pointerId: event.pointerId, x0: event.clientX, y0: event.clientY, moved: false, ghost: null };
 }
 
 function startDrag() {
-  const node = document.querySelector(`#hand [data-card-id="${drag.id}"]`);
+  const node = drag.pile ? document.querySelector(`#pile-${drag.pile} .card`) : document.querySelector(`#hand [data-card-id="${drag.id}"]`);
   if (!node) { drag = null; return; }
   const rect = node.getBoundingClientRect();
   const ghost = node.cloneNode(true);
@@ -91,6 +105,7 @@ function startDrag() {
   drag.ghost = ghost;
   drag.moved = true;
   document.body.classList.add("dragging");
+  if (drag.pile) { const hand = $("hand-area"); if (hand) hand.classList.add("legal-target"); return; }
   highlight();
 }
 
@@ -141,6 +156,7 @@ function onMove(event) {
 
 function finish() {
   document.querySelectorAll(".drop-hover").forEach((n) => n.classList.remove("drop-hover"));
+  if (drag && drag.pile) { const hand = $("hand-area"); if (hand) hand.classList.remove("legal-target"); }
   document.querySelectorAll(".drag-origin").forEach((n) => n.classList.remove("drag-origin"));
   document.body.classList.remove("dragging");
   drag = null;
@@ -199,7 +215,8 @@ async function drop(id, target, x, y) {
   } else if ((target.kind === "group" || target.kind === "seat") && targets.seats.has(target.seat)) {
     // An action card onto a player (a group of theirs counts as the player): the prompt's play for that seat.
     const play = targets.seats.get(target.seat);
-    command = { type: "play_action", card: id, target: play.target, ask: true };
+    command = play.discard ? { type: "discard", card: id, target: play.target }  // a Mattel skip (M-6)
+      : { type: "play_action", card: id, target: play.target, ask: true };
   } else if (target.kind === "blue" && targets.blue) {
     command = { type: "play_action", card: id, target: targets.blue.target, ask: true };  // Give me five asks
   } else if (target.kind === "discard" && targets.discard) {
@@ -227,17 +244,31 @@ async function drop(id, target, x, y) {
   if (!ok) flyBack(ghost, id); else ghost.remove();
 }
 
+/* A pile dropped onto the hand draws from it; anywhere else nothing happens. */
+async function dropPile(pile, target) {
+  const ghost = drag.ghost;
+  finish();
+  swallowClick = true;
+  setTimeout(() => { swallowClick = false; }, 0);
+  if (!target || target.kind !== "hand") { ghost.remove(); return; }
+  ghost.dataset.flying = "true";
+  await send({ type: "draw", pile });
+  ghost.remove();
+}
+
 function onUp(event) {
   if (!drag || event.pointerId !== drag.pointerId) return;
-  if (!drag.moved) { drag = null; return; }  // a tap: the click selects the card
+  if (!drag.moved) { drag = null; return; }  // a tap: the click selects the card (or draws from the pile)
+  if (drag.pile) { dropPile(drag.pile, dropTarget(event.clientX, event.clientY)); return; }
   drop(drag.id, dropTarget(event.clientX, event.clientY), event.clientX, event.clientY);
 }
 
 function onCancel(event) {
   if (!drag || event.pointerId !== drag.pointerId) return;
-  const { ghost, id, moved } = drag;
+  const { ghost, id, moved, pile } = drag;
   finish();
-  if (moved && ghost) flyBack(ghost, id);
+  if (moved && ghost && pile) ghost.remove();
+  else if (moved && ghost) flyBack(ghost, id);
 }
 
 /* Alt+← / Alt+→ moves the one selected hand card (the keyboard's reorder). */
@@ -260,6 +291,10 @@ function onKey(event) {
 export function initDnd() {
   const hand = $("hand");
   hand.addEventListener("pointerdown", onDown);
+  $("piles").addEventListener("pointerdown", onDown);
+  $("piles").addEventListener("click", (event) => {
+    if (swallowClick) { event.stopPropagation(); event.preventDefault(); }
+  }, true);
   document.addEventListener("pointermove", onMove, { passive: false });
   document.addEventListener("pointerup", onUp);
   document.addEventListener("pointercancel", onCancel);

@@ -5,7 +5,7 @@ import { S, $, hand, inBuilder, render, setError } from "./state.js";
 import { arrange } from "./order.js";
 
 const P10 = window.P10;
-const { clear } = P10;
+const { clear, el } = P10;
 
 export function renderHand() {
   const box = clear($("hand"));
@@ -13,8 +13,11 @@ export function renderHand() {
   $("sort-number").setAttribute("aria-pressed", String(S.sort === "number"));
   $("sort-colour").setAttribute("aria-pressed", String(S.sort === "colour"));
   $("hand-area").classList.toggle("hidden", S.seat === null);
+  // One overlapping row (wrapping only when a card would show less than its corner): each card sits in a slot
+  // that shrinks to that width, the card itself keeps its size and the next one lies over its right part.
   for (const card of cards) {
-    box.appendChild(P10.cardEl(card, { button: true, selected: S.selected.has(card.id), onclick: () => toggle(card.id) }));
+    box.appendChild(el("span", { class: "hand-slot" },
+      P10.cardEl(card, { button: true, selected: S.selected.has(card.id), onclick: () => toggle(card.id) })));
   }
 }
 

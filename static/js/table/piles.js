@@ -22,10 +22,12 @@ function pileButton(kind, label, card, size, enabled, onclick) {
   // Named by its content (the words, for screen readers), so the name matches what the caption shows.
   const attrs = { type: "button", class: "pile pile-" + kind, id: "pile-" + kind, "data-pile": kind };
   if (!enabled) attrs.disabled = true;
+  // The pile's size sits on it as a small count; its name is its title (and the words of the button).
+  attrs.title = label + ", " + count;
   return el("div", { class: "pile-wrap" },
     el("button", Object.assign(attrs, { onclick }), inner,
-      el("span", { class: "sr-only" }, label + (card ? ": " + P10.cardLabel(card) : "") + ", " + count)),
-    el("div", { class: "pile-caption", "aria-hidden": "true" }, label, el("br"), el("span", { class: "muted" }, count)));
+      el("span", { class: "pile-count", "aria-hidden": "true" }, String(size || 0)),
+      el("span", { class: "sr-only" }, label + (card ? ": " + P10.cardLabel(card) : "") + ", " + count)));
 }
 
 function discardPile(v, piles) {
@@ -43,6 +45,7 @@ function discardPile(v, piles) {
 export function renderPiles() {
   const v = S.view;
   const box = clear($("piles"));
+  const offers = clear($("offers"));
   const p = prompt();
   const piles = p && (p.action === "draw" || p.action === "take") ? p.piles || [] : [];
   P10.add(box,
@@ -50,12 +53,17 @@ export function renderPiles() {
       () => send({ type: "draw", pile: "draw" })),
     discardPile(v, piles));
   if (v.ruleset === "master") {
+    const blueTop = v.blue_top ? P10.cardEl(v.blue_top) : el("span", { class: "card empty" });
+    blueTop.setAttribute("aria-hidden", "true");
+    blueTop.removeAttribute("role");
+    blueTop.removeAttribute("aria-label");
     P10.add(box, el("div", { class: "pile-wrap" },
-      el("div", { class: "pile pile-blue", id: "pile-blue", "data-pile": "blue", role: "img", "aria-label": t("table.blue_pile") + (v.blue_top ? ": " + P10.cardLabel(v.blue_top) : ": " + t("table.empty")) },
-        v.blue_top ? P10.cardEl(v.blue_top) : el("span", { class: "card empty" })),
-      el("div", { class: "pile-caption" }, t("table.blue_pile"), el("br"), el("span", { class: "muted" }, t("table.cards", { n: v.blue_size })))));
-    if (v.give_me_five) {
-      P10.add(box, el("div", { class: "offers" }, el("strong", null, t("action.give_me_five") + " → " + nameOf(v.give_me_five.taker)),
+      el("div", { class: "pile pile-blue", id: "pile-blue", "data-pile": "blue", role: "img",
+        title: t("table.blue_pile") + ", " + t("table.cards", { n: v.blue_size }),
+        "aria-label": t("table.blue_pile") + (v.blue_top ? ": " + P10.cardLabel(v.blue_top) : ": " + t("table.empty")) + ", " + t("table.cards", { n: v.blue_size }) },
+      blueTop, el("span", { class: "pile-count", "aria-hidden": "true" }, String(v.blue_size || 0)))));
+    if (v.give_me_five) {  // the open offers lie on the table (the field), not beside the hand
+      P10.add(offers, el("div", { class: "offers" }, el("strong", null, t("action.give_me_five") + " → " + nameOf(v.give_me_five.taker)),
         el("div", { class: "group-cards" }, v.give_me_five.offers.map((o) => el("span", { class: "offer" },
           o.card ? P10.cardEl(o.card, { small: true }) : P10.cardEl(null, { small: true }), el("small", null, nameOf(o.seat)))))));
     }

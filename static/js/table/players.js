@@ -44,11 +44,13 @@ export function phaseText(number, v) {
 }
 P10.phaseText = phaseText;
 
-/* An opponent's laid groups fold away to save room on a phone: a disclosure button (aria-expanded) per
-   opponent. Folded by default on small screens, open elsewhere; a player's choice per seat is remembered in
-   this browser for this table. While a card is selected or dragged, folded groups holding one of its legal
-   targets open for the moment (dnd.js). */
-const SMALL_SCREEN = "(max-width: 600px)";
+/* The seats sit around the table as a compact strip: each seat a chip with its colour and initial
+   (P10.seatMarks), its presence, its name and its hand size, phase and state in short. A tap on an opponent's
+   chip (a disclosure button, aria-expanded) opens its details: the facts in words, the cards in front of it and
+   its laid groups. Folded by default on small screens, open elsewhere; a player's choice per seat is remembered
+   in this browser for this table. While a card is selected or dragged, folded groups holding one of its legal
+   targets open for the moment (dnd.js). One's own groups never fold. */
+const SMALL_SCREEN = "(max-width: 600px), (max-height: 500px)";
 
 function savedGroups() { return P10.store.get("groups_open." + S.tableId) || {}; }
 
@@ -65,43 +67,46 @@ function toggleGroups(seat) {
   render();
 }
 
-function groupsBox(seat, me, groups) {
-  if (!groups.length) return [null, el("div", { class: "groups" }, el("span", { class: "muted small-text no-groups" }, t("table.no_groups")))];
-  if (me) return [null, el("div", { class: "groups" }, groups)];
-  const open = groupsOpen(seat);
-  const id = "groups-" + seat;
-  const toggle = el("button", { type: "button", class: "small groups-toggle", id: "groups-toggle-" + seat,
-    "aria-expanded": String(open), "aria-controls": id, onclick: () => toggleGroups(seat) },
-  el("span", { class: "chevron", "aria-hidden": "true" }, open ? "▾" : "▸"), " ", t("table.groups_n", { n: groups.length }));
-  return [toggle, el("div", { class: "groups", id, hidden: !open }, groups)];
+/* A fact in short (shown in the compact chip) and in words (shown when open, and always to screen readers). */
+function fact(kind, short, long, extra) {
+  return el("span", { class: "fact fact-" + kind + (extra ? " " + extra : "") },
+    short === null ? null : el("span", { class: "fact-short", "aria-hidden": "true" }, short),
+    el("span", { class: "fact-long" }, long));
+}
+
+function factsOf(p, v) {
+  const facts = [
+    // a seat left out of the Mattel tie-break round (M-8) holds no cards because it does not play
+    p.in_round === false && v.tiebreak ? fact("sits-out", "—", t("table.sits_out"), "sits-out")
+      : fact("cards", String(p.hand_size), t("table.cards_in_hand", { n: p.hand_size })),
+    fact("phase", String(p.phase), [t("table.phase", { n: p.phase }),
+      p.phase_description ? el("span", { class: "phase-desc-text" }, " – " + phaseText(p.phase, v)) : null]),
+  ];
+  if (p.score !== undefined) {
+    facts.push(fact("score", null, v.ruleset === "master" && v.scoring === "minus" ? t("table.minus", { n: p.score }) : t("table.score", { n: p.score })));
+  }
+  if (p.pawn !== undefined) facts.push(fact("pawn", null, t("board.pawn_on", { n: p.pawn })));
+  if (p.finished) facts.push(fact("finish", "🏁", "🏁 " + t("board.finish"), "ok"));
+  if (p.keep_pending) facts.push(fact("keep", "…", t("table.keep_pending"), "warn"));
+  if (p.laid) facts.push(fact("laid", "✓", "✓ " + t("table.phase_done"), "ok"));
+  if (p.skip_pending) facts.push(fact("skip", "⊘", "⊘ " + t("table.skip_pending"), "warn"));
+  return facts;
 }
 
 export function renderPlayers() {
   const v = S.view;
   const box = clear($("players"));
   const awaited = new Set(v.awaited || []);
+  const marks = P10.seatMarks(Object.fromEntries(v.players.map((p) => [p.seat, nameOf(p.seat)])));
+  box.classList.toggle("many", v.players.length > 3);
   v.players.forEach((p) => {
     const me = p.seat === S.seat;
     const onTurn = v.turn === p.seat && !v.over;
-    const classes = ["player"];
+    const mark = marks[p.seat];
+    const classes = ["player", "seat-c" + mark.colour];
     if (me) classes.push("me");
     if (onTurn) classes.push("on-turn");
     if (awaited.has(p.seat)) classes.push("awaited");
-    const facts = [
-      // a seat left out of the Mattel tie-break round (M-8) holds no cards because it does not play
-      p.in_round === false && v.tiebreak ? el("span", { class: "fact sits-out" }, t("table.sits_out"))
-        : el("span", { class: "fact" }, t("table.cards_in_hand", { n: p.hand_size })),
-      el("span", { class: "fact" }, t("table.phase", { n: p.phase }),
-        p.phase_description ? el("span", { class: "phase-desc-text" }, " – " + phaseText(p.phase, v)) : null),
-    ];
-    if (p.score !== undefined) {
-      facts.push(el("span", { class: "fact" }, v.ruleset === "master" && v.scoring === "minus" ? t("table.minus", { n: p.score }) : t("table.score", { n: p.score })));
-    }
-    if (p.pawn !== undefined) facts.push(el("span", { class: "fact" }, t("board.pawn_on", { n: p.pawn })));
-    if (p.finished) facts.push(el("span", { class: "fact ok" }, "🏁 " + t("board.finish")));
-    if (p.keep_pending) facts.push(el("span", { class: "fact warn" }, t("table.keep_pending")));
-    if (p.laid) facts.push(el("span", { class: "fact ok" }, "✓ " + t("table.phase_done")));
-    if (p.skip_pending) facts.push(el("span", { class: "fact warn" }, "⊘ " + t("table.skip_pending")));
     const turned = (p.turned || []).length && p.seat !== S.seat
       ? el("div", { class: "in-front" }, el("span", { class: "muted" }, t("board.turned") + ": "),
         p.turned.map((c) => P10.cardEl(c, { small: true })))
@@ -112,17 +117,31 @@ export function renderPlayers() {
       : null;
     const groups = [];
     (v.table || []).forEach((g, i) => { if (g.owner === p.seat) groups.push(groupEl(g, i)); });
-    const [toggle, groupsNode] = groupsBox(p.seat, me, groups);
-    if (toggle) facts.push(toggle);
+    const open = me || groupsOpen(p.seat);
+    if (open) classes.push("open");
+    if (groups.length) classes.push("has-groups");
+    const head = [
+      el("span", { class: "player-head" },
+        P10.pawnEl(mark),
+        presenceDot(seatInfo(p.seat)),
+        el("strong", { class: "player-name" }, nameOf(p.seat)),
+        me ? el("span", { class: "badge you" }, t("table.you")) : null,
+        onTurn ? el("span", { class: "badge turn" }, "▶ " + t("table.turn")) : null,
+        !onTurn && awaited.has(p.seat) ? el("span", { class: "badge turn" }, "… " + t("table.awaited")) : null,
+        standIn(p.seat) ? el("span", { class: "badge stand-in" }, "🤖 " + t("table.stand_in")) : null),
+      el("span", { class: "facts" }, factsOf(p, v)),
+    ];
+    const id = "groups-" + p.seat;
+    // One's own details show only when there is something to see (groups, cards in front).
+    const empty = me && !groups.length && !front && !turned;
+    const more = el("div", { class: "seat-more", id, hidden: !open || empty },
+      front, turned, groups.length ? el("div", { class: "groups" }, groups) : null);
+    const top = me ? el("div", { class: "seat-top" }, head)
+      : el("button", { type: "button", class: "seat-top groups-toggle", id: "groups-toggle-" + p.seat,
+        "aria-expanded": String(open), "aria-controls": id, onclick: () => toggleGroups(p.seat) },
+      head, el("span", { class: "groups-count" }, el("span", { class: "chevron", "aria-hidden": "true" }, open ? "▾" : "▸"), " ",
+        groups.length ? t("table.groups_n", { n: groups.length }) : t("table.no_groups")));
     box.appendChild(el("article", { class: classes.join(" "), "data-seat": p.seat,
-      "aria-label": nameOf(p.seat) + (onTurn ? ", " + t("table.turn") : "") },
-    el("header", { class: "player-head" },
-      presenceDot(seatInfo(p.seat)),
-      el("strong", { class: "player-name" }, nameOf(p.seat)),
-      me ? el("span", { class: "badge you" }, t("table.you")) : null,
-      onTurn ? el("span", { class: "badge turn" }, "▶ " + t("table.turn")) : null,
-      !onTurn && awaited.has(p.seat) ? el("span", { class: "badge turn" }, "… " + t("table.awaited")) : null,
-      standIn(p.seat) ? el("span", { class: "badge stand-in" }, "🤖 " + t("table.stand_in")) : null),
-    el("div", { class: "facts" }, facts), front, turned, groupsNode));
+      "aria-label": nameOf(p.seat) + (onTurn ? ", " + t("table.turn") : "") }, top, more));
   });
 }

@@ -20,7 +20,7 @@ export function renderPrompt() {
   const promptNode = $("prompt");
   const controls = clear($("prompt-controls"));
   const actions = clear($("actions"));
-  const builder = $("builder");
+  const builder = clear($("builder"));
   builder.classList.add("hidden");
   if (S.seat === null) promptNode.textContent = t("table.spectating") + " " + waitingText(v);
   if (v.over) { renderOver(promptNode, controls); return; }
@@ -72,7 +72,17 @@ function renderPlay(p, v, promptNode, actions) {
   const master = v.ruleset === "master";
   promptNode.textContent = master ? t("prompt.play_master") : p.can_lay ? t("prompt.play") : t("prompt.play_laid");
   if (p.two_discards) promptNode.textContent += " " + t("prompt.two_discards");  // board B-7, said before the first
-  if (p.can_lay && v.my_phase) renderBuilder(v);
+  // The builder opens on demand: the "Lay phase…" button starts a lay-down, laying (or its close button)
+  // ends it.
+  if (p.can_lay && v.my_phase && S.building) renderBuilder(v);
+  else if (p.can_lay && v.my_phase) {
+    P10.add(actions, el("button", { type: "button", class: "primary", id: "act-build", onclick: () => {
+      S.building = true;
+      render();
+      const first = document.querySelector("#builder button");
+      if (first) first.focus();
+    } }, t("builder.open")));
+  }
   const ids = selectedIds();
   const single = ids.length === 1 ? cardById(ids[0]) : null;
   const isAction = single && single.kind === "action";
@@ -95,7 +105,7 @@ function renderPlay(p, v, promptNode, actions) {
         onclick: () => send({ type: "play_action", card: single.id, target: target(), ask: true }) }, t("act.play_action")));
     }
   } else {
-    P10.add(actions, el("button", { type: "button", class: "primary", id: "act-discard", disabled: ids.length !== 1 ? true : null,
+    P10.add(actions, el("button", { type: "button", class: p.can_lay && !S.building ? "" : "primary", id: "act-discard", disabled: ids.length !== 1 ? true : null,
       onclick: discardSelected }, t("act.discard")));
   }
 }

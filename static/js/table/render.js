@@ -34,9 +34,26 @@ export function render() {
     const again = document.querySelector(key);
     if (again) again.focus();
   }
+  turnStarts();
   emit("rendered");
 }
 setRenderer(render);
+P10.table.render = render;  // for the layout tests, which show the page crafted views
+
+/* When this seat's turn comes, the focus goes to the prompt (its first legal move is the next Tab stop) and a
+   polite live region says so; not while the player types or reads a dialog or the log and chat drawer. */
+function turnStarts() {
+  const acting = Boolean(S.view && !S.view.over && S.seat !== null && myTurnAction());
+  const began = acting && !S.wasActing;
+  S.wasActing = acting;
+  if (!acting) { $("turn-live").textContent = ""; return; }
+  if (!began) return;
+  $("turn-live").textContent = t("table.turn_now", { prompt: $("prompt").textContent });
+  const active = document.activeElement;
+  const busy = active && active !== document.body && (active.matches("input, textarea, select, [contenteditable]") ||
+    active.closest("dialog, #side.open, #transfer"));
+  if (!busy && !document.querySelector("dialog[open]")) $("prompt").focus({ preventScroll: true });
+}
 
 function renderAll() {
   if (!S.table) return;
@@ -64,14 +81,17 @@ function renderAll() {
   const key = v.round + ":" + JSON.stringify(v.my_phase || null);
   if (S.builderFor !== key || !(prompt() && prompt().can_lay)) {
     S.builder = null;
+    S.building = false;
     S.builderFor = key;
   }
   if (S.builder) S.builder = S.builder.map((g) => g.filter((id) => ids.has(id)));
   if (v.ruleset === "board" && P10.renderBoard) {
     $("board").classList.remove("hidden");
-    P10.renderBoard($("board"), v, { names: names(), seat: S.seat, send, setError, prompt: prompt() });
+    $("board-track").classList.remove("hidden");
+    P10.renderBoard($("board"), v, { names: names(), seat: S.seat, send, setError, prompt: prompt(), trackBox: $("board-track") });
   } else {
     $("board").classList.add("hidden");
+    $("board-track").classList.add("hidden");
   }
   renderTimer();
   renderPlayers();

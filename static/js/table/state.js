@@ -15,6 +15,8 @@ export const S = {
   selected: new Set(),
   builder: null,        // [[card ids]] while building a lay-down
   builderFor: null,     // "round:phase" the builder belongs to
+  building: false,      // the builder is open (it opens on demand, prompt.js)
+  wasActing: false,     // this seat was awaited at the last render (render.js: the turn's start)
   sort: P10.store.get("sort") || "number",
   logVersion: 0,
   logGame: null,

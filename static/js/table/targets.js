@@ -2,13 +2,14 @@
    commands (its `hits`, `discards` and Master's `plays` of action cards); this module knows no rules, it only
    looks the card up. Used by the hit buttons (players.js), the discard pile (piles.js) and by drag and drop
    and the target highlighting (dnd.js). */
-import { prompt } from "./state.js";
+import { cardById, prompt } from "./state.js";
 
 /** The legal targets of hand card `id`: {groups: Map(group index -> [end, ...]), discard: bool,
     seats: Map(seat -> play), blue: play | null}. An end is "low", "high" (runs) or null (other groups). A play
     (Master action cards) is the prompt's {card, target, to}: `seats` holds those that leave the card in front
     of seat `to` (a Skip in front of its target, Take two / All mine in front of oneself), `blue` one that
-    puts it onto the blue pile (`to` null). */
+    puts it onto the blue pile (`to` null). A Mattel skip's seats are its discards naming that seat
+    ({discard: true}). */
 export function targetsOf(id) {
   const p = prompt();
   const groups = new Map();
@@ -25,7 +26,14 @@ export function targetsOf(id) {
     if (play.to === null) blue = blue || play;
     else if (!seats.has(play.to)) seats.set(play.to, play);
   }
-  return { groups, discard: (p.discards || []).includes(id), seats, blue };
+  // A Mattel skip is discarded naming the player it skips (M-6): each of the prompt's skip targets is a seat
+  // it may be dropped on, as a discard (Master lays its Skip in front of the player with a play, R-10).
+  const card = cardById(id);
+  const discard = (p.discards || []).includes(id);
+  if (discard && card && card.kind === "action" && card.action === "skip" && !(p.plays || []).some((x) => x.card === id)) {
+    for (const seat of p.skip_targets || []) if (!seats.has(seat)) seats.set(seat, { card: id, target: seat, to: seat, discard: true });
+  }
+  return { groups, discard, seats, blue };
 }
 
 /** The ends of group `index` that card `id` may be hit onto ([] when none). */
