@@ -21,6 +21,7 @@ from app.bots.models import TableClock
 from app.bots.settings import BotSettings
 from app.main import create_app
 from app.persistence.models import Game, GameCommand
+from app.services.base import SPECTATOR
 from app.services.games import GameService
 from tests.server_helpers import bearer, new_table, server_game
 
@@ -58,6 +59,19 @@ def commands(client: TestClient, table_id: str) -> list[GameCommand]:
         game = s.scalar(select(Game).where(Game.table_id == table_id).order_by(Game.number.desc()))
         assert game is not None
         return list(s.scalars(select(GameCommand).where(GameCommand.game_id == game.id).order_by(GameCommand.seq)))
+
+
+def recomputed(client: TestClient, table_id: str) -> list[tuple[GameCommand, dict[str, list[dict[str, Any]]]]]:
+    """Each stored command of the table's game with its events as every seat and a spectator get them, recomputed
+    by the engine from the stored commands (C-10), as a resume or ``GET .../events`` does."""
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    with service.db.read() as s:
+        game = s.scalar(select(Game).where(Game.table_id == table_id).order_by(Game.number.desc()))
+        assert game is not None
+        rows = list(s.scalars(select(GameCommand).where(GameCommand.game_id == game.id).order_by(GameCommand.seq)))
+        steps = service._steps(s, service._ruleset(game.ruleset), game, 0, game.version)
+        names = [*(str(i) for i in range(game.players)), SPECTATOR]
+        return [(row, {name: redacted[name] for name in names}) for row, (_, redacted) in zip(rows, steps, strict=True)]
 
 
 def add_bot(client: TestClient, table_id: str, token: str, level: str = "normal") -> dict[str, Any]:
@@ -180,8 +194,9 @@ def test_turn_timer_makes_the_easy_decision_when_time_runs_out(live: TestClient)
     assert all(r.command_id.startswith("timer:") for r in rows)
     # The log says the timer decided (every redaction, the seat's own, the others' and a spectator's): each event
     # of the seat's own move carries "by", and no other (a turn it made another seat skip, the round's end).
-    for r in rows:
-        for events in r.redacted.values():
+    assert all(r.made_by == "timer" for r in rows)
+    for r, redacted in recomputed(live, t.id):
+        for events in redacted.values():
             assert [e.get("by") for e in events] == ["timer" if e.get("seat") == r.seat else None for e in events]
     logged = live.get(f"/api/tables/{t.id}/events?since=0", headers=bearer(t.tokens[1])).json()["events"]
     assert logged and logged[0]["type"] == "card_drawn" and logged[0]["by"] == "timer"
@@ -218,9 +233,10 @@ def test_stand_in_plays_for_a_disconnected_player_until_they_reconnect(live: Tes
             pytest.fail("no table info with the stand-in reached the socket")
         assert all(r.seat == 1 for r in commands(live, t.id) if r.command_id.startswith("stand_in:"))
         # The log tells the stand-in's moves from the player's own and the host's: "by" on each of their events.
-        for row in commands(live, t.id):
+        for row, redacted in recomputed(live, t.id):
             by = "stand_in" if row.command_id.startswith("stand_in:") else None
-            for events in row.redacted.values():
+            assert row.made_by == by
+            for events in redacted.values():
                 expected = [by if e.get("seat") == row.seat else None for e in events]
                 assert [e.get("by") for e in events] == expected, row.command_id
         # Seat 1 comes back: the stand-in stops.
