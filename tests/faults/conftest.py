@@ -12,7 +12,7 @@ import pytest
 from tests.faults.postgres import PrivatePostgres, postgres_binaries
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def private_pg() -> Iterator[PrivatePostgres]:
     from app.persistence.db import upgrade
 
