@@ -27,9 +27,10 @@ from tests.server_helpers import bearer, new_table, server_game
 
 QUICK = BotSettings(delay_seconds=0.0, fast_seconds=0.5, stand_in_grace_seconds=0.2, tick_seconds=0.05,
                     lease_seconds=0.6)
-# A process that holds the lease but would not act for an hour (its delays and timers are long).
+# A process that holds the lease but would not act for an hour (its delays and timers are long); its leases last
+# long enough that a loaded machine never lets one expire between two ticks.
 IDLE = BotSettings(delay_seconds=3600.0, relaxed_seconds=3600.0, fast_seconds=3600.0, stand_in_grace_seconds=0.2,
-                   tick_seconds=0.05, lease_seconds=0.6)
+                   tick_seconds=0.05, lease_seconds=10.0)
 
 
 def serve(settings: Any, bots: BotSettings) -> TestClient:
@@ -102,7 +103,7 @@ def test_a_decision_that_failed_on_the_database_is_made_again(settings: Any, mon
 def test_a_process_that_stops_renewing_its_leases_is_taken_over(settings: Any) -> None:
     """B runs before the table exists and is never told of it; A plans it, then freezes on the bot's turn (it
     would have waited an hour): B finds A's lease expired and moves for the bot."""
-    with serve(settings, QUICK) as b, serve(settings, IDLE) as a:
+    with serve(settings, QUICK) as b, serve(settings, IDLE.model_copy(update={"lease_seconds": 1.0})) as a:
         t = new_table(a, players=1, seats=2)
         add_bot(a, t.id, t.tokens[0], "easy")
         assert a.post(f"/api/tables/{t.id}/start", headers=bearer(t.tokens[0])).status_code == 200

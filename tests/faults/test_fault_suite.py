@@ -17,9 +17,11 @@ being back (``KILL_BOUND`` after the SIGKILL). The figures are printed (run with
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import signal
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -29,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import psycopg
 import pytest
 from sqlalchemy import func, select
 
@@ -56,11 +59,13 @@ ENV = {
 
 
 class RecordingPage(Page):
-    """A table page's socket that also keeps the events it received from ``start`` on."""
+    """A table page's socket that also keeps the events it received from ``start`` on, and the answers (``ack`` or
+    ``error``) to the commands it sent, by command id."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.start: int | None = None
         self.events: list[Any] = []
+        self.replies: dict[str, dict[str, Any]] = {}
         super().__init__(*args, **kwargs)
 
     def _handle(self, msg: dict[str, Any]) -> None:
@@ -69,6 +74,8 @@ class RecordingPage(Page):
             self.start = msg["version"]
         elif msg["type"] == "update" and self.start is not None:
             self.events.extend(msg["events"])
+        elif msg["type"] in ("ack", "error") and msg.get("ref"):
+            self.replies[msg["ref"]] = msg
 
 
 @dataclass
@@ -76,7 +83,9 @@ class Table:
     id: str
     tokens: list[str]  # h, t (seats 0 and 1); s and the bot have none the test uses
     pages: list[RecordingPage] = field(default_factory=list)
+    via_socket: bool = False  # h sends its commands over its socket (the loop's own connections), else over REST
     pending: dict[str, Any] | None = None  # h's command in doubt (no definite answer yet): sent again as it is
+    sent_on: Any = None  # the socket h's pending command was last sent on
     acked: list[str] = field(default_factory=list)
 
 
@@ -86,7 +95,7 @@ class Figures:
     acked: int = 0
     resent: int = 0
     answers: int = 0
-    unavailable: int = 0  # JSON 503 database_unavailable
+    unavailable: int = 0  # JSON 503 database_unavailable, and socket errors database_unavailable
     restarts: int = 0
     kills: int = 0
     terminated: int = 0  # sessions ended by pg_terminate_backend
@@ -165,7 +174,7 @@ class Suite:
 
     def setup(self) -> None:
         base = f"http://{self.commands_via.url}"
-        for _ in range(TABLES):
+        for number in range(TABLES):
             r = self.http.post(f"{base}/api/tables", json={"ruleset": "mattel", "seats": 4, "name": "H",
                                                             "turn_timer": "fast", "stand_in": True})
             assert r.status_code == 201, r.text
@@ -179,7 +188,7 @@ class Suite:
             auth = {"Authorization": f"Bearer {tokens[0]}"}
             assert self.http.post(f"{base}/api/tables/{created['table_id']}/bots", json={"level": "easy"},
                                   headers=auth).status_code == 201
-            table = Table(created["table_id"], tokens[:2])
+            table = Table(created["table_id"], tokens[:2], via_socket=number % 2 == 1)
             # h's page on the commands process, t's on the other: every command crosses processes (NOTIFY).
             table.pages = [RecordingPage(name, table.id, token, server.url, self.others_first)
                            for name, token, server in (("h", tokens[0], self.servers[0]),
@@ -210,6 +219,9 @@ class Suite:
             self.send(table)
 
     def send(self, table: Table) -> None:
+        if table.via_socket:
+            self.send_on_socket(table)
+            return
         body = table.pending
         assert body is not None
         try:
@@ -226,11 +238,80 @@ class Suite:
         elif r.status_code != 503:
             raise AssertionError(f"unexpected answer {r.status_code}: {r.text}")
 
+    def send_on_socket(self, table: Table) -> None:
+        """h's pending command over its socket: sent (again, with its command id) on a new socket, or after a
+        ``database_unavailable`` error; settled by its ``ack`` or another error."""
+        body = table.pending
+        assert body is not None
+        page = table.pages[0]
+        reply = page.replies.pop(body["command_id"], None)
+        if reply is not None:
+            if reply["type"] == "ack":
+                table.acked.append(body["command_id"])
+                table.pending = table.sent_on = None
+                return
+            if reply["code"] == "database_unavailable":
+                self.figures.unavailable += 1
+                table.sent_on = None  # sent again below
+            else:
+                assert reply["code"] == "stale_version", reply
+                table.pending = table.sent_on = None
+                return
+        if table.sent_on is not page.ws:
+            try:
+                page.ws.send(json.dumps({"type": "command", **body}))
+                table.sent_on = page.ws
+            except Exception:  # closed: the page reconnects on its next receive, and it is sent again then
+                table.sent_on = None
+
+    def look(self) -> None:
+        """Every table's view through every live process, as reloading pages do (no plain-text 500, ever)."""
+        for table in self.tables:
+            for url in self.live():
+                with contextlib.suppress(httpx.HTTPError):  # the process is being killed
+                    self.answer(self.http.get(f"http://{url}/api/tables/{table.id}/view",
+                                              headers={"Authorization": f"Bearer {table.tokens[0]}"}))
+
     def play(self, seconds: float) -> None:
         end = time.monotonic() + seconds
         while time.monotonic() < end:
             self.move_humans()
             self.pump()
+            self.look()
+
+    def outage(self, mode: str, down: float) -> datetime:
+        """Restart Postgres (``mode``, down ``down`` seconds) while the humans go on playing; when it is back."""
+        done = threading.Event()
+        back: list[datetime] = []
+
+        def restart() -> None:
+            try:
+                self.pg.restart(mode, down)
+                back.append(datetime.now(UTC))
+            finally:
+                done.set()
+
+        thread = threading.Thread(target=restart)
+        thread.start()
+        while not done.is_set():
+            self.play(0.2)
+        thread.join()
+        assert back, "Postgres did not start again"
+        return back[0]
+
+    def connections_back(self, bound: float) -> None:
+        """Every live process has its LISTEN connection and its four event-loop connections again."""
+        deadline = time.monotonic() + bound
+        want = {"phase10-listen": len(self.live()), "phase10-hot": 4 * len(self.live())}
+        while True:
+            with psycopg.connect(self.pg.dsn, autocommit=True) as conn:
+                got = dict(conn.execute("SELECT application_name, count(*) FROM pg_stat_activity "
+                                        "WHERE application_name IN ('phase10-listen', 'phase10-hot') "
+                                        "GROUP BY application_name").fetchall())
+            if got == want:
+                return
+            assert time.monotonic() < deadline, f"connections not back: {got} (want {want})"
+            self.play(0.2)
 
     def kinds_after(self, moment: datetime) -> dict[str, float]:
         """Per kind, the longest time from ``moment`` to its first move at each table (inf: none yet)."""
@@ -308,8 +389,9 @@ def test_restarts_ended_connections_and_a_killed_process_lose_nothing_and_stall_
         suite.play(4.0)
 
         # 1. A fast restart.
-        private_pg.restart("fast")
-        suite.moves_again("postgres restart (fast)", datetime.now(UTC), DB_BOUND)
+        back = suite.outage("fast", 0.5)
+        suite.moves_again("postgres restart (fast)", back, DB_BOUND)
+        suite.connections_back(DB_BOUND)
 
         # 2. An immediate stop while t's timer runs, down past its deadline.
         table = suite.tables[0]
@@ -317,13 +399,14 @@ def test_restarts_ended_connections_and_a_killed_process_lose_nothing_and_stall_
         while (left := suite.timer_running_for_t(table)) is None:
             assert time.monotonic() < wait_until, "t's timer never ran"
             suite.play(0.1)
-        private_pg.restart("immediate", down=left + 1.5)
-        back = datetime.now(UTC)
+        back = suite.outage("immediate", left + 1.5)
         suite.moves_again("postgres restart (immediate, a timer's deadline inside the outage)", back, DB_BOUND)
+        suite.connections_back(DB_BOUND)
 
         # 3. The LISTEN connections (and the event loop's own) ended.
         suite.figures.terminated += private_pg.terminate("phase10-listen") + private_pg.terminate("phase10-hot")
         suite.moves_again("LISTEN connections terminated", datetime.now(UTC), DB_BOUND)
+        suite.connections_back(DB_BOUND)
 
         # 4. The process the tables' commands went through is killed.
         victim = servers[0]
