@@ -53,7 +53,7 @@ ENV = {
     "PHASE10_BOT_FAST_SECONDS": "1.0",
     "PHASE10_BOT_STAND_IN_GRACE_SECONDS": "1.0",
     "PHASE10_BOT_TICK_SECONDS": "0.5",
-    "PHASE10_BOT_LEASE_SECONDS": "3.0",
+    "PHASE10_BOT_LEASE_SECONDS": "2.0",
     "PHASE10_DB_THREADS": "8",
 }
 
@@ -386,7 +386,7 @@ def test_restarts_ended_connections_and_a_killed_process_lose_nothing_and_stall_
     suite = Suite(private_pg, servers)
     suite.setup()
     try:
-        suite.play(4.0)
+        suite.play(2.0)
 
         # 1. A fast restart.
         back = suite.outage("fast", 0.5)
