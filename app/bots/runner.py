@@ -239,11 +239,13 @@ class BotRunner:
     async def _main(self) -> None:
         queue = self.queue  # this task's own: a later ``start`` (on another loop) makes a new one
         assert queue is not None
-        next_tick = time.monotonic() + self.settings.tick_seconds
+        # The leases are renewed (and expired ones looked for) three times per lease, at most once per tick.
+        tend_every = max(self.settings.tick_seconds, self.settings.lease_seconds / 3)
+        next_tick = next_tend = time.monotonic() + self.settings.tick_seconds
         next_rescan = time.monotonic() + RESCAN_SECONDS
         while not self.stopping:
             tables: set[str] = set()
-            timeout = max(0.0, next_tick - time.monotonic())
+            timeout = max(0.0, min(next_tick, next_tend) - time.monotonic())
             with contextlib.suppress(TimeoutError):
                 tables.add(await asyncio.wait_for(queue.get(), timeout))
             if self.stopping:
@@ -252,6 +254,9 @@ class BotRunner:
                 tables.add(queue.get_nowait())
             if time.monotonic() >= next_tick:
                 next_tick = time.monotonic() + self.settings.tick_seconds
+                tables |= self.watched
+            if time.monotonic() >= next_tend:
+                next_tend = time.monotonic() + tend_every
                 tables |= await self._tend()
                 if time.monotonic() >= next_rescan:
                     next_rescan = time.monotonic() + RESCAN_SECONDS
@@ -267,22 +272,22 @@ class BotRunner:
                     self._later(table_id)
 
     async def _tend(self) -> set[str]:
-        """One tick of the leases: renew this process's, drop the plans of those another process took meanwhile,
-        and return the tables to plan now: the watched ones (stand-ins), those whose game moved on since their
-        last plan here (a command accepted by another process), and those whose lease expired (taken over)."""
+        """Renew this process's leases, drop the plans of those another process took meanwhile, and return the
+        tables to plan now: those whose game moved on since their last plan here (a command accepted by another
+        process; a game that ended), and those whose lease expired (to take over)."""
         try:
             mine, orphans = await asyncio.to_thread(self.leases.tend)
         except Exception as err:  # the database is away: the scheduled decisions stand, the leases may expire
             log.warning("duty leases not renewed: %s", err)
-            return set(self.watched)
+            return set()
         until = time.monotonic() + self.settings.lease_seconds
         for table_id in [t for t in self.owned if t not in mine]:
             log.info("duty lease taken over by another process", extra={"table_id": table_id})
             self._release_here(table_id)
         for table_id in mine:
             self.owned[table_id] = until
-        moved = {t for t, game in mine.items() if game != self.planned.get(t)}
-        return (self.watched & set(mine)) | moved | set(orphans)
+        moved = {t for t, game in mine.items() if game is None or game != self.planned.get(t)}
+        return moved | set(orphans)
 
     def _release_here(self, table_id: str) -> None:
         """This process no longer holds the table's duties: nothing of it stays scheduled here."""

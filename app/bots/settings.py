@@ -16,9 +16,9 @@ class BotSettings(BaseSettings):
     # How long a seated player may be disconnected before a stand-in bot plays for them.
     stand_in_grace_seconds: float = 30.0
     stand_in_level: str = "normal"
-    # How often tables with stand-ins enabled are re-checked for disconnected players, the duty leases renewed and
-    # expired ones taken over.
+    # How often tables with stand-ins enabled are re-checked for disconnected players.
     tick_seconds: float = 1.0
     # A table's duties (bot, stand-in and timer decisions, push reminders) stay with one process this long after
-    # its last renewal (each tick): a process killed without handing over is taken over within about this.
+    # its last renewal (three per lease, at most one per tick): a process killed without handing over is taken
+    # over within about 1.3 times this.
     lease_seconds: float = 5.0
