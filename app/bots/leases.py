@@ -103,6 +103,9 @@ class Leases:
                           .values(owner=None, expires_at=EPOCH))
 
     def drop(self, table_id: str) -> None:
-        """The table has no duties any more (its game ended, bots and timer are off): forget its lease."""
+        """The table has no duties any more (its game ended, bots and timer are off): forget its lease, if it is this
+        process's or nobody's (released, expired)."""
         with self.db.write() as s:
-            s.execute(delete(DutyLease).where(DutyLease.table_id == table_id, DutyLease.owner == self.owner))
+            s.execute(delete(DutyLease).where(
+                DutyLease.table_id == table_id,
+                or_(DutyLease.owner == self.owner, DutyLease.owner.is_(None), DutyLease.expires_at < self.now())))

@@ -312,12 +312,14 @@ class BotRunner:
         if plan is _ORDINARY:
             if epoch == self.lobby_epoch:
                 self.quiet.add(table_id)
-            plan = None
-        if plan is None:
             held = table_id in self.owned
             self._release_here(table_id)
-            if held:
+            if held:  # its timer, stand-ins and bots went (a new table has no lease: no write for it)
                 await asyncio.to_thread(self.leases.drop, table_id)
+            return
+        if plan is None:
+            self._release_here(table_id)
+            await asyncio.to_thread(self.leases.drop, table_id)  # no duties left: no lease to keep or take over
             return
         self.planned[table_id] = (plan.game_id, plan.version)
         if plan.stand_in:
