@@ -305,6 +305,7 @@ class Suite:
             self.play(0.2)
         thread.join()
         assert back, "Postgres did not start again"
+        self.figures.restarts += 1
         return back[0]
 
     def connections_back(self, bound: float) -> None:
@@ -448,7 +449,6 @@ def test_restarts_ended_connections_and_a_killed_process_lose_nothing_and_stall_
             for page in table.pages:
                 page.close()
         suite.http.close()
-    suite.figures.restarts = private_pg.restarts
     print("\nfault suite:", json.dumps(suite.figures.__dict__, indent=1))
     assert not suite.bad, suite.bad
     assert suite.figures.acked > 0 and suite.figures.commands > suite.figures.acked
