@@ -30,7 +30,7 @@ from app.bots.runner import BotRunner
 from app.bots.settings import BotSettings
 from app.gc_policy import GcPolicy
 from app.persistence.db import Database
-from app.realtime.backends import MemoryNotifier, PgListener, PgNotifier
+from app.realtime.backends import MemoryNotifier, PgListener, PgNotifier, tell_owner
 from app.realtime.hub import Hub
 from app.services.analyses import Analyses
 from app.services.games import FanoutData, GameService, RulesetCatalog
@@ -129,6 +129,9 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
     # Turn alerts by Web Push to seats with no visible page, timer reminders (app/services/push.py).
     push = PushService(service, settings, visible=hub.visible, timer=bots.table_timer)
     service.add_extension(push)
+    bots.on_acquire = push.poke  # a table's duties taken (over): its reminders are planned here
+    if settings.use_pg_hub:
+        bots.tell_owner = tell_owner  # a command accepted here at a table another process holds: tell it
 
     def take_over(table_ids: list[str]) -> None:
         """Another process stopped: plan the bots, stand-ins and timers of the tables it was running."""
@@ -152,6 +155,7 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
                     if settings.use_pg_hub else None)
         if listener is not None:
             listener.on_handoff = take_over
+            listener.on_duty = bots.owner_told
             listener.start()
             await asyncio.wait_for(listener.ready.wait(), 10)
         await db.open_hot_pool(settings.hot_pool_size)

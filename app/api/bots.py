@@ -117,15 +117,12 @@ def remove_bot(table_id: str, seat: Number, service: Service, token: SeatToken) 
 @router.put("/tables/{table_id}/clock", response_model=TableInfo)
 def set_clock(table_id: str, body: ClockIn, request: Request, service: Service, token: SeatToken) -> Any:
     """Host, any time: the table's ``turn_timer`` and ``stand_in`` options."""
-    runner = _runner(request)
     with service.db.write() as s:
         table = service._table(s, table_id, lock=True)
         viewer = service._seated(s, table, token)
         if not viewer.is_host:
             raise ServiceError(403, "not_host", "only the host may do this")
-        store_clock(s, table_id, body.turn_timer, body.stand_in)
-        if body.turn_timer is not None:
-            runner.clock_seen.pop(table_id, None)  # a timer switched (back) on starts a full decision
+        store_clock(s, table_id, body.turn_timer, body.stand_in)  # a timer switched (back) on: a full decision
         service._bump(s, table)
         s.flush()
         info = service._table_info(s, table)

@@ -9,6 +9,7 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from app.persistence.db import database_unavailable
 from app.realtime.hub import SEND_NOW, Connection, Hub
 from app.rules.core.errors import RuleError
 from app.services.errors import ServiceError, sentence
@@ -23,6 +24,9 @@ from .schemas import INT_MAX
 
 router = APIRouter()
 CLOSING_SECONDS = 5.0  # how long a closing socket waits for the peer's close frame
+
+
+UNAVAILABLE = "the database is unavailable; try again shortly"
 
 
 def _error(ref: Any, code: str, message: str) -> dict[str, Any]:
@@ -113,7 +117,13 @@ async def table_socket(ws: WebSocket, table_id: str, since: str | None = None, g
     failed = 0
     try:
         viewer, _ = await asyncio.to_thread(service.authenticate, table_id, token)
-    except ServiceError as err:
+    except Exception as err:
+        if not isinstance(err, ServiceError):
+            if not database_unavailable(err):
+                raise
+            await ws.send_json(_error(None, "database_unavailable", UNAVAILABLE))
+            await ws.close(1013)  # try again later: the page reconnects
+            return
         await ws.send_json(_error(None, err.code, err.message))
         if token and err.code == "bad_token":
             failures.hit(address)
@@ -224,6 +234,11 @@ async def _handle(conn: Connection, data: dict[str, Any], service: GameService, 
             result = await service.submit_on_loop(conn.table_id, conn.seat_id, ref, expected, data.get("command"))
         except (ServiceError, RuleError) as err:
             conn.send(_error(ref, err.code, err.message))
+            return
+        except Exception as err:
+            if not database_unavailable(err):
+                raise
+            conn.send(_error(ref, "database_unavailable", UNAVAILABLE))  # sent again with its command_id
             return
         conn.send({"type": "ack", "ref": ref, "version": result["version"], "duplicate": result["duplicate"]})
     else:

@@ -1,4 +1,5 @@
-"""Bot seats and table clocks in the database; the schema comes from migration ``0003_bots``.
+"""Bot seats, table clocks and duty leases in the database; the schema comes from migrations ``0003_bots`` and
+``0011_duty_leases``.
 
 Kept apart from ``app/persistence/models.py`` (same ``Base``): a bot seat is an ordinary ``seat`` row with
 ``is_bot`` set and no token, plus its level here; a table's ``turn_timer`` / ``stand_in`` settings live in
@@ -8,8 +9,9 @@ Kept apart from ``app/persistence/models.py`` (same ``Base``): a bot seat is an 
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import Boolean, DateTime, ForeignKey, String
+from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Index, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.persistence.models import Base
@@ -34,3 +36,21 @@ class TableClock(Base):
     turn_timer: Mapped[str] = mapped_column(String(16), default="off")
     stand_in: Mapped[bool] = mapped_column(Boolean, default=False)
     timer_set_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class DutyLease(Base):
+    """Which server process holds a table's duties -- its bot, stand-in and turn-timer decisions and its push
+    reminders -- and until when (migration ``0011_duty_leases``). The holder renews the lease while it lives;
+    one that is not renewed in time (a process killed, a machine gone) is taken over by another process. The row
+    also keeps the table's stand-in state, so every process reports the same and a takeover goes on with it:
+    ``absent`` (seat id -> when it was first seen with no socket, ISO time) and ``stand_ins`` (the seat ids a
+    stand-in plays for now)."""
+
+    __tablename__ = "duty_lease"
+    __table_args__ = (Index("ix_duty_lease_expires_at", "expires_at"),)
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_table.id", ondelete="CASCADE"), primary_key=True)
+    owner: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    absent: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    stand_ins: Mapped[list[Any]] = mapped_column(JSON, default=list)

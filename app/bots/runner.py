@@ -6,18 +6,25 @@ The runner is a ``TableExtension`` of the game service (app/services/games.py), 
 * ``after_commit``: every accepted command and lobby change (REST or websocket) pokes the runner for that table;
 * ``table_extras``: table info gains ``bots``, ``turn_timer``, ``stand_in``, ``stand_ins`` and ``timer``;
 * ``decorate_views``: every view gains ``timer`` (the time left for the seats on the clock); the table's clock,
-  bot seats and decision start are read once per batch of views (one fan-out), not once per view.
+  bot seats and stand-ins are read once per batch of views (one fan-out), not once per view.
 
-The runner starts after the server and, at start, pokes every running game, so after a restart a game whose
-turn is a bot's (or whose timer ran out) goes on by itself.
+A table's duties are held by one process at a time through its duty lease (``app.bots.leases``): the process that
+plans a table first takes the lease, renews it on every tick while it lives, and gives it up when it stops; any
+other process that accepts a command there tells the holder at once (``tell_owner``: a NOTIFY on Postgres), and the
+holder also notices every new version of its tables on its next tick. A lease left to expire (a process killed
+without handing over, a machine gone) is taken over by the next tick of any other process, which plans the table
+from the database alone: the timer's deadline and the stand-in state are stored, nothing of it lived only in the
+process that died. At start the runner pokes every running game with bots, timers or stand-ins, so after a
+restart a game whose turn is a bot's (or whose timer ran out) goes on by itself.
 
-For each poked table the runner reads the game and, for every awaited seat, schedules one decision: a bot
+For each table it holds the runner reads the game and, for every awaited seat, schedules one decision: a bot
 seat after ``delay_seconds``; a seat disconnected longer than the grace period at a ``stand_in`` table
 after ``delay_seconds`` (until it reconnects); any other seat at its ``turn_timer`` deadline, with the
 ``easy`` logic. A decision is the bot's choice from the seat's view and legal commands only
 (``app.bots.driver.bot_inputs``), submitted through ``GameService.submit_as`` — validated, persisted,
 published and replayable exactly like a human's — with a deterministic ``command_id`` and the expected
-version, so a decision that lost a race (or that two processes both made) is applied at most once.
+version, so a decision that lost a race (or that two processes both made) is applied at most once. A decision or
+a plan that failed (the database was unreachable) is tried again after ``RETRY_SECONDS``.
 """
 
 from __future__ import annotations
@@ -32,7 +39,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import or_, select
+from sqlalchemy import or_, select, update
 from sqlalchemy.orm import Session
 
 from app import metrics
@@ -44,16 +51,17 @@ from app.services.games import GameRef, GameService
 
 from . import choose
 from .driver import bot_inputs
-from .models import BotSeat, TableClock
+from .leases import Leases, utc
+from .models import BotSeat, DutyLease, TableClock
 from .settings import BotSettings
 from .timers import (
     Clock,
     bot_levels,
     clock,
     deadline,
-    is_correspondence,
     session_clock,
     session_levels,
+    session_stand_ins,
     since,
     timer_seconds,
 )
@@ -61,6 +69,12 @@ from .timers import (
 log = logging.getLogger("phase10.bots")
 
 JSONDict = dict[str, Any]
+# A decision, a plan or a lease tick that failed (the database was unreachable) is tried again after this long.
+RETRY_SECONDS = 1.0
+# Every this many seconds a process also looks for running games with duties that no live lease covers (a game
+# started by a process that died before it planned it).
+RESCAN_SECONDS = 30.0
+TellOwner = Callable[[Session, str, str], None]
 
 
 @dataclass(frozen=True)
@@ -84,10 +98,10 @@ class Plan:
     humans: list[int] = field(default_factory=list)  # seat ids of the human players of the game
     stand_in: bool = False
     stand_ins: set[int] = field(default_factory=set)  # seat ids a stand-in plays for now
-    recheck: float | None = None  # seconds until a disconnected seat's grace period ends
 
 
 _ORDINARY = Plan(0, 0)  # what ``_plan`` returns for a table without bots, timer or stand-ins
+_ELSEWHERE = Plan(0, 0)  # what ``_plan`` returns for a table whose duties another live process holds
 
 
 @dataclass(frozen=True)
@@ -116,20 +130,18 @@ class BotRunner:
     service's ``TableExtension`` for bot seats, clocks and timers."""
 
     def __init__(self, service: GameService, settings: BotSettings,
-                 now: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
+                 now: Callable[[], datetime] = lambda: datetime.now(UTC), owner: str | None = None) -> None:
         self.service = service
         self.settings = settings
         self.now = now  # the wall clock of deadlines (tests set it forward by hours or days)
+        self.leases = Leases(service.db, settings.lease_seconds, owner)
         self.loop: asyncio.AbstractEventLoop | None = None
         self.queue: asyncio.Queue[str] | None = None
         self.task: asyncio.Task[None] | None = None
         self.scheduled: dict[str, tuple[tuple[Any, ...], list[asyncio.TimerHandle]]] = {}
         self.watched: set[str] = set()
-        self.absent_since: dict[int, float] = {}  # seat id -> monotonic time it was first seen absent
-        self.stand_ins: dict[str, set[int]] = {}  # table id -> seat ids played by a stand-in now
         self.acting: set[asyncio.Task[Any]] = set()
         self.stopping = False
-        self.clock_seen: dict[str, tuple[str, datetime]] = {}  # table id -> (timer mode, first seen)
         # table id -> (game id, version, when the game reached that version): immutable once known.
         self.reached: dict[str, tuple[int, int, datetime]] = {}
         # Tables seen "ordinary" (no bot seat, timer off, no stand-ins) since their last lobby change: a command
@@ -137,6 +149,14 @@ class BotRunner:
         # revision, which a local lobby change or the hub's next full table read reports: ``forget_quiet``).
         self.quiet: set[str] = set()
         self.lobby_epoch = 0  # bumped by every lobby change this process sees (a plan started before it is stale)
+        # The tables whose lease this process holds -> until when (monotonic) it knows the lease to be its own.
+        self.owned: dict[str, float] = {}
+        self.planned: dict[str, tuple[int, int]] = {}  # table id -> (game id, version) of its last plan here
+        self.committed: set[str] = set()  # tables with a command accepted here since their last plan
+        # Tell the process holding a table's lease that the table changed (set by the app with the Postgres hub).
+        self.tell_owner: TellOwner | None = None
+        # Called (from any thread) when this process takes a table's lease: the push reminders are planned again.
+        self.on_acquire: Callable[[str], None] = lambda _table_id: None
 
     # -- lifecycle -------------------------------------------------------------------------------------
 
@@ -150,10 +170,10 @@ class BotRunner:
         log.info("bot runner started")
 
     async def stop(self) -> list[str]:
-        """Stop planning; decisions already being made finish (bounded). Returns the tables this runner had
-        decisions scheduled for or watched: another process takes them over (``app.main``'s hand-off)."""
+        """Stop planning; decisions already being made finish (bounded); give the leases up. Returns the tables this
+        runner held or had decisions scheduled for: another process takes them over (``app.main``'s hand-off)."""
         self.stopping = True
-        tables = sorted(set(self.scheduled) | self.watched)
+        tables = sorted(set(self.scheduled) | self.watched | set(self.owned))
         for _, handles in self.scheduled.values():
             for handle in handles:
                 handle.cancel()
@@ -168,17 +188,26 @@ class BotRunner:
         if self.task is not None:
             await asyncio.wait([self.task], timeout=1)
         self.task = None
+        try:
+            await asyncio.to_thread(self.leases.release, sorted(self.owned))
+        except Exception as err:  # the database is away: the leases expire instead
+            log.warning("duty leases not released: %s", err)
+        self.owned.clear()
         return tables
 
-    def _running_tables(self) -> list[str]:
-        """Running games at tables with a bot seat, a turn timer or stand-ins (the only ones to resume)."""
+    def _running_tables(self, unleased: bool = False) -> list[str]:
+        """Running games at tables with a bot seat, a turn timer or stand-ins (the only ones to resume);
+        ``unleased``: only those no live lease covers."""
         with self.service.db.read() as s:
             with_bots = select(Seat.table_id).join(BotSeat, BotSeat.seat_id == Seat.id)
             with_clock = select(TableClock.table_id).where(
                 or_(TableClock.turn_timer != "off", TableClock.stand_in.is_(True)))
-            return list(s.scalars(select(Game.table_id).where(
+            query = select(Game.table_id).where(
                 Game.status == "playing", or_(Game.table_id.in_(with_bots), Game.table_id.in_(with_clock)))
-                .distinct()))
+            if unleased:
+                live = select(DutyLease.table_id).where(DutyLease.expires_at >= self.leases.now())
+                query = query.where(Game.table_id.not_in(live))
+            return list(s.scalars(query.distinct()))
 
     # -- pokes ------------------------------------------------------------------------------------------
 
@@ -196,13 +225,28 @@ class BotRunner:
         else:
             loop.call_soon_threadsafe(queue.put_nowait, table_id)
 
+    def owner_told(self, owner: str, table_id: str) -> None:
+        """Another process accepted a command at ``table_id`` and names ``owner`` as its lease holder: plan the
+        table at once if that is this process (thread-safe)."""
+        if owner == self.leases.owner:
+            self.poke(table_id)
+
+    def _later(self, table_id: str) -> None:
+        """Plan ``table_id`` again after ``RETRY_SECONDS`` (something failed), from scratch."""
+        if self.loop is not None and not self.stopping:
+            self._cancel(table_id)
+            self.loop.call_later(RETRY_SECONDS, self.poke, table_id)
+
     async def _main(self) -> None:
         queue = self.queue  # this task's own: a later ``start`` (on another loop) makes a new one
         assert queue is not None
-        next_tick = time.monotonic() + self.settings.tick_seconds
+        # The leases are renewed (and expired ones looked for) three times per lease, at most once per tick.
+        tend_every = max(self.settings.tick_seconds, self.settings.lease_seconds / 3)
+        next_tick = next_tend = time.monotonic() + self.settings.tick_seconds
+        next_rescan = time.monotonic() + RESCAN_SECONDS
         while not self.stopping:
             tables: set[str] = set()
-            timeout = max(0.0, next_tick - time.monotonic())
+            timeout = max(0.0, min(next_tick, next_tend) - time.monotonic())
             with contextlib.suppress(TimeoutError):
                 tables.add(await asyncio.wait_for(queue.get(), timeout))
             if self.stopping:
@@ -210,15 +254,48 @@ class BotRunner:
             while not queue.empty():
                 tables.add(queue.get_nowait())
             if time.monotonic() >= next_tick:
-                tables |= self.watched
                 next_tick = time.monotonic() + self.settings.tick_seconds
+                tables |= self.watched
+            if time.monotonic() >= next_tend:
+                next_tend = time.monotonic() + tend_every
+                tables |= await self._tend()
+                if time.monotonic() >= next_rescan:
+                    next_rescan = time.monotonic() + RESCAN_SECONDS
+                    with contextlib.suppress(Exception):
+                        tables |= set(await asyncio.to_thread(self._running_tables, True))
             for table_id in tables:
                 try:
                     await self._replan(table_id)
                 except asyncio.CancelledError:
                     raise
-                except Exception:
-                    log.exception("bot planning failed", extra={"table_id": table_id})
+                except Exception as err:
+                    log.warning("bot planning failed (tried again): %s", err, extra={"table_id": table_id})
+                    self._later(table_id)
+
+    async def _tend(self) -> set[str]:
+        """Renew this process's leases, drop the plans of those another process took meanwhile, and return the
+        tables to plan now: those whose game moved on since their last plan here (a command accepted by another
+        process; a game that ended), and those whose lease expired (to take over)."""
+        try:
+            mine, orphans = await asyncio.to_thread(self.leases.tend)
+        except Exception as err:  # the database is away: the scheduled decisions stand, the leases may expire
+            log.warning("duty leases not renewed: %s", err)
+            return set()
+        until = time.monotonic() + self.settings.lease_seconds
+        for table_id in [t for t in self.owned if t not in mine]:
+            log.info("duty lease taken over by another process", extra={"table_id": table_id})
+            self._release_here(table_id)
+        for table_id in mine:
+            self.owned[table_id] = until
+        moved = {t for t, game in mine.items() if game is None or game != self.planned.get(t)}
+        return moved | set(orphans)
+
+    def _release_here(self, table_id: str) -> None:
+        """This process no longer holds the table's duties: nothing of it stays scheduled here."""
+        self.owned.pop(table_id, None)
+        self.planned.pop(table_id, None)
+        self.watched.discard(table_id)
+        self._cancel(table_id)
 
     # -- planning ---------------------------------------------------------------------------------------
 
@@ -227,27 +304,29 @@ class BotRunner:
             return  # an ordinary table since its last lobby change: nothing to plan (and nothing scheduled)
         present = set(self.service.presence(table_id))
         epoch = self.lobby_epoch
-        plan = await asyncio.to_thread(self._plan, table_id, present, dict(self.absent_since), time.monotonic())
+        tell = table_id in self.committed
+        self.committed.discard(table_id)
+        plan = await asyncio.to_thread(self._plan, table_id, present, tell)
+        if plan is _ELSEWHERE:
+            self._release_here(table_id)
+            return
         if plan is _ORDINARY:
             if epoch == self.lobby_epoch:
                 self.quiet.add(table_id)
-            plan = None
-        if plan is None:
-            self._cancel(table_id)
-            self.watched.discard(table_id)
-            self._set_stand_ins(table_id, set())
+            held = table_id in self.owned
+            self._release_here(table_id)
+            if held:  # its timer, stand-ins and bots went (a new table has no lease: no write for it)
+                await asyncio.to_thread(self.leases.drop, table_id)
             return
-        now = time.monotonic()
-        for seat_id in plan.humans:
-            if seat_id in present:
-                self.absent_since.pop(seat_id, None)
-            else:
-                self.absent_since.setdefault(seat_id, now)
+        if plan is None:
+            self._release_here(table_id)
+            await asyncio.to_thread(self.leases.drop, table_id)  # no duties left: no lease to keep or take over
+            return
+        self.planned[table_id] = (plan.game_id, plan.version)
         if plan.stand_in:
             self.watched.add(table_id)
         else:
             self.watched.discard(table_id)
-        self._set_stand_ins(table_id, plan.stand_ins)
         key = (plan.game_id, plan.version, tuple((d.seat, d.kind, d.level) for d in plan.decisions))
         current = self.scheduled.get(table_id)
         if current is not None and current[0] == key:
@@ -263,32 +342,43 @@ class BotRunner:
             for handle in current[1]:
                 handle.cancel()
 
-    def _set_stand_ins(self, table_id: str, seat_ids: set[int]) -> None:
-        if self.stand_ins.get(table_id, set()) != seat_ids:
-            if seat_ids:
-                self.stand_ins[table_id] = set(seat_ids)
-            else:
-                self.stand_ins.pop(table_id, None)
-            assert self.loop is not None
-            task = self.loop.create_task(asyncio.to_thread(self.announce, table_id))
-            self.acting.add(task)
-            task.add_done_callback(self.acting.discard)
+    def _hold(self, table_id: str) -> bool:
+        """Whether this process holds the table's lease, taking it if it is free or expired (a worker thread)."""
+        until = self.owned.get(table_id)
+        if until is not None and until - time.monotonic() > self.settings.lease_seconds / 2:
+            return True  # known to be ours for a while yet (the ticks renew it)
+        if not self.leases.claim(table_id):
+            self.owned.pop(table_id, None)
+            return False
+        self.owned[table_id] = time.monotonic() + self.settings.lease_seconds
+        if until is None:
+            log.info("duty lease taken", extra={"table_id": table_id})
+            self.on_acquire(table_id)
+        return True
 
-    def announce(self, table_id: str) -> None:
-        """A stand-in started or stopped: a lobby-style change (new table revision, published), so every
-        socket gets the table info that names the seats played by stand-ins."""
+    def _store_absence(self, table_id: str, absent: dict[str, str], stand_ins: set[int], announce: bool) -> None:
+        """Store the table's stand-in state with its lease (only while this process holds it); a change of the
+        seats played by stand-ins is a lobby-style change (new table revision, published), so every socket gets
+        the table info that names them."""
         service = self.service
         try:
             with service.db.write() as s:
+                moved: Any = s.execute(update(DutyLease).where(DutyLease.table_id == table_id,
+                                                              DutyLease.owner == self.leases.owner)
+                                       .values(absent=absent, stand_ins=sorted(stand_ins)))
+                if moved.rowcount != 1 or not announce:
+                    return
                 table = service._table(s, table_id, lock=True)
                 service._bump(s, table)
                 service._publish(s, table_id, 0)
         except ServiceError:
             return
-        service.after_commit(table_id, 0)
+        if announce:
+            service.after_commit(table_id, 0)
 
-    def _plan(self, table_id: str, present: set[int], absent_since: dict[int, float], now: float) -> Plan | None:
-        """What to decide for ``table_id`` now (runs in a worker thread; reads only)."""
+    def _plan(self, table_id: str, present: set[int], tell: bool = False) -> Plan | None:
+        """What to decide for ``table_id`` now (runs in a worker thread). ``tell``: a command was accepted here;
+        if another process holds the table, it is told."""
         service = self.service
         with service.db.read() as s:
             table_clock = clock(s, table_id)
@@ -298,24 +388,35 @@ class BotRunner:
             game = service._game(s, table_id)
             if game is None or game.status != "playing":
                 return None
+            lease = s.get(DutyLease, table_id)
+            if self.leases.held_elsewhere(lease):
+                assert lease is not None and lease.owner is not None
+                if tell and self.tell_owner is not None:
+                    self.tell_owner(s, lease.owner, table_id)
+                return _ELSEWHERE
             ruleset = service._ruleset(game.ruleset)
             state = service._state(s, ruleset, game)
             if ruleset.is_over(state):
                 return None
-            end = deadline(s, game, table_clock.turn_timer, self.settings,
-                           self.clock_floor(table_id, table_clock), self.since(s, table_id, game))
+            end = deadline(s, game, table_clock.turn_timer, self.settings, table_clock.set_at,
+                           self.since(s, table_id, game))
+            absent: dict[str, str] = dict(lease.absent) if lease is not None else {}
+            stood_in = {int(x) for x in lease.stand_ins} if lease is not None else set()
+        if not self._hold(table_id):
+            return _ELSEWHERE
         seat_ids = [entry["seat_id"] for entry in game.seats]
         plan = Plan(game.id, game.version, humans=[x for x in seat_ids if x not in levels],
                     stand_in=table_clock.stand_in)
-        grace = self.settings.stand_in_grace_seconds
+        now = self.leases.now()
+        gone_since: dict[str, str] = {}
         for seat_id in plan.humans:
             if table_clock.stand_in and seat_id not in present:
-                gone = now - absent_since.get(seat_id, now)
-                if gone >= grace:
+                first = absent.get(str(seat_id)) or now.isoformat()
+                gone_since[str(seat_id)] = first
+                if (now - utc(datetime.fromisoformat(first))).total_seconds() >= self.settings.stand_in_grace_seconds:
                     plan.stand_ins.add(seat_id)
-                else:
-                    wait = grace - gone
-                    plan.recheck = wait if plan.recheck is None else min(plan.recheck, wait)
+        if gone_since != absent or plan.stand_ins != stood_in:
+            self._store_absence(table_id, gone_since, plan.stand_ins, plan.stand_ins != stood_in)
         for seat in ruleset.awaited(state):
             seat_id = seat_ids[seat]
             if any(d.kind != "timer" for d in plan.decisions) and (seat_id in levels or seat_id in plan.stand_ins):
@@ -352,8 +453,10 @@ class BotRunner:
             metrics.BOT_DECISIONS.labels(decision.kind, "refused").inc()
             log.info("bot decision not applied: %s", err, extra={"table_id": table_id})
             self.poke(table_id)
-        except Exception:
-            log.exception("bot decision failed", extra={"table_id": table_id})
+        except Exception as err:  # the database was unreachable, say: the same decision is made again shortly
+            metrics.BOT_DECISIONS.labels(decision.kind, "failed").inc()
+            log.warning("bot decision failed (tried again): %s", err, extra={"table_id": table_id})
+            self._later(table_id)
 
     def decide(self, table_id: str, decision: Decision) -> JSONDict | None:
         """Make one decision through the game service, from the seat's view and legal commands only."""
@@ -385,6 +488,8 @@ class BotRunner:
             return  # O(1) for a command at an ordinary table
         if not version:
             self.forget_quiet(table_id)
+        else:
+            self.committed.add(table_id)
         self.poke(table_id)
 
     def forget_quiet(self, table_id: str) -> None:
@@ -404,7 +509,7 @@ class BotRunner:
             # Ordinary, but not planned here yet (its commands came through another process): the plan makes it
             # quiet, and its views need no clock read from then on.
             self.poke(table_id)
-        stand_ins = self.stand_ins.get(table_id, set())
+        stand_ins = session_stand_ins(s, table_id, table_clock)
         timer = None
         table_timer = None if game is None else self.table_timer(s, table_id, GameRef.of(game), table_clock, levels)
         if table_timer is not None and game is not None:
@@ -435,11 +540,11 @@ class BotRunner:
             return None
         levels = session_levels(s, table_id) if levels is None else levels
         start = self.since(s, table_id, game)
-        floor = self.clock_floor(table_id, table_clock)
-        end = max(start, floor) + timedelta(seconds=seconds)
+        floor = table_clock.set_at
+        end = (start if floor is None else max(start, floor)) + timedelta(seconds=seconds)
         return TableTimer(table_clock.turn_timer, seconds, game.version, end, self.now(),
                           [entry["seat_id"] for entry in game.seats],
-                          frozenset(levels) | frozenset(self.stand_ins.get(table_id, ())))
+                          frozenset(levels) | session_stand_ins(s, table_id, table_clock))
 
     def since(self, s: Session, table_id: str, game: Game | GameRef) -> datetime:
         """When ``game`` reached its current version (read once per version, then remembered)."""
@@ -449,19 +554,6 @@ class BotRunner:
         moment = since(s, game)
         self.reached[table_id] = (game.id, game.version, moment)
         return moment
-
-    def clock_floor(self, table_id: str, table_clock: Clock) -> datetime:
-        """No decision's clock starts before this: for a correspondence timer the stored moment its mode was
-        set (it survives restarts); for a short one when this process first saw the timer in its mode (a new
-        mode restarts the clock, and so does a server restart)."""
-        mode = table_clock.turn_timer
-        if is_correspondence(mode) and table_clock.set_at is not None:
-            return table_clock.set_at
-        seen = self.clock_seen.get(table_id)
-        if seen is None or seen[0] != mode:
-            seen = (mode, self.now())
-            self.clock_seen[table_id] = seen
-        return seen[1]
 
 
 __all__ = ["BotRunner", "Clock", "TableTimer"]

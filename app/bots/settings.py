@@ -18,3 +18,7 @@ class BotSettings(BaseSettings):
     stand_in_level: str = "normal"
     # How often tables with stand-ins enabled are re-checked for disconnected players.
     tick_seconds: float = 1.0
+    # A table's duties (bot, stand-in and timer decisions, push reminders) stay with one process this long after
+    # its last renewal (three per lease, at most one per tick): a process killed without handing over is taken
+    # over within about 1.3 times this.
+    lease_seconds: float = 5.0

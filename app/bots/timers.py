@@ -1,12 +1,16 @@
 """Turn timers and stand-ins as data: the table's clock, deadlines and what views show.
 
 A decision's clock starts when the game reaches its current version (the last accepted command, or the
-start of the game: a game is dealt only once every seat accepted it) — derived from stored timestamps, so it
-survives a restart — but never before the timer was switched on. A short timer (``relaxed``, ``fast``) also
-never starts before the server (re)started: nobody loses a decision to a clock that was not running. A
-correspondence timer (``1h``, ``12h``, ``1d``, ``3d``: friends in other time zones) runs from the stored moment
-its mode was set, so a restart does not hand anyone extra hours or days. When it runs out, the ``easy`` bot
-makes that one decision for the seat.
+start of the game: a game is dealt only once every seat accepted it), but never before the timer's mode was set
+(``table_clock.timer_set_at``: switching a timer on, or to another length, starts a full decision). Both moments
+are stored, so the deadline is the same whichever server process computes it, before or after a restart or a
+takeover: a crash does not start a turn's clock again (a crash loop cannot hold a turn forever), and a deadline
+that passed while no process could act (a database outage, every process down) is acted on as soon as one can.
+Correspondence timers (``1h``, ``12h``, ``1d``, ``3d``: friends in other time zones) work the same way. When a
+decision's time runs out, the ``easy`` bot makes that one decision for the seat.
+
+The seats a stand-in plays for are stored with the table's duty lease (``app.bots.leases``), so every process
+reports the same ``stand_ins`` and the same seats on the clock.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from sqlalchemy.orm import Session
 from app.persistence.models import Game, GameCommand, Seat
 from app.services.games import GameRef
 
-from .models import BotSeat, TableClock
+from .models import BotSeat, DutyLease, TableClock
 from .settings import BotSettings
 
 TimerMode = Literal["off", "relaxed", "fast", "1h", "12h", "1d", "3d"]
@@ -87,6 +91,19 @@ def session_levels(s: Session, table_id: str) -> dict[int, str]:
     return dict(memo["levels"])
 
 
+def session_stand_ins(s: Session, table_id: str, table_clock: Clock) -> frozenset[int]:
+    """The seat ids a stand-in plays for now, as stored by the table's lease holder (none without ``stand_in``);
+    read at most once per session."""
+    if not table_clock.stand_in:
+        return frozenset()
+    memo = _memo(s, table_id)
+    if "stand_ins" not in memo:
+        lease = s.get(DutyLease, table_id)
+        memo["stand_ins"] = frozenset() if lease is None else frozenset(int(x) for x in lease.stand_ins)
+    result: frozenset[int] = memo["stand_ins"]
+    return result
+
+
 def forget(s: Session, table_id: str) -> None:
     """Drop what this session remembers of the table's clock and bot seats (after changing them)."""
     s.info.pop(("phase10.bots", table_id), None)
@@ -138,9 +155,9 @@ def since(s: Session, game: Game | GameRef) -> datetime:
 
 def deadline(s: Session, game: Game | GameRef, mode: str, settings: BotSettings,
              floor: datetime | None = None, start: datetime | None = None) -> datetime | None:
-    """When the current decision's time runs out. ``floor``: the clock never started before it (the
-    moment this process saw the timer switched on, or started), so nobody loses a turn to a timer that
-    was not running. ``start``: ``since(s, game)`` when the caller already knows it."""
+    """When the current decision's time runs out. ``floor``: the clock never started before it (the stored moment
+    the timer's mode was set), so nobody loses a turn to a timer that was not running. ``start``: ``since(s,
+    game)`` when the caller already knows it."""
     seconds = timer_seconds(mode, settings)
     if seconds is None:
         return None

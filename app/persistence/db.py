@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 import asyncio
+import select
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import psycopg
-from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy import Engine, create_engine, event, exc, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 from app import fastjson
-from app.persistence.hot import HotConnections
+from app.persistence.hot import HotConnections, HotUnavailable
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -50,6 +52,43 @@ def _sqlite_engine(url: str, immediate: bool) -> Engine:
     return engine
 
 
+def connection_ended(dbapi_conn: Any) -> bool:
+    """Whether the server ended this idle pooled psycopg connection, checked without a round trip: an idle
+    connection is sent nothing unasked, so a socket with something to read (the server's goodbye and end of file
+    after a restart or ``pg_terminate_backend``) or an error is one to throw away. Costs one ``poll`` system call
+    where a ping costs a round trip to the server."""
+    if dbapi_conn.closed:
+        return True
+    try:
+        fd = dbapi_conn.pgconn.socket
+    except psycopg.OperationalError:
+        return True
+    poller = select.poll()
+    poller.register(fd, select.POLLIN | select.POLLERR | select.POLLHUP)
+    return bool(poller.poll(0))
+
+
+def _check_on_checkout(engine: Engine) -> None:
+    """A pooled connection the server ended is replaced on checkout (SQLAlchemy reconnects on a
+    ``DisconnectionError``), so the first requests after a database restart do not fail on it."""
+
+    @event.listens_for(engine, "checkout")
+    def _on_checkout(dbapi_conn: Any, _record: Any, _proxy: Any) -> None:
+        if connection_ended(dbapi_conn):
+            raise exc.DisconnectionError("the server ended this pooled connection")
+
+
+def database_unavailable(err: BaseException) -> bool:
+    """Whether ``err`` means the database cannot be reached or its connection was lost (a restart, a shutdown, an
+    administrator ending sessions, too many clients): the request may be tried again shortly (HTTP 503
+    ``database_unavailable``), unlike a bug. SQLite's "database is locked" counts too."""
+    if isinstance(err, exc.DBAPIError) and err.connection_invalidated:
+        return True
+    return isinstance(err, exc.OperationalError | exc.InterfaceError | exc.DisconnectionError
+                      | psycopg.OperationalError | psycopg.InterfaceError | HotUnavailable
+                      | asyncpg.PostgresConnectionError | asyncpg.OperatorInterventionError)
+
+
 class Database:
     """Read and write session factories on one database URL."""
 
@@ -60,10 +99,12 @@ class Database:
             self.write_engine = _sqlite_engine(url, immediate=True)
             self.read_engine = _sqlite_engine(url, immediate=False)
         else:
-            # No pre-ping: it costs a round trip per checkout on the hot path; a connection broken by a
-            # database restart fails one request and is then replaced by the pool.
+            # No pre-ping (a round trip per checkout on the hot path): a connection the server ended is found on
+            # checkout by a look at its socket (``connection_ended``) and replaced.
             self.write_engine = create_engine(url, pool_size=20, max_overflow=20, pool_recycle=1800,
                                               json_serializer=fastjson.dumps, json_deserializer=fastjson.loads)
+            if self.write_engine.dialect.driver == "psycopg":
+                _check_on_checkout(self.write_engine)
             self.read_engine = self.write_engine
         dialect = self.write_engine.dialect
         # Postgres through psycopg 3: the hot path may run its few statements on the raw driver connection.

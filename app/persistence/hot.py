@@ -12,8 +12,10 @@ queue, and nothing the loop does not use:
   an administrator ended it), raises ``HotUnavailable``: the caller takes its ordinary path;
 * a connection that comes back closed or inside a transaction is closed and replaced in the background (retried
   every ``RECONNECT_SECONDS`` while the database is away), and the free ones are tried at once (a database
-  restart breaks them all: found by the check rather than by the next commands); the set is whole again once the
-  database answers;
+  restart breaks them all: found by the check rather than by the next commands); so are they when the server
+  closes any of them while it is free (asyncpg's termination listener: the socket stays registered with the
+  loop, so a restart or ``pg_terminate_backend`` is noticed as it happens, with no command needed); the set is
+  whole again once the database answers;
 * ``close()`` closes every connection and stops the reconnections.
 
 Each connection runs in autocommit (asyncpg's default outside ``transaction()``): a statement is its own
@@ -101,7 +103,16 @@ class HotConnections:
             self._free.put_nowait(conn)
 
     async def _connect(self) -> asyncpg.Connection:
-        return await connect(self.dsn, APPLICATION_NAME)
+        conn = await connect(self.dsn, APPLICATION_NAME)
+        conn.add_termination_listener(self._ended)
+        return conn
+
+    def _ended(self, _conn: Any) -> None:
+        """A connection was closed (the server restarted or ended it, or we closed it): the free ones are tried now,
+        so a lost one is replaced before a command finds it."""
+        if not self._closed and not self._checking:
+            self._checking = True
+            self._background(self._check_free())
 
     @property
     def free(self) -> int:

@@ -40,6 +40,9 @@ TABLE_CHANNEL_PREFIX = "phase10_t_"
 CHAT_CHANNEL = "phase10_chat"
 # A stopping process names the tables whose bots, stand-ins and timers it was running; the others plan them.
 HANDOFF_CHANNEL = "phase10_handoff"
+# A process that accepted a command at a table whose duties another process holds (``app.bots.leases``) tells it:
+# ``'<owner> <table_id>'``; only the named process plans the table.
+DUTY_CHANNEL = "phase10_duty"
 _PG_NOTIFY = "SELECT pg_notify(%s, %s)"  # on the session's psycopg connection, in its transaction
 _PG_CHAT_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 MAX_PAYLOAD = 7999  # Postgres refuses a NOTIFY payload of 8000 bytes or more
@@ -112,6 +115,12 @@ class PgNotifier(MemoryNotifier):
         pass
 
 
+def tell_owner(session: Session, owner: str, table_id: str) -> None:
+    """Tell the process ``owner`` (a duty lease holder) that ``table_id`` changed: a NOTIFY sent when ``session``
+    commits."""
+    session.execute(_PG_CHAT_NOTIFY, {"channel": DUTY_CHANNEL, "payload": f"{owner} {table_id}"})
+
+
 def table_payload(table_id: str, version: int, step: Step | None) -> str:
     """``table_id:version``, with the accepted command when it fits Postgres's 8000-byte payload limit (a larger
     one, never seen in practice, leaves the other processes to read the game)."""
@@ -178,6 +187,7 @@ class PgListener:
         hub.watch = self.watch
         hub.release = self.release
         self.on_handoff: Callable[[list[str]], None] = lambda _tables: None
+        self.on_duty: Callable[[str, str], None] = lambda _owner, _table: None
         # Tables wanted: None while the hub has sockets there, else when it released them (monotonic seconds).
         self.wanted: dict[str, float | None] = {}
         self.watched: set[str] = set()  # the tables LISTENed on the current connection
@@ -246,7 +256,7 @@ class PgListener:
             try:
                 conn = await hot.connect(self.dsn, APPLICATION_NAME)
                 conn.add_termination_listener(lambda _conn: self._wakeup.set())
-                for channel in (PRESENCE_CHANNEL, CHAT_CHANNEL, HANDOFF_CHANNEL):
+                for channel in (PRESENCE_CHANNEL, CHAT_CHANNEL, HANDOFF_CHANNEL, DUTY_CHANNEL):
                     await conn.add_listener(channel, self._notified)
                 self.watched.clear()
                 due = await self._sync(conn)
@@ -292,6 +302,10 @@ class PgListener:
             self.chat(payload)
         elif channel == HANDOFF_CHANNEL:
             self.on_handoff([t for t in payload.split(",") if t])
+        elif channel == DUTY_CHANNEL:
+            owner, _, table_id = payload.rpartition(" ")
+            if owner and table_id:
+                self.on_duty(owner, table_id)
         else:
             metrics.ROUND_TRIPS.received(payload)
             self.table(payload)

@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from app import fastjson, metrics
+from app.persistence.db import database_unavailable
 from app.services.errors import sentence
 from app.services.games import SPECTATOR, FanoutData
 
@@ -29,6 +30,8 @@ Fanout = Callable[[str, set[int | None], int], Awaitable[FanoutData]]
 
 # How long a closing socket may take to send its last queued frames.
 FLUSH_SECONDS = 2.0
+# A fan-out that failed because the database was unreachable is tried again after this long (until it succeeds).
+FANOUT_RETRY_SECONDS = 1.0
 # The ASGI scope extension of a server that can send a text message at once, with no await (``python -m app.serve``:
 # ``app.serve.LeanWebSockets``): a callable taking the text and returning whether it was sent; when it returns
 # False (the transport is paused, the socket closing) the message goes through the send queue as usual.
@@ -396,9 +399,14 @@ class Hub:
                     data = await self.fanout(channel.table_id, {c.seat_id for c in conns}, since)
                 except Exception as err:
                     log.warning("fan-out failed: %s", err, extra={"table_id": channel.table_id})
+                    unavailable = database_unavailable(err)
+                    code = "database_unavailable" if unavailable else getattr(err, "code", "server_error")
                     for c in conns:
-                        c.send({"type": "error", "ref": None, "code": getattr(err, "code", "server_error"),
+                        c.send({"type": "error", "ref": None, "code": code,
                                 "message": sentence(getattr(err, "message", "could not load the table"))})
+                    if unavailable:  # no later commit may come to wake the table: try again
+                        asyncio.get_running_loop().call_later(FANOUT_RETRY_SECONDS, self.wake_local,
+                                                              channel.table_id)
                     continue
                 channel.loaded_version = data.version
                 online = self.presence(channel.table_id)  # this loop's view of who is connected

@@ -41,7 +41,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app import metrics
-from app.persistence.db import Database
+from app.persistence.db import Database, database_unavailable
 from app.persistence.models import Game, GameCommand, Seat
 from app.persistence.push import PushKey, PushSubscription
 from app.settings import Settings
@@ -63,6 +63,8 @@ _PS = cast(Table, PushSubscription.__table__)
 _SEAT = cast(Table, Seat.__table__)
 _SUBSCRIBED_TABLES = select(_SEAT.c.table_id).select_from(_PS.join(_SEAT, _SEAT.c.id == _PS.c.seat_id)).distinct()
 _STOP = object()
+# A reminder that could not be sent because the database was unreachable is tried again after this long.
+REMINDER_RETRY_SECONDS = 2.0
 
 
 def b64url(data: bytes) -> str:
@@ -417,7 +419,17 @@ class PushService:
         while self._reminders and self._reminders[0][0] <= now:
             _, table_id, game_id, version, seat_id = heapq.heappop(self._reminders)
             self._scheduled.discard((game_id, version, seat_id))
-            self._remind(table_id, game_id, version, seat_id)
+            try:
+                self._remind(table_id, game_id, version, seat_id)
+            except Exception as err:
+                if not database_unavailable(err):
+                    raise
+                # The database is away: the reminder goes again shortly (it is sent once the turn is still on).
+                log.warning("push reminder postponed: %s", err, extra={"table_id": table_id})
+                self._scheduled.add((game_id, version, seat_id))
+                heapq.heappush(self._reminders, (now + timedelta(seconds=REMINDER_RETRY_SECONDS), table_id, game_id,
+                                                 version, seat_id))
+                return
 
     def _remind(self, table_id: str, game_id: int, version: int, seat_id: int) -> None:
         """The reminder of a seat still awaited at the same version (nobody moved since) and not watching."""

@@ -1,7 +1,7 @@
 """replay_share: read-only links to a finished game's replay
 
 Revision ID: 0012_replay_share
-Revises: 0010_push_subscriptions
+Revises: 0011_duty_leases
 Create Date: 2026-11-27 07:40:00
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0012_replay_share"
-down_revision: str | None = "0010_push_subscriptions"
+down_revision: str | None = "0011_duty_leases"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

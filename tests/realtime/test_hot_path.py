@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import psycopg
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import event, select, update
@@ -18,6 +19,7 @@ from sqlalchemy import event, select, update
 from app.bots.runner import BotRunner
 from app.bots.timers import store_clock
 from app.persistence.db import psycopg_dsn
+from app.persistence.hot import APPLICATION_NAME
 from app.persistence.models import Game, GameTable, Seat
 from app.rules.core.errors import RuleError
 from app.services import base, games
@@ -364,7 +366,8 @@ def test_a_command_due_a_snapshot_stores_it_in_the_same_one_statement(client: Te
 def test_a_socket_command_on_a_lost_loop_connection_is_answered_by_the_ordinary_path_once(
         client: TestClient) -> None:
     """Postgres: the loop's connections are cut (a database restart, an administrator): the socket's command is
-    still accepted, once, by the ordinary path; the loop's connections come back for the commands after it."""
+    still accepted, once -- by the ordinary path if it meets a cut connection, by a replaced one if the cut was
+    noticed first --; the loop's connections come back for the commands after it."""
     service = service_of(client)
     if not service.db.is_psycopg:
         pytest.skip("the loop's connections are Postgres only")
@@ -397,6 +400,31 @@ def test_a_socket_command_on_a_lost_loop_connection_is_answered_by_the_ordinary_
                 wait_for(lambda: hot.free == service.settings.hot_pool_size)  # replaced, and checked
     finally:
         del service.submit_as
-    assert threaded == ["c1"]  # only the command on the cut connection took the ordinary path
+    assert threaded in ([], ["c1"])  # only the command sent as the connections were cut may take the ordinary path
     with service.db.read() as s:
         assert s.scalar(select(Game.version).where(Game.table_id == t.id)) == 3
+
+
+def _loop_backends(dsn: str, end: bool = False) -> set[int]:
+    """The server process ids of this database's loop connections (``end``: ended, as a restart does)."""
+    query = ("SELECT pid, pg_terminate_backend(pid) FROM pg_stat_activity" if end else
+             "SELECT pid, true FROM pg_stat_activity") + " WHERE application_name = %s AND datname = current_database()"
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        return {row[0] for row in conn.execute(query, (APPLICATION_NAME,)).fetchall()}
+
+
+def test_the_loop_connections_are_replaced_as_soon_as_the_server_ends_them(client: TestClient) -> None:
+    """Postgres: ``pg_terminate_backend`` (as a database restart does) on the free loop connections: they are
+    replaced at once, with no command needed to find them lost."""
+    service = service_of(client)
+    if not service.db.is_psycopg:
+        pytest.skip("the loop's connections are Postgres only")
+    dsn = psycopg_dsn(service.db.url)
+    hot = service.db.hot_pool
+    assert hot is not None
+    size = service.settings.hot_pool_size
+    wait_for(lambda: hot.free == size)
+    before = _loop_backends(dsn, end=True)
+    assert len(before) >= size
+    wait_for(lambda: len(after := _loop_backends(dsn)) >= size and not after & before)
+    wait_for(lambda: hot.free == size)
