@@ -1,4 +1,4 @@
-"""Issue 7 stand-in: when a seated player's socket has been gone longer than the grace period at a table with
+"""The stand-in: when a seated player's socket has been gone longer than the grace period at a table with
 ``stand_in`` on, a bot plays for them and the table page says so; the badge goes when they come back."""
 
 from __future__ import annotations
