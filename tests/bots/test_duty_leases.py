@@ -68,11 +68,12 @@ def fail_once(monkeypatch: pytest.MonkeyPatch, client: TestClient, prefix: str) 
     real = service.submit_as
     failed: list[str] = []
 
-    def flaky(table_id: str, seat_id: int | None, command_id: str, expected: int | None, raw: Any) -> Any:
+    def flaky(table_id: str, seat_id: int | None, command_id: str, expected: int | None, raw: Any,
+              by: str | None = None) -> Any:
         if command_id.startswith(prefix) and not failed:
             failed.append(command_id)
             raise OperationalError("UPDATE game ...", {}, Exception("server closed the connection unexpectedly"))
-        return real(table_id, seat_id, command_id, expected, raw)
+        return real(table_id, seat_id, command_id, expected, raw, by)
 
     monkeypatch.setattr(service, "submit_as", flaky)
     return failed
