@@ -18,7 +18,8 @@ from app.rules.board.state import Ask, ChooseAction, Give, Keep, Move, Search, S
 from app.rules.core.cards import Card, CardKind, Colour
 
 from . import view as v
-from .evaluate import distance, spare_cards, synergy
+from .counting import outs, probes, unseen
+from .evaluate import Requirement, distance, feasible, spare_cards, synergy
 from .tactics import Command, Tactics
 
 # Field worth before / after the phase is down (B-5). ``+N`` as a choice is worth a ``+2``.
@@ -53,6 +54,8 @@ class BoardTactics(Tactics):
                 f = fields.get(c.steps)
                 return float(worth.get(ring[f]["field"], 0)) if f is not None and f < len(ring) else 0.0
 
+            if level == "hard":
+                return _hard_move(self, view, moves, fields, ring)
             return max(moves, key=field_worth)
         if ChooseAction in kinds:
             return max((c for c in legal if isinstance(c, ChooseAction)), key=lambda c: worth.get(c.action, 0))
@@ -66,6 +69,59 @@ class BoardTactics(Tactics):
         if Give in kinds:
             return _give(view, [c for c in legal if isinstance(c, Give)])
         return _keep(view)
+
+
+def completion_chance(field: str, hand: Sequence[Card], req: Requirement, view: v.View) -> float:
+    """B-5: the chance that the action of ``field`` brings a hand one card short of its phase to it, from the
+    unseen cards (``app.bots.counting``): a joker always does; +N, again, swap and all draw cards, each an out
+    with the share of outs among the unseen cards (or at once when the discard pile's top card is one); a
+    search looks through the whole discard pile; ask names the likeliest number."""
+    left = unseen(view)
+    total = max(1, sum(left.values()))
+    p = outs(hand, req, 1, left) / total
+    top = v.discard_top(view)
+    top_helps = top is not None and feasible([*hand, top], req, 0)
+    if field in ("joker", "choice"):
+        return 1.0
+    if field == "search":
+        return 1.0 if top_helps else min(0.9, 1 - (1 - p) ** int(view.get("discard_size") or 1))
+    if field.startswith("+"):
+        n = int(field[1:]) if field[1:].isdigit() else 2
+        return 1.0 if top_helps else 1 - (1 - p) ** n
+    if field == "again":
+        first = 1.0 if top_helps else p
+        return first + (1 - first) * 0.5
+    if field == "swap":
+        return 1 - (1 - p) ** (_SWAP_MAX + 1)
+    if field == "all":
+        return p
+    if field == "ask":
+        held = sum(int(o.get("hand_size", 0)) for o in v.opponents(view))
+        f = min(1.0, held / total)
+        best = max((count for card, count in probes(req, left) if feasible([*hand, card], req, 0)), default=0)
+        return 1 - (1 - f) ** best
+    return 0.0
+
+
+def _hard_move(tactics: Tactics, view: v.View, moves: Sequence[Move], fields: Mapping[int, int],
+               ring: Sequence[Mapping[str, Any]]) -> Move:
+    """B-5 move for ``hard``: a hand that can lay its phase this turn (or has laid it) goes where it sheds cards
+    fastest (the player who goes out moves two phases, B-8); a hand one card short goes to the field likeliest
+    to complete it; a hand further off to the field that brings most cards it can choose."""
+    hand = v.hand(view)
+    req = v.requirement(view)
+    dist = distance(hand, req) if req is not None else 0
+
+    def field_of(c: Move) -> str:
+        f = fields.get(c.steps)
+        return str(ring[f]["field"]) if f is not None and f < len(ring) else ""
+
+    if req is None or dist == 0:
+        return max(moves, key=lambda c: _AFTER.get(field_of(c), 0))
+    if dist == 1:
+        return max(moves, key=lambda c: (round(completion_chance(field_of(c), hand, req, view), 2),
+                                          _BEFORE.get(field_of(c), 0)))
+    return max(moves, key=lambda c: _BEFORE.get(field_of(c), 0))
 
 
 def _gain(tactics: Tactics, view: v.View, hand: Sequence[Card], card: Card) -> tuple[float, ...]:

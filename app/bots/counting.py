@@ -74,3 +74,27 @@ def outs(hand: Sequence[Card], requirement: Requirement, dist: int, left: Mappin
         return 0
     return sum(count for card, count in probes(requirement, left) if feasible([*hand, card], requirement, dist - 1))
 
+
+
+def feed_risk(card: Card, requirement: Requirement, left: Mapping[Shape, int], hand_size: int) -> float:
+    """How many cards of a hidden hand of ``hand_size`` cards ``card`` could join in a group of that hand's phase
+    (C-2), expected from the unseen cards: a set wants its number, a colour group its colour, a run the numbers
+    next to it. The next player takes a discard that helps (M-4, R-6), so a low figure feeds them least."""
+    if not card.is_natural or card.number is None or card.colour is None:
+        return 0.0
+    total = sum(left.values())
+    if total <= 0 or hand_size <= 0:
+        return 0.0
+    share = min(1.0, hand_size / total)
+    kinds = {kind for kind, _ in requirement}
+    number, colour = card.number, card.colour
+    risk = 0.0
+    if GroupKind.SET in kinds:
+        risk += share * sum(left.get((number, c), 0) for c in Colour)
+    if GroupKind.COLOUR in kinds:
+        risk += share * sum(left.get((n, colour), 0) for n in range(MIN_NUMBER, MAX_NUMBER + 1)) / len(Colour)
+    if GroupKind.RUN in kinds:
+        risk += share * sum(left.get((n, c), 0) for n in (number - 1, number + 1) for c in Colour) / 2
+    if GroupKind.COLOUR_RUN in kinds:
+        risk += share * sum(left.get((n, colour), 0) for n in (number - 1, number + 1))
+    return risk

@@ -20,9 +20,10 @@ from collections.abc import Sequence
 
 from app.rules.core.cards import Card
 from app.rules.core.commands import Discard, Draw, Hit, LayPhase, Pile
+from app.rules.core.groups import GroupKind, LaidGroup
 
 from . import view as v
-from .counting import Shape, outs, unseen
+from .counting import Shape, feed_risk, outs, unseen
 from .easy import plain_discards
 from .evaluate import Requirement, distance, spare_cards, synergy
 from .normal import choose_hit, wants
@@ -94,8 +95,38 @@ def choose_draw(tactics: Tactics, view: v.View, draws: Sequence[Draw]) -> Draw:
     return blind
 
 
+def gap(card: Card, groups: Sequence[LaidGroup]) -> int:
+    """How many cards must be hit onto the table before ``card`` can be (C-4): 0 when it fits now, the missing
+    numbers between it and the nearest run end, a large figure when no laid group could ever take it."""
+    if card.is_joker:
+        return 0
+    best = 99
+    for group in groups:
+        if group.kind is GroupKind.SET and card.number == group.number:
+            return 0
+        if group.kind is GroupKind.COLOUR and card.colour == group.colour:
+            return 0
+        if group.kind in (GroupKind.RUN, GroupKind.COLOUR_RUN) and card.number is not None \
+                and group.start is not None and group.end is not None:
+            if group.kind is GroupKind.COLOUR_RUN and card.colour != group.colour:
+                continue
+            if card.number < group.start:
+                best = min(best, group.start - card.number - 1)
+            elif card.number > group.end:
+                best = min(best, card.number - group.end - 1)
+    return best
+
+
+def in_danger(view: v.View) -> bool:
+    """Whether an opponent has laid their phase and holds at most two cards: they may go out on their next
+    turn, and every card still in hand then counts (M-7, R-12)."""
+    return any(p.get("laid") and int(p.get("hand_size", 99)) <= 2 for p in v.opponents(view))
+
+
 def choose_discard(tactics: Tactics, view: v.View, discards: Sequence[Discard]) -> Discard:
-    """M-4, R-6, B-5 step 3: a spare card with the most outs left, never one the next player can hit."""
+    """M-4, R-6, B-5 step 3: a spare card with the most outs left that feeds the next player least — never one
+    they can hit (C-4); once its phase is down, or when an opponent is about to go out and its own phase is
+    still far, the costliest card."""
     hand = v.hand(view)
     by_id = {c.id: c for c in hand}
     req = v.requirement(view)
@@ -103,14 +134,23 @@ def choose_discard(tactics: Tactics, view: v.View, discards: Sequence[Discard]) 
     nxt = v.next_player(view)
     next_can_hit = bool(nxt and nxt.get("laid"))
     if req is None:
-        def laid_key(command: Discard) -> tuple[bool, bool, float]:
+        rushed_laid = in_danger(view)
+
+        def laid_key(command: Discard) -> tuple[float, ...]:
             card = by_id[command.card]
-            return (card.is_joker, next_can_hit and tactics.fits_table(card, groups), -tactics.card_cost(card, view))
+            feeds = next_can_hit and tactics.fits_table(card, groups)
+            cost = -tactics.card_cost(card, view)
+            if rushed_laid:
+                return (card.is_joker, feeds, cost, -gap(card, groups))
+            return (card.is_joker, feeds, -min(gap(card, groups), 3), cost)
 
         return min(discards, key=laid_key)
     dist = distance(hand, req)
     spare = {c.id for c in spare_cards(hand, req, dist)}
     left = unseen(view)
+    next_req = v.phase_of(view, nxt) if nxt is not None else None
+    next_size = int(nxt.get("hand_size", 0)) if nxt is not None else 0
+    rushed = dist >= 2 and in_danger(view) and len({tactics.card_cost(c, view) for c in hand}) > 1
     counted: dict[tuple[object, ...], int] = {}
 
     def left_outs(card: Card) -> int:
@@ -122,8 +162,12 @@ def choose_discard(tactics: Tactics, view: v.View, discards: Sequence[Discard]) 
     def key(command: Discard) -> tuple[float, ...]:
         card = by_id[command.card]
         feeds = next_can_hit and tactics.fits_table(card, groups)
-        spare_card = card.id in spare
-        return (card.is_joker, not spare_card, feeds, -left_outs(card) if spare_card and not card.is_joker else 0,
-                synergy(card, hand, req), -tactics.card_cost(card, view))
+        cost = -tactics.card_cost(card, view)
+        if rushed:
+            return (card.is_joker, feeds, cost, card.id not in spare)
+        spare_card = card.id in spare and not card.is_joker
+        risk = round(feed_risk(card, next_req, left, next_size), 1) if next_req is not None else 0.0
+        return (card.is_joker, not spare_card, feeds, -left_outs(card) if spare_card else 0, risk,
+                synergy(card, hand, req), cost)
 
     return min(discards, key=key)
