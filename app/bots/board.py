@@ -27,6 +27,10 @@ _BEFORE = {"joker": 10, "choice": 9.5, "search": 9, "+3": 8, "again": 7, "+2": 6
            "+1": 3, "all": 2}
 _AFTER = {"joker": 10, "choice": 9.5, "search": 9, "again": 8, "ask": 6, "all": 5, "+1": 4, "swap": 3, "+2": 2,
           "+N": 2, "+3": 1}
+# ``hard``, when its phase is down or can be laid this turn: ``again`` is a whole further turn (one more card
+# shed), ``choice`` can pick it, a joker or an asked number can be hit at once (B-5, B-6).
+_SHED = {"again": 10, "choice": 9.8, "joker": 9.5, "ask": 9, "search": 8.5, "all": 5, "+1": 4, "swap": 3, "+2": 2,
+         "+N": 2, "+3": 1}
 _SWAP_MAX, _KEEP_MAX = 4, 5
 
 
@@ -58,6 +62,8 @@ class BoardTactics(Tactics):
                 return _hard_move(self, view, moves, fields, ring)
             return max(moves, key=field_worth)
         if ChooseAction in kinds:
+            if level == "hard" and _sheds(view):
+                worth = _SHED
             return max((c for c in legal if isinstance(c, ChooseAction)), key=lambda c: worth.get(c.action, 0))
         if Search in kinds:
             pile = v.cards_from_json(prompt.get("discard_pile"))
@@ -103,11 +109,18 @@ def completion_chance(field: str, hand: Sequence[Card], req: Requirement, view: 
     return 0.0
 
 
+def _sheds(view: v.View) -> bool:
+    """Whether the seat's phase is down or can be laid this turn: it now plays to go out (B-8)."""
+    req = v.requirement(view)
+    return req is None or distance(v.hand(view), req) == 0
+
+
 def _hard_move(tactics: Tactics, view: v.View, moves: Sequence[Move], fields: Mapping[int, int],
                ring: Sequence[Mapping[str, Any]]) -> Move:
     """B-5 move for ``hard``: a hand that can lay its phase this turn (or has laid it) goes where it sheds cards
-    fastest (the player who goes out moves two phases, B-8); a hand one card short goes to the field likeliest
-    to complete it; a hand further off to the field that brings most cards it can choose."""
+    fastest — a further turn first (the player who goes out moves two phases, B-8); a hand one card short goes
+    to the field likeliest to complete it; a hand further off to the field that brings most cards it can
+    choose."""
     hand = v.hand(view)
     req = v.requirement(view)
     dist = distance(hand, req) if req is not None else 0
@@ -117,7 +130,7 @@ def _hard_move(tactics: Tactics, view: v.View, moves: Sequence[Move], fields: Ma
         return str(ring[f]["field"]) if f is not None and f < len(ring) else ""
 
     if req is None or dist == 0:
-        return max(moves, key=lambda c: _AFTER.get(field_of(c), 0))
+        return max(moves, key=lambda c: _SHED.get(field_of(c), 0))
     if dist == 1:
         return max(moves, key=lambda c: (round(completion_chance(field_of(c), hand, req, view), 2),
                                           _BEFORE.get(field_of(c), 0)))
