@@ -31,8 +31,8 @@ def view(hand: list[Card], phase: list[tuple[GroupKind, int]] | None, players: l
          table: list[LaidGroup] | None = None, **extra: Any) -> dict[str, Any]:
     out: dict[str, Any] = {"seat": 0, "hand": [card_to_json(c) for c in hand],
                            "table": [group_to_json(g) for g in table or ()], "discard_top": None, "players": players,
-                           "phases": [{"number": 1, "groups": [{"kind": "set", "size": 3}, {"kind": "set", "size": 3}]},
-                                      {"number": 7, "groups": [{"kind": "set", "size": 4}, {"kind": "set", "size": 4}]}]}
+                           "phases": [{"number": 1, "groups": [{"kind": "set", "size": 3}] * 2},
+                                      {"number": 7, "groups": [{"kind": "set", "size": 4}] * 2}]}
     if phase is not None:
         out["my_phase"] = [{"kind": k.value, "size": n} for k, n in phase]
     out.update(extra)
