@@ -20,6 +20,7 @@ import sys
 import time
 from collections import defaultdict
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from openskill.models import PlackettLuce
@@ -41,6 +42,7 @@ class Summary:
     turns: list[int] = field(default_factory=list)
     commands: int = 0
     seconds: float = 0.0
+    winners: list[list[int]] = field(default_factory=list)  # per game, in order: the winning entries
     # level -> phase -> [first attempts, made]
     first_try: dict[str, dict[int, list[int]]] = field(default_factory=lambda: defaultdict(dict))
 
@@ -48,11 +50,26 @@ class Summary:
         self.games += 1
         for seat in record.winners:
             self.wins[seat_bot[seat]] += 1
+        self.winners.append(sorted({seat_bot[seat] for seat in record.winners}))
         self.rounds.append(record.rounds)
         self.turns.append(record.turns)
         self.commands += record.commands
         for seat, phases in record.first_try.items():
             level = self.bots[seat_bot[seat]]
+            for number, (tries, made) in phases.items():
+                cell = self.first_try[level].setdefault(number, [0, 0])
+                cell[0] += tries
+                cell[1] += made
+
+    def merge(self, other: Summary) -> None:
+        """Add the figures of ``other`` (later games of the same match)."""
+        self.games += other.games
+        self.wins = [a + b for a, b in zip(self.wins, other.wins, strict=True)]
+        self.winners += other.winners
+        self.rounds += other.rounds
+        self.turns += other.turns
+        self.commands += other.commands
+        for level, phases in other.first_try.items():
             for number, (tries, made) in phases.items():
                 cell = self.first_try[level].setdefault(number, [0, 0])
                 cell[0] += tries
@@ -64,8 +81,9 @@ class Summary:
 
 
 def simulate(ruleset_id: str, players: int, games: int, bots: Sequence[str], seed: int = 1,
-             options: dict[str, object] | None = None) -> Summary:
-    """Play ``games`` games and collect the figures."""
+             options: dict[str, object] | None = None, jobs: int = 1) -> Summary:
+    """Play ``games`` games and collect the figures; ``jobs`` worker processes share the games (the figures are
+    the same as with one: game ``i`` always has seed ``seed + i`` and the same seating)."""
     ruleset = registry.get(ruleset_id)
     if not ruleset.min_players <= players <= ruleset.max_players:
         raise ValueError(f"{ruleset_id} is for {ruleset.min_players}-{ruleset.max_players} players")
@@ -75,13 +93,31 @@ def simulate(ruleset_id: str, players: int, games: int, bots: Sequence[str], see
     if len(bots) > players:
         raise ValueError("more bots than players")
     entries = [bots[i % len(bots)] for i in range(players)]
-    summary = Summary(ruleset_id, players, entries, wins=[0] * players)
     start = time.perf_counter()
-    for game in range(games):
+    jobs = max(1, min(jobs, games))
+    if jobs == 1:
+        summary = _play(ruleset_id, players, entries, range(games), seed, options)
+    else:
+        bounds = [games * j // jobs for j in range(jobs + 1)]
+        chunks = [range(bounds[j], bounds[j + 1]) for j in range(jobs)]
+        with ProcessPoolExecutor(jobs) as pool:
+            parts = list(pool.map(_play, *zip(*[(ruleset_id, players, entries, chunk, seed, options)
+                                                 for chunk in chunks], strict=True)))
+        summary = parts[0]
+        for part in parts[1:]:
+            summary.merge(part)
+    summary.seconds = time.perf_counter() - start
+    return summary
+
+
+def _play(ruleset_id: str, players: int, entries: list[str], games: range, seed: int,
+          options: dict[str, object] | None) -> Summary:
+    ruleset = registry.get(ruleset_id)
+    summary = Summary(ruleset_id, players, entries, wins=[0] * players)
+    for game in games:
         seat_bot = [(seat + game) % players for seat in range(players)]
         levels = [entries[b] for b in seat_bot]
         summary.add(play_game(ruleset, levels, seed + game, options), seat_bot)
-    summary.seconds = time.perf_counter() - start
     return summary
 
 
@@ -154,28 +190,21 @@ class Rating:
 
 
 def rate(ruleset_id: str, games: int, levels: Sequence[str], seed: int = 1,
-         options: dict[str, object] | None = None) -> tuple[list[Rating], list[Summary]]:
+         options: dict[str, object] | None = None, jobs: int = 1) -> tuple[list[Rating], list[Summary]]:
     """A round robin of heads-up matches (``games`` per pair of ``levels``) rated with openskill's
-    Plackett-Luce model, one rating update per game in the order played."""
+    Plackett-Luce model, one rating update per game in the order the games were dealt."""
     model = PlackettLuce()
     ratings = {level: model.rating(name=level) for level in levels}
-    ruleset = registry.get(ruleset_id)
     summaries: list[Summary] = []
     for a, first in enumerate(levels):
         for second in levels[a + 1:]:
             pair = [first, second]
-            summary = Summary(ruleset_id, 2, pair, wins=[0, 0])
-            start = time.perf_counter()
-            for game in range(games):
-                seat_bot = [(seat + game) % 2 for seat in range(2)]
-                record = play_game(ruleset, [pair[b] for b in seat_bot], seed + game, options)
-                summary.add(record, seat_bot)
-                won = {pair[seat_bot[s]] for s in record.winners}
-                ranks = [0.0 if level in won else 1.0 for level in pair]
+            summary = simulate(ruleset_id, 2, games, pair, seed, options, jobs)
+            summaries.append(summary)
+            for won in summary.winners:
+                ranks = [0.0 if i in won else 1.0 for i in range(2)]
                 [[ra], [rb]] = model.rate([[ratings[first]], [ratings[second]]], ranks=ranks)
                 ratings[first], ratings[second] = ra, rb
-            summary.seconds = time.perf_counter() - start
-            summaries.append(summary)
     out = [Rating(level, r.mu, r.sigma) for level, r in ratings.items()]
     return sorted(out, key=lambda r: -r.ordinal), summaries
 
@@ -204,6 +233,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rating", action="store_true",
                         help="rate the levels of --levels from a round robin of heads-up matches (--games each)")
     parser.add_argument("--levels", default="easy,normal,hard", help="the levels of --rating")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes sharing the games")
     args = parser.parse_args(argv)
     try:
         if args.rating:
@@ -211,11 +241,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             for level in levels:
                 if level not in LEVELS:
                     raise ValueError(f"unknown bot level {level!r}; one of {sorted(LEVELS)}")
-            ratings, summaries = rate(args.ruleset, args.games, levels, args.seed, json.loads(args.options))
+            ratings, summaries = rate(args.ruleset, args.games, levels, args.seed, json.loads(args.options),
+                                      args.jobs)
             print(render_ratings(args.ruleset, ratings, summaries))
             return 0
         summary = simulate(args.ruleset, args.players, args.games, [b.strip() for b in args.bots.split(",")],
-                           args.seed, json.loads(args.options))
+                           args.seed, json.loads(args.options), args.jobs)
     except ValueError as err:
         parser.error(str(err))
     print(render(summary))
