@@ -22,3 +22,4 @@ lint: setup
 
 bench: setup
 	$(PY) bench/engine.py
+	$(PY) bench/bots.py --games 2
