@@ -81,9 +81,10 @@ class Summary:
 
 
 def simulate(ruleset_id: str, players: int, games: int, bots: Sequence[str], seed: int = 1,
-             options: dict[str, object] | None = None, jobs: int = 1) -> Summary:
+             options: dict[str, object] | None = None, jobs: int = 1, progress: int = 0) -> Summary:
     """Play ``games`` games and collect the figures; ``jobs`` worker processes share the games (the figures are
-    the same as with one: game ``i`` always has seed ``seed + i`` and the same seating)."""
+    the same as with one: game ``i`` always has seed ``seed + i`` and the same seating). With one job and
+    ``progress`` > 0 the figures so far are printed every ``progress`` games."""
     ruleset = registry.get(ruleset_id)
     if not ruleset.min_players <= players <= ruleset.max_players:
         raise ValueError(f"{ruleset_id} is for {ruleset.min_players}-{ruleset.max_players} players")
@@ -96,7 +97,7 @@ def simulate(ruleset_id: str, players: int, games: int, bots: Sequence[str], see
     start = time.perf_counter()
     jobs = max(1, min(jobs, games))
     if jobs == 1:
-        summary = _play(ruleset_id, players, entries, range(games), seed, options)
+        summary = _play(ruleset_id, players, entries, range(games), seed, options, progress)
     else:
         bounds = [games * j // jobs for j in range(jobs + 1)]
         chunks = [range(bounds[j], bounds[j + 1]) for j in range(jobs)]
@@ -111,13 +112,17 @@ def simulate(ruleset_id: str, players: int, games: int, bots: Sequence[str], see
 
 
 def _play(ruleset_id: str, players: int, entries: list[str], games: range, seed: int,
-          options: dict[str, object] | None) -> Summary:
+          options: dict[str, object] | None, progress: int = 0) -> Summary:
     ruleset = registry.get(ruleset_id)
     summary = Summary(ruleset_id, players, entries, wins=[0] * players)
+    start = time.perf_counter()
     for game in games:
         seat_bot = [(seat + game) % players for seat in range(players)]
         levels = [entries[b] for b in seat_bot]
         summary.add(play_game(ruleset, levels, seed + game, options), seat_bot)
+        if progress and summary.games % progress == 0 and summary.games < len(games):
+            summary.seconds = time.perf_counter() - start
+            print(f"-- after {summary.games} games\n{render(summary)}\n", flush=True)
     return summary
 
 
@@ -234,6 +239,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="rate the levels of --levels from a round robin of heads-up matches (--games each)")
     parser.add_argument("--levels", default="easy,normal,hard", help="the levels of --rating")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes sharing the games")
+    parser.add_argument("--progress", type=int, default=0, help="with one job: print the figures every N games")
     args = parser.parse_args(argv)
     try:
         if args.rating:
@@ -246,7 +252,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(render_ratings(args.ruleset, ratings, summaries))
             return 0
         summary = simulate(args.ruleset, args.players, args.games, [b.strip() for b in args.bots.split(",")],
-                           args.seed, json.loads(args.options), args.jobs)
+                           args.seed, json.loads(args.options), args.jobs, args.progress)
     except ValueError as err:
         parser.error(str(err))
     print(render(summary))
