@@ -6,7 +6,8 @@ hidden hand).
 
 * discard: of the spare cards, the one whose loss leaves the most unseen cards that would bring the phase one
   closer ("outs"), so it keeps cards that many runs and sets can use; never a card the next player could hit
-  onto the table (C-4), and once its phase is down the costliest card first;
+  onto the table (C-4); once its phase is down the costliest card first and, among equals, the one furthest
+  from a hit;
 * draw: takes the discard pile's top card when it brings the phase closer (as ``normal``) or, at the same
   distance, when it adds outs after the turn's discard;
 * lays its phase at once, hits every card it can (going out as fast as it can), and answers the rule sets'
@@ -125,8 +126,8 @@ def in_danger(view: v.View) -> bool:
 
 def choose_discard(tactics: Tactics, view: v.View, discards: Sequence[Discard]) -> Discard:
     """M-4, R-6, B-5 step 3: a spare card with the most outs left that feeds the next player least — never one
-    they can hit (C-4); once its phase is down, or when an opponent is about to go out and its own phase is
-    still far, the costliest card."""
+    they can hit (C-4); once its phase is down the costliest card (M-7, R-12) furthest from a hit, and when an
+    opponent is about to go out and its own phase is still far, the costliest card."""
     hand = v.hand(view)
     by_id = {c.id: c for c in hand}
     req = v.requirement(view)
@@ -134,15 +135,10 @@ def choose_discard(tactics: Tactics, view: v.View, discards: Sequence[Discard]) 
     nxt = v.next_player(view)
     next_can_hit = bool(nxt and nxt.get("laid"))
     if req is None:
-        rushed_laid = in_danger(view)
-
         def laid_key(command: Discard) -> tuple[float, ...]:
             card = by_id[command.card]
             feeds = next_can_hit and tactics.fits_table(card, groups)
-            cost = -tactics.card_cost(card, view)
-            if rushed_laid:
-                return (card.is_joker, feeds, cost, -gap(card, groups))
-            return (card.is_joker, feeds, -min(gap(card, groups), 3), cost)
+            return (card.is_joker, feeds, -tactics.card_cost(card, view), -gap(card, groups))
 
         return min(discards, key=laid_key)
     dist = distance(hand, req)
