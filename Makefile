@@ -23,3 +23,4 @@ lint: setup
 bench: setup
 	$(PY) bench/engine.py
 	$(PY) bench/analysis.py
+	$(PY) bench/bots.py --games 2

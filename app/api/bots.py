@@ -28,7 +28,7 @@ from app.services.errors import ServiceError
 
 router = APIRouter(prefix="/api", tags=["bots"])
 
-Level = Literal["easy", "normal"]
+Level = Literal["easy", "normal", "hard"]
 
 
 class AddBot(RequestBody):
@@ -47,7 +47,8 @@ class BotsOut(BaseModel):
     stand_in: bool
     stand_ins: list[int] = Field(description="seats a stand-in bot plays for now")
     timer: TimerInfo | None
-    levels: list[str] = Field(description="the bot levels on offer")
+    levels: list[str] = Field(description="the bot levels on offer, weakest first")
+    stand_in_level: str = Field(description="the level of the bot that stands in for an absent player")
     turn_timers: dict[str, float | None] = Field(description="seconds per decision of each turn_timer mode")
     stand_in_grace_seconds: float
 
@@ -73,7 +74,8 @@ def get_bots(table_id: str, request: Request, service: Service) -> Any:
         table = service._table(s, table_id)
         positions = {x.id: x.position for x in s.scalars(select(Seat).where(Seat.table_id == table.id))}
         out = runner.table_extras(s, table_id, positions, service._game(s, table_id))
-    out["levels"] = sorted(LEVELS)
+    out["levels"] = list(LEVELS)
+    out["stand_in_level"] = runner.settings.stand_in_level
     out["turn_timers"] = {mode: timer_seconds(mode, runner.settings) for mode in TIMER_MODES}
     out["stand_in_grace_seconds"] = runner.settings.stand_in_grace_seconds
     return out

@@ -1,4 +1,4 @@
-"""Bot players: ``easy`` and ``normal``, for every rule set.
+"""Bot players: ``easy``, ``normal`` and ``hard``, for every rule set.
 
 A bot is a pure function ``choose(ruleset_id, view, legal, rng) -> command`` of the seat's player view (JSON,
 C-9), the seat's legal commands and a private random generator: it never sees the game state, so it cannot
@@ -12,11 +12,11 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from . import easy, normal
+from . import easy, hard, normal
 
 BotFn = Callable[[str, Mapping[str, Any], Sequence[Any], random.Random], Any]
 
-LEVELS: dict[str, BotFn] = {"easy": easy.choose, "normal": normal.choose}
+LEVELS: dict[str, BotFn] = {"easy": easy.choose, "normal": normal.choose, "hard": hard.choose}
 
 
 def choose(level: str, ruleset_id: str, view: Mapping[str, Any], legal: Sequence[Any], rng: random.Random) -> Any:

@@ -18,7 +18,8 @@ from app.rules.board.state import Ask, ChooseAction, Give, Keep, Move, Search, S
 from app.rules.core.cards import Card, CardKind, Colour
 
 from . import view as v
-from .evaluate import distance, spare_cards, synergy
+from .counting import outs, probes, unseen
+from .evaluate import Requirement, distance, feasible, spare_cards, synergy
 from .tactics import Command, Tactics
 
 # Field worth before / after the phase is down (B-5). ``+N`` as a choice is worth a ``+2``.
@@ -26,6 +27,10 @@ _BEFORE = {"joker": 10, "choice": 9.5, "search": 9, "+3": 8, "again": 7, "+2": 6
            "+1": 3, "all": 2}
 _AFTER = {"joker": 10, "choice": 9.5, "search": 9, "again": 8, "ask": 6, "all": 5, "+1": 4, "swap": 3, "+2": 2,
           "+N": 2, "+3": 1}
+# ``hard``, when its phase is down or can be laid this turn: ``again`` is a whole further turn (one more card
+# shed), ``choice`` can pick it, a joker or an asked number can be hit at once (B-5, B-6).
+_SHED = {"again": 10, "choice": 9.8, "joker": 9.5, "ask": 9, "search": 8.5, "all": 5, "+1": 4, "swap": 3, "+2": 2,
+         "+N": 2, "+3": 1}
 _SWAP_MAX, _KEEP_MAX = 4, 5
 
 
@@ -53,8 +58,12 @@ class BoardTactics(Tactics):
                 f = fields.get(c.steps)
                 return float(worth.get(ring[f]["field"], 0)) if f is not None and f < len(ring) else 0.0
 
+            if level == "hard":
+                return _hard_move(self, view, moves, fields, ring)
             return max(moves, key=field_worth)
         if ChooseAction in kinds:
+            if level == "hard" and _sheds(view):
+                worth = _SHED
             return max((c for c in legal if isinstance(c, ChooseAction)), key=lambda c: worth.get(c.action, 0))
         if Search in kinds:
             pile = v.cards_from_json(prompt.get("discard_pile"))
@@ -66,6 +75,66 @@ class BoardTactics(Tactics):
         if Give in kinds:
             return _give(view, [c for c in legal if isinstance(c, Give)])
         return _keep(view)
+
+
+def completion_chance(field: str, hand: Sequence[Card], req: Requirement, view: v.View) -> float:
+    """B-5: the chance that the action of ``field`` brings a hand one card short of its phase to it, from the
+    unseen cards (``app.bots.counting``): a joker always does; +N, again, swap and all draw cards, each an out
+    with the share of outs among the unseen cards (or at once when the discard pile's top card is one); a
+    search looks through the whole discard pile; ask names the likeliest number."""
+    left = unseen(view)
+    total = max(1, sum(left.values()))
+    p = outs(hand, req, 1, left) / total
+    top = v.discard_top(view)
+    top_helps = top is not None and feasible([*hand, top], req, 0)
+    if field in ("joker", "choice"):
+        return 1.0
+    if field == "search":
+        return 1.0 if top_helps else min(0.9, 1 - (1 - p) ** int(view.get("discard_size") or 1))
+    if field.startswith("+"):
+        n = int(field[1:]) if field[1:].isdigit() else 2
+        return 1.0 if top_helps else 1 - (1 - p) ** n
+    if field == "again":
+        first = 1.0 if top_helps else p
+        return first + (1 - first) * 0.5
+    if field == "swap":
+        return 1 - (1 - p) ** (_SWAP_MAX + 1)
+    if field == "all":
+        return p
+    if field == "ask":
+        held = sum(int(o.get("hand_size", 0)) for o in v.opponents(view))
+        f = min(1.0, held / total)
+        best = max((count for card, count in probes(req, left) if feasible([*hand, card], req, 0)), default=0)
+        return 1 - (1 - f) ** best
+    return 0.0
+
+
+def _sheds(view: v.View) -> bool:
+    """Whether the seat's phase is down or can be laid this turn: it now plays to go out (B-8)."""
+    req = v.requirement(view)
+    return req is None or distance(v.hand(view), req) == 0
+
+
+def _hard_move(tactics: Tactics, view: v.View, moves: Sequence[Move], fields: Mapping[int, int],
+               ring: Sequence[Mapping[str, Any]]) -> Move:
+    """B-5 move for ``hard``: a hand that can lay its phase this turn (or has laid it) goes where it sheds cards
+    fastest — a further turn first (the player who goes out moves two phases, B-8); a hand one card short goes
+    to the field likeliest to complete it; a hand further off to the field that brings most cards it can
+    choose."""
+    hand = v.hand(view)
+    req = v.requirement(view)
+    dist = distance(hand, req) if req is not None else 0
+
+    def field_of(c: Move) -> str:
+        f = fields.get(c.steps)
+        return str(ring[f]["field"]) if f is not None and f < len(ring) else ""
+
+    if req is None or dist == 0:
+        return max(moves, key=lambda c: _SHED.get(field_of(c), 0))
+    if dist == 1:
+        return max(moves, key=lambda c: (round(completion_chance(field_of(c), hand, req, view), 2),
+                                          _BEFORE.get(field_of(c), 0)))
+    return max(moves, key=lambda c: _BEFORE.get(field_of(c), 0))
 
 
 def _gain(tactics: Tactics, view: v.View, hand: Sequence[Card], card: Card) -> tuple[float, ...]:

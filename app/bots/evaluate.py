@@ -39,16 +39,28 @@ def feasible(hand: Sequence[Card], requirement: Requirement, missing: int) -> bo
 
 def _key(card: Card) -> tuple[str, int, str, int, int, str]:
     """What the solver sees of a card (two red 7s are interchangeable)."""
-    return (card.kind.value, card.number or 0, card.colour.value if card.colour else "", card.low, card.high,
-            ",".join(sorted(c.value for c in card.colours)))
+    return _shape_key(card.kind, card.number, card.colour, card.low, card.high, card.colours)
+
+
+@lru_cache(maxsize=1024)
+def _shape_key(kind: CardKind, number: int | None, colour: Colour | None, low: int, high: int,
+               colours: frozenset[Colour]) -> tuple[str, int, str, int, int, str]:
+    return (kind.value, number or 0, colour.value if colour else "", low, high,
+            ",".join(sorted(c.value for c in colours)))
+
+
+@lru_cache(maxsize=4096)
+def _card(index: int, key: tuple[str, int, str, int, int, str]) -> Card:
+    """The solver's stand-in for the ``index``-th card of a hand key (built once per index and shape)."""
+    kind, number, colour, low, high, colours = key
+    return Card(index, CardKind(kind), number=number or None, colour=Colour(colour) if colour else None, low=low,
+                high=high, colours=frozenset(Colour(c) for c in colours.split(",")) if colours else frozenset())
 
 
 @lru_cache(maxsize=65536)
 def _feasible(hand: tuple[tuple[str, int, str, int, int, str], ...], requirement: tuple[tuple[GroupKind, int], ...],
               missing: int) -> bool:
-    cards = [Card(i, CardKind(kind), number=number or None, colour=Colour(colour) if colour else None, low=low,
-                  high=high, colours=frozenset(Colour(c) for c in colours.split(",")) if colours else frozenset())
-             for i, (kind, number, colour, low, high, colours) in enumerate(hand)]
+    cards = [_card(i, key) for i, key in enumerate(hand)]
     try:
         return find_laydown([*cards, *_VIRTUAL[:missing]], requirement, RELAXED) is not None
     except IllegalMove:

@@ -18,7 +18,7 @@ from app.persistence.models import Base
 
 
 class BotSeat(Base):
-    """The level (``easy`` / ``normal``) of a bot seat."""
+    """The level (``easy`` / ``normal`` / ``hard``) of a bot seat."""
 
     __tablename__ = "bot_seat"
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -15,7 +17,8 @@ class BotSettings(BaseSettings):
     fast_seconds: float = 30.0
     # How long a seated player may be disconnected before a stand-in bot plays for them.
     stand_in_grace_seconds: float = 30.0
-    stand_in_level: str = "normal"
+    # The level of the stand-in bot: easy, normal or hard.
+    stand_in_level: Literal["easy", "normal", "hard"] = "normal"
     # How often tables with stand-ins enabled are re-checked for disconnected players.
     tick_seconds: float = 1.0
     # A table's duties (bot, stand-in and timer decisions, push reminders) stay with one process this long after

@@ -88,3 +88,15 @@ def next_player(view: View) -> Mapping[str, Any] | None:
     """The opponent who plays after the bot (C-7)."""
     others = opponents(view)
     return others[0] if others else None
+
+
+def phase_of(view: View, player: Mapping[str, Any]) -> tuple[tuple[GroupKind, int], ...] | None:
+    """The phase ``player`` works on this round as ``(kind, size)`` pairs — public (C-9): every player's phase
+    number and the game's phase list are in the view — or ``None`` once it is laid."""
+    if player.get("laid"):
+        return None
+    number = player.get("phase")
+    for phase in view.get("phases") or ():
+        if phase.get("number") == number:
+            return tuple((GroupKind(g["kind"]), int(g["size"])) for g in phase.get("groups") or ())
+    return None

@@ -69,3 +69,29 @@ def test_simulate_cli_prints_the_table(capsys: pytest.CaptureFixture[str]) -> No
 def test_simulate_rejects_an_unknown_level() -> None:
     with pytest.raises(ValueError, match="unknown bot level"):
         simulate("mattel", 2, 1, ["genius"])
+
+
+def test_wilson_interval_matches_the_textbook_figures() -> None:
+    from app.bots.simulate import wilson
+    low, high = wilson(60, 100)
+    assert round(low, 4) == 0.5020 and round(high, 4) == 0.6906
+    assert wilson(0, 10)[0] < 1e-9 and wilson(10, 10)[1] > 1 - 1e-9 and round(wilson(0, 10)[1], 4) == 0.2775
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_simulate_with_worker_processes_gives_the_same_figures() -> None:
+    one = simulate("board", 2, 4, ["easy", "easy"], seed=40)
+    two = simulate("board", 2, 4, ["easy", "easy"], seed=40, jobs=2)
+    assert (one.wins, one.winners, one.rounds, one.turns, one.commands) == \
+        (two.wins, two.winners, two.rounds, two.turns, two.commands)
+
+
+def test_simulate_prints_win_rates_with_intervals_and_rates_the_levels(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--ruleset", "board", "--games", "3", "--bots", "easy,easy"]) == 0
+    out = capsys.readouterr().out
+    assert "95 % interval (Wilson)" in out and "seconds per game" in out
+    assert main(["--ruleset", "board", "--rating", "--games", "2", "--levels", "easy,normal"]) == 0
+    out = capsys.readouterr().out
+    assert "easy v normal" in out and "ordinal" in out
+    lines = {line.split()[0]: line.split() for line in out.splitlines() if line.split()[:1] in (["easy"], ["normal"])}
+    assert set(lines) == {"easy", "normal"}

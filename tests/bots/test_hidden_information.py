@@ -18,6 +18,11 @@ from app.rules import registry
 RULESETS = registry.ruleset_ids()
 
 
+def test_the_checks_below_cover_every_level_hard_included() -> None:
+    """The tests here are parametrised over ``LEVELS``: the hard bot's card counting must pass them too (C-9)."""
+    assert {"easy", "normal", "hard"} <= set(LEVELS)
+
+
 @pytest.mark.parametrize("level", sorted(LEVELS))
 def test_a_bot_is_a_function_of_view_legal_commands_and_rng_only(level: str) -> None:
     params = list(inspect.signature(LEVELS[level]).parameters)

@@ -96,10 +96,11 @@ def test_host_adds_and_removes_bot_seats_in_the_waiting_room(live: TestClient) -
     seats = added["table"]["seats"]
     assert [s["is_bot"] for s in seats] == [False, False, True]
     assert added["table"]["bots"] == [{"seat": 2, "level": "easy"}]
-    add_bot(live, t.id, t.tokens[0], "normal")
+    add_bot(live, t.id, t.tokens[0], "hard")
     info = live.get(f"/api/tables/{t.id}/bots").json()
-    assert info["bots"] == [{"seat": 2, "level": "easy"}, {"seat": 3, "level": "normal"}]
-    assert info["levels"] == ["easy", "normal"]
+    assert info["bots"] == [{"seat": 2, "level": "easy"}, {"seat": 3, "level": "hard"}]
+    assert info["levels"] == ["easy", "normal", "hard"]
+    assert info["stand_in_level"] == "normal"
     # full; not the host; not a bot seat
     r = live.post(f"/api/tables/{t.id}/bots", json={"level": "easy"}, headers=bearer(t.tokens[0]))
     assert r.status_code == 409 and r.json()["error"]["code"] == "table_full"
@@ -110,7 +111,7 @@ def test_host_adds_and_removes_bot_seats_in_the_waiting_room(live: TestClient) -
     r = live.delete(f"/api/tables/{t.id}/bots/2", headers=bearer(t.tokens[0]))
     assert r.status_code == 200
     info = live.get(f"/api/tables/{t.id}/bots").json()
-    assert info["bots"] == [{"seat": 2, "level": "normal"}]
+    assert info["bots"] == [{"seat": 2, "level": "hard"}]
     r = live.post(f"/api/tables/{t.id}/bots", json={"level": "genius"}, headers=bearer(t.tokens[0]))
     assert r.status_code == 422
 

@@ -1,7 +1,7 @@
 /* The players: each seat's name, presence, hand size, phase, score and laid groups (with the hit buttons
    where the selected card may legally go, from the prompt's hits). Groups carry data-group (their index in
    view.table) and hit buttons data-hit/data-end: the seams drag and drop and highlighting use. */
-import { S, $, nameOf, prompt, render, seatInfo, selectedIds, standIn } from "./state.js";
+import { S, $, botLevel, nameOf, prompt, render, seatInfo, selectedIds, standIn } from "./state.js";
 import { presenceDot } from "./connection-status.js";
 import { send } from "./commands.js";
 import { hitEnds } from "./targets.js";
@@ -126,6 +126,8 @@ export function renderPlayers() {
         presenceDot(seatInfo(p.seat)),
         el("strong", { class: "player-name" }, nameOf(p.seat)),
         me ? el("span", { class: "badge you" }, t("table.you")) : null,
+        botLevel(p.seat) ? el("span", { class: "badge bot-level", "data-level": botLevel(p.seat) },
+          "🤖 " + t("level." + botLevel(p.seat))) : null,
         onTurn ? el("span", { class: "badge turn" }, "▶ " + t("table.turn")) : null,
         !onTurn && awaited.has(p.seat) ? el("span", { class: "badge turn" }, "… " + t("table.awaited")) : null,
         standIn(p.seat) ? el("span", { class: "badge stand-in" }, "🤖 " + t("table.stand_in")) : null),

@@ -85,6 +85,11 @@ export function nameOf(seat) { return names()[seat] || t("seat.n", { n: seat + 1
 export function seatInfo(seat) { return ((S.table && S.table.seats) || []).find((x) => x.seat === seat) || null; }
 export function connected(seat) { const s = seatInfo(seat); return Boolean(s && s.connected); }
 export function isBot(seat) { const s = seatInfo(seat); return Boolean(s && s.is_bot); }
+/** A bot seat's level (``easy``, ``normal``, ``hard``), or null for a human seat. */
+export function botLevel(seat) {
+  const bot = ((S.table && S.table.bots) || []).find((b) => b.seat === seat);
+  return bot ? bot.level : null;
+}
 export function standIn(seat) { return ((S.table && S.table.stand_ins) || []).includes(seat); }
 export function isHost() { return S.table && S.seat !== null && S.table.host_seat === S.seat && S.table.status === "waiting"; }
 export function hand() { return (S.view && S.view.hand) || []; }

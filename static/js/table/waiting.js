@@ -1,5 +1,5 @@
 /* The waiting room: seats, the host's controls (order, remove, bots, clock) and the start button. */
-import { S, $, isHost, render, seatName } from "./state.js";
+import { S, $, botLevel, isHost, render, seatName } from "./state.js";
 import { refreshSeat } from "./socket.js";
 import { presenceDot } from "./connection-status.js";
 
@@ -16,7 +16,11 @@ export function renderWaiting() {
   tb.seats.forEach((seat, i) => {
     const badges = [];
     if (seat.is_host) badges.push(el("span", { class: "badge" }, t("wait.host")));
-    if (seat.is_bot) badges.push(el("span", { class: "badge" }, "🤖 " + t("wait.bot")));
+    if (seat.is_bot) {
+      const level = botLevel(seat.seat);
+      badges.push(el("span", { class: "badge", "data-level": level || "" },
+        "🤖 " + t("wait.bot") + (level ? " · " + t("level." + level) : "")));
+    }
     if (seat.seat === S.seat) badges.push(el("span", { class: "badge you" }, t("wait.you")));
     const controls = [];
     if (host) {

@@ -1,0 +1,169 @@
+"""The ``hard`` bot: ``normal``'s solver play plus card counting and an eye on the next player (C-3, C-4, C-9).
+
+It sees exactly what ``normal`` sees — the seat's view, its legal commands, a private random generator — and
+infers the rest from public information only (``app.bots.counting``: the cards it can see are in nobody's
+hidden hand).
+
+* discard: of the spare cards, the one whose loss leaves the most unseen cards that would bring the phase one
+  closer ("outs"), so it keeps cards that many runs and sets can use; never a card the next player could hit
+  onto the table (C-4); once its phase is down the costliest card first and, among equals, the one furthest
+  from a hit;
+* draw: takes the discard pile's top card when it brings the phase closer (as ``normal``) or, at the same
+  distance, when it adds outs after the turn's discard;
+* lays its phase at once, hits every card it can (going out as fast as it can), and answers the rule sets'
+  own prompts with their tactics at level ``hard`` (the board game's die, Master's and Mattel's skips).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from app.rules.core.cards import Card
+from app.rules.core.commands import Discard, Draw, Hit, LayPhase, Pile
+from app.rules.core.groups import GroupKind, LaidGroup
+
+from . import view as v
+from .counting import Shape, feed_risk, outs, unseen
+from .easy import plain_discards
+from .evaluate import Requirement, distance, spare_cards, synergy
+from .normal import choose_hit, wants
+from .tactics import Command, Tactics, tactics_for
+
+LEVEL = "hard"
+
+
+def choose(ruleset_id: str, view: v.View, legal: Sequence[Command], rng: random.Random) -> Command:
+    """One legal command for the seat whose ``view`` this is."""
+    tactics = tactics_for(ruleset_id)
+    found = tactics.prompt(LEVEL, view, legal, rng)
+    if found is not None:
+        return found
+    draws = [c for c in legal if isinstance(c, Draw)]
+    if draws:
+        return choose_draw(tactics, view, draws)
+    lays = [c for c in legal if isinstance(c, LayPhase)]
+    if lays:
+        return max(lays, key=lambda c: sum(len(g) for g in c.groups))
+    hits = [c for c in legal if isinstance(c, Hit)]
+    if hits:
+        return choose_hit(view, hits)
+    found = tactics.end_turn(LEVEL, view, legal, rng)
+    if found is not None:
+        return found
+    discards = plain_discards(view, legal)
+    if discards:
+        return choose_discard(tactics, view, discards)
+    return tactics.fallback(LEVEL, view, legal, rng)
+
+
+def _best_keep(hand: Sequence[Card], req: Requirement, left: dict[Shape, int],
+               exclude: int | None = None) -> tuple[int, int, Card | None]:
+    """The (distance, outs, card to discard) of the best discard from ``hand``: lowest distance, most outs."""
+    dist = distance(hand, req)
+    best: tuple[int, int, Card | None] = (dist + 1, -1, None)
+    tried: dict[tuple[object, ...], int] = {}
+    for card in spare_cards(hand, req, dist):
+        if card.is_joker or card.id == exclude:
+            continue
+        key = (card.number, card.colour, card.kind)
+        if key not in tried:
+            rest = [c for c in hand if c.id != card.id]
+            tried[key] = outs(rest, req, dist, left)
+        if (dist, -tried[key]) < (best[0], -best[1]):
+            best = (dist, tried[key], card)
+    return best
+
+
+def choose_draw(tactics: Tactics, view: v.View, draws: Sequence[Draw]) -> Draw:
+    """M-4, R-6: the discard pile's top card when it helps, else the draw pile."""
+    top = v.discard_top(view)
+    take = next((c for c in draws if c.pile is Pile.DISCARD), None)
+    blind = next((c for c in draws if c.pile is Pile.DRAW), draws[0])
+    if take is None or top is None:
+        return blind
+    if wants(tactics, view, top):
+        return take
+    req = v.requirement(view)
+    if req is None or not top.is_natural:
+        return blind
+    hand = v.hand(view)
+    left = unseen(view)
+    now = distance(hand, req)
+    kept = _best_keep([*hand, top], req, left, exclude=top.id)
+    if kept[2] is not None and kept[0] <= now and kept[1] > outs(hand, req, now, left) + 2:
+        return take
+    return blind
+
+
+def gap(card: Card, groups: Sequence[LaidGroup]) -> int:
+    """How many cards must be hit onto the table before ``card`` can be (C-4): 0 when it fits now, the missing
+    numbers between it and the nearest run end, a large figure when no laid group could ever take it."""
+    if card.is_joker:
+        return 0
+    best = 99
+    for group in groups:
+        if group.kind is GroupKind.SET and card.number == group.number:
+            return 0
+        if group.kind is GroupKind.COLOUR and card.colour == group.colour:
+            return 0
+        if group.kind in (GroupKind.RUN, GroupKind.COLOUR_RUN) and card.number is not None \
+                and group.start is not None and group.end is not None:
+            if group.kind is GroupKind.COLOUR_RUN and card.colour != group.colour:
+                continue
+            if card.number < group.start:
+                best = min(best, group.start - card.number - 1)
+            elif card.number > group.end:
+                best = min(best, card.number - group.end - 1)
+    return best
+
+
+def in_danger(view: v.View) -> bool:
+    """Whether an opponent has laid their phase and holds at most two cards: they may go out on their next
+    turn, and every card still in hand then counts (M-7, R-12)."""
+    return any(p.get("laid") and int(p.get("hand_size", 99)) <= 2 for p in v.opponents(view))
+
+
+def choose_discard(tactics: Tactics, view: v.View, discards: Sequence[Discard]) -> Discard:
+    """M-4, R-6, B-5 step 3: a spare card with the most outs left that feeds the next player least — never one
+    they can hit (C-4); once its phase is down the costliest card (M-7, R-12) furthest from a hit, and when an
+    opponent is about to go out and its own phase is still far, the costliest card."""
+    hand = v.hand(view)
+    by_id = {c.id: c for c in hand}
+    req = v.requirement(view)
+    groups = v.table(view)
+    nxt = v.next_player(view)
+    next_can_hit = bool(nxt and nxt.get("laid"))
+    if req is None:
+        def laid_key(command: Discard) -> tuple[float, ...]:
+            card = by_id[command.card]
+            feeds = next_can_hit and tactics.fits_table(card, groups)
+            return (card.is_joker, feeds, -tactics.card_cost(card, view), -gap(card, groups))
+
+        return min(discards, key=laid_key)
+    dist = distance(hand, req)
+    spare = {c.id for c in spare_cards(hand, req, dist)}
+    left = unseen(view)
+    next_req = v.phase_of(view, nxt) if nxt is not None else None
+    next_size = int(nxt.get("hand_size", 0)) if nxt is not None else 0
+    rushed = dist >= 2 and in_danger(view) and len({tactics.card_cost(c, view) for c in hand}) > 1
+    counted: dict[tuple[object, ...], int] = {}
+
+    def left_outs(card: Card) -> int:
+        key = (card.number, card.colour, card.kind)
+        if key not in counted:
+            counted[key] = outs([c for c in hand if c.id != card.id], req, dist, left)
+        return counted[key]
+
+    def key(command: Discard) -> tuple[float, ...]:
+        card = by_id[command.card]
+        feeds = next_can_hit and tactics.fits_table(card, groups)
+        cost = -tactics.card_cost(card, view)
+        if rushed:
+            return (card.is_joker, feeds, cost, card.id not in spare)
+        spare_card = card.id in spare and not card.is_joker
+        risk = round(feed_risk(card, next_req, left, next_size), 1) if next_req is not None else 0.0
+        return (card.is_joker, not spare_card, feeds, -left_outs(card) if spare_card else 0, risk,
+                synergy(card, hand, req), cost)
+
+    return min(discards, key=key)

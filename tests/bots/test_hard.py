@@ -1,0 +1,146 @@
+"""The hard bot on scripted positions where one move is clearly best, and its card counting (C-9)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from app.bots import LEVELS, choose
+from app.bots.counting import feed_risk, outs, unseen
+from app.bots.hard import gap
+from app.rules.board.state import Move
+from app.rules.core.cards import Card, CardKind, Colour, card_to_json
+from app.rules.core.commands import Discard, LayPhase
+from app.rules.core.events import group_to_json
+from app.rules.core.groups import GroupKind, LaidGroup
+from app.rules.master.state import PlayAction
+
+SET, RUN = GroupKind.SET, GroupKind.RUN
+_ids = iter(range(1000))
+
+
+def num(number: int, colour: Colour = Colour.RED) -> Card:
+    return Card(next(_ids), CardKind.NUMBER, number=number, colour=colour)
+
+
+def action(name: str) -> Card:
+    return Card(next(_ids), CardKind.ACTION, action=name)
+
+
+def view(hand: list[Card], phase: list[tuple[GroupKind, int]] | None, players: list[dict[str, Any]],
+         table: list[LaidGroup] | None = None, **extra: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"seat": 0, "hand": [card_to_json(c) for c in hand],
+                           "table": [group_to_json(g) for g in table or ()], "discard_top": None, "players": players,
+                           "phases": [{"number": 1, "groups": [{"kind": "set", "size": 3}] * 2},
+                                      {"number": 7, "groups": [{"kind": "set", "size": 4}] * 2}]}
+    if phase is not None:
+        out["my_phase"] = [{"kind": k.value, "size": n} for k, n in phase]
+    out.update(extra)
+    return out
+
+
+def two(me_laid: bool = False, other: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    return [{"seat": 0, "laid": me_laid, "hand_size": 8, "phases_done": 0, "phase": 1},
+            {"seat": 1, "laid": False, "hand_size": 10, "phases_done": 0, "phase": 1, **(other or {})}]
+
+
+def test_hard_is_a_level_everywhere_a_level_is_chosen() -> None:
+    assert list(LEVELS) == ["easy", "normal", "hard"]
+
+
+def test_hard_lays_its_phase_as_soon_as_it_can_c3_m4() -> None:
+    hand = [num(3), num(3, Colour.BLUE), num(3, Colour.GREEN), num(8), num(8, Colour.BLUE), num(8, Colour.GREEN),
+            num(11), num(12)]
+    lay = LayPhase(((hand[0].id, hand[1].id, hand[2].id), (hand[3].id, hand[4].id, hand[5].id)))
+    legal = (*(Discard(c.id) for c in hand), lay)
+    chosen = choose("hard", "mattel", view(hand, [(SET, 3), (SET, 3)], two()), legal, random.Random(0))
+    assert chosen == lay
+
+
+def test_hard_never_feeds_the_next_player_a_card_they_can_hit_c4_m4() -> None:
+    """The next player has laid a set of 12s: hard keeps its 12 although it is the costliest card (M-7)."""
+    twelve, five = num(12, Colour.BLUE), num(5)
+    hand = [num(3), num(3, Colour.BLUE), num(9), num(9, Colour.BLUE), twelve, five]
+    sets = [LaidGroup(owner=1, kind=SET, cards=(num(12), num(12, Colour.GREEN), num(12, Colour.YELLOW)),
+                      number=12)]
+    players = two(other={"laid": True, "hand_size": 3})
+    legal = (Discard(twelve.id), Discard(five.id))
+    chosen = choose("hard", "mattel", view(hand, [(SET, 3), (SET, 3)], players, sets), legal, random.Random(0))
+    assert chosen == Discard(five.id)
+
+
+def test_hard_discards_the_card_the_next_player_is_least_likely_to_collect_c9_m4() -> None:
+    """Both junk cards are spare and fit nothing of the next player's; six of the eight 11s are in sight (hand
+    and table), so an 11 is far less likely to complete the next player's sets than a 10, of which all seven
+    others are unseen."""
+    ten, eleven = num(10), num(11)
+    hand = [num(3), num(3, Colour.BLUE), num(6), num(6, Colour.BLUE), ten, eleven]
+    laid = LaidGroup(owner=2, kind=SET, cards=tuple(num(11, c) for c in (Colour.GREEN, Colour.YELLOW, Colour.RED,
+                                                                         Colour.GREEN, Colour.YELLOW)), number=11)
+    players = [{"seat": 0, "laid": False, "hand_size": 6, "phases_done": 0, "phase": 1},
+               {"seat": 1, "laid": False, "hand_size": 10, "phases_done": 0, "phase": 1},
+               {"seat": 2, "laid": True, "hand_size": 6, "phases_done": 0, "phase": 7}]
+    v = view(hand, [(SET, 3), (SET, 3)], players, [laid])
+    left = unseen(v)
+    assert sum(left[(11, c)] for c in Colour) == 2 and sum(left[(10, c)] for c in Colour) == 7
+    assert feed_risk(eleven, [(SET, 3), (SET, 3)], left, 10) < feed_risk(ten, [(SET, 3), (SET, 3)], left, 10)
+    for legal in ((Discard(ten.id), Discard(eleven.id)), (Discard(eleven.id), Discard(ten.id))):
+        assert choose("hard", "mattel", v, legal, random.Random(0)) == Discard(eleven.id)
+
+
+def test_hard_keeps_the_card_with_more_outs_c3() -> None:
+    """Run of 4 + set of 3 (M-3 phase 2): with 4-5-6 in hand, a lone 12 has no use while the 8 can still make
+    4-5-6-7-8 with one card; card counting says the 8 leaves more outs, so the 12 goes."""
+    hand = [num(4), num(5), num(6), num(9), num(9, Colour.BLUE), num(8), num(12)]
+    req = [(GroupKind.SET, 3), (GroupKind.RUN, 4)]
+    left = unseen(view(hand, req, two()))
+    assert outs(hand[:-1], req, 2, left) >= outs(hand[:-2] + hand[-1:], req, 2, left)
+    legal = tuple(Discard(c.id) for c in hand)
+    assert choose("hard", "mattel", view(hand, req, two()), legal, random.Random(0)) == Discard(hand[-1].id)
+
+
+def test_hard_master_skips_the_leader_r10() -> None:
+    skip = action("skip")
+    hand = [num(3), num(4), skip]
+    players = [{"seat": 0, "laid": False, "hand_size": 3, "phases_done": 2},
+               {"seat": 1, "laid": False, "hand_size": 9, "phases_done": 3},
+               {"seat": 2, "laid": True, "hand_size": 2, "phases_done": 6},
+               {"seat": 3, "laid": False, "hand_size": 7, "phases_done": 4}]
+    legal = (Discard(hand[0].id), Discard(hand[1].id), *(PlayAction(skip.id, target=s) for s in (1, 2, 3)))
+    assert choose("hard", "master", view(hand, [(SET, 3)], players), legal, random.Random(0)) == PlayAction(skip.id, 2)
+
+
+_RING = ["choice", "+1", "+3", "again", "joker", "+2", "search", "all"]
+
+
+def _board(hand: list[Card], phase: list[tuple[GroupKind, int]], moves: dict[int, int]) -> dict[str, Any]:
+    ring = [{"index": i, "field": f, "action": f} for i, f in enumerate(_RING)]
+    prompt = {"action": "move", "moves": [{"steps": s, "field": f} for s, f in moves.items()]}
+    return view(hand, phase, two(), ring=ring, prompt=prompt, discard_size=5)
+
+
+def test_hard_board_picks_the_die_that_lands_on_the_field_completing_the_phase_b5() -> None:
+    """One card short of 2 sets of 3: the joker field (B-6) completes it for sure; +3 only perhaps."""
+    hand = [num(3), num(3, Colour.BLUE), num(3, Colour.GREEN), num(8), num(8, Colour.BLUE), num(1), num(11)]
+    v = _board(hand, [(SET, 3), (SET, 3)], {2: 2, 4: 4})
+    assert choose("hard", "board", v, (Move(2), Move(4)), random.Random(0)) == Move(4)
+
+
+def test_hard_board_that_can_lay_now_goes_where_it_sheds_cards_b5_b8() -> None:
+    """The phase is complete in hand: hard moves to again (another turn to shed cards, and the player who goes
+    out moves two phases, B-8) rather than +3, which normal prefers before its phase is down."""
+    hand = [num(3), num(3, Colour.BLUE), num(3, Colour.GREEN), num(8), num(8, Colour.BLUE), num(8, Colour.GREEN),
+            num(11)]
+    v = _board(hand, [(SET, 3), (SET, 3)], {2: 2, 3: 3})
+    assert choose("hard", "board", v, (Move(2), Move(3)), random.Random(0)) == Move(3)
+    assert choose("normal", "board", v, (Move(2), Move(3)), random.Random(0)) == Move(2)
+
+
+def test_gap_counts_the_cards_missing_before_a_hit_c4() -> None:
+    run = LaidGroup(owner=1, kind=RUN, cards=(num(4), num(5), num(6), num(7)), start=4)
+    sets = LaidGroup(owner=1, kind=SET, cards=(num(9), num(9), num(9)), number=9)
+    assert gap(num(8), [run, sets]) == 0
+    assert gap(num(9), [run, sets]) == 0
+    assert gap(num(2), [run, sets]) == 1
+    assert gap(num(11), [run, sets]) == 3
+    assert gap(num(12), [sets]) == 99
