@@ -10,6 +10,7 @@ short Mattel game with a fixed seed, so the browser work is all this test spends
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -122,13 +123,22 @@ def test_a_share_link_opens_the_replay_in_a_fresh_browser_on_a_phone_and_a_deskt
         assert "Game over" in text and "undefined" not in text
         page.keyboard.press("Home")
         until_step(page, 0)
-        # an analysis mark, when this server has the analysis
-        analysis = httpx.get(f"{server.url}/api/tables/{table_id}/games/1/analysis", params={"share": made["token"]})
-        if analysis.status_code == 200 and analysis.json()["marks"]:
-            mark = analysis.json()["marks"][0]
-            page.wait_for_selector(".rp-mark")
-            page.locator(f".rp-mark[data-step='{mark['step']}']").first.click()
-            until_step(page, mark["step"])
+        # the server's own analysis, read with the share link: the page shows its marks, a mark opens its step
+        analysis = None
+        for _ in range(100):
+            analysis = httpx.get(f"{server.url}/api/tables/{table_id}/games/1/analysis",
+                                 params={"share": made["token"]})
+            if analysis.status_code != 202:
+                break
+            time.sleep(0.1)
+        assert analysis is not None and analysis.status_code == 200, analysis
+        marks = analysis.json()["marks"]
+        page.reload()
+        page.wait_for_selector("#rp-players article")
+        page.wait_for_function("n => document.querySelectorAll('.rp-mark').length === n", arg=len(marks))
+        if marks:
+            page.locator(f".rp-mark[data-step='{marks[-1]['step']}']").first.click()
+            until_step(page, marks[-1]["step"])
         # view as Ben: his hand only
         page.select_option("#rp-view-as", "1")
         page.wait_for_function("() => location.hash === '#step=0&seat=1'")
