@@ -159,21 +159,20 @@ def test_every_moment_of_every_rule_set_fits_one_screen_on_top_in_every_language
     offers, the largest hand), with and without a running turn timer, with the builder open and closed, the
     piles (Master's blue pile, the board's ring and its lit fields), every hand card's free part and corner
     index, the prompt and its controls lie inside the viewport and on top (``layout.ON_TOP``), every seat's
-    mark differs and one seat is on turn: in English and German at 360×740, 390×844, 740×360 and 768×1024, in
-    French, Italian and Russian at 360×740 and 740×360. The page is a real table's, shown the engine's views
-    as its socket would deliver them."""
+    mark differs and one seat is on turn: in every language at 360×740, 390×844, 740×360 and 768×1024, German
+    and Italian in the dark theme, the others in the light one. The page is a real table's, shown the engine's
+    views as its socket would deliver them."""
     server = start_server(306)
     anna, _ben, _ = h.start_two(server, new_page, "mattel", {})
     views = [view for ruleset in ("mattel", "master", "board") for view in moments(ruleset)]
     failed: list[Any] = []
     for shift, lang in enumerate(LANGUAGES):
         anna.context.add_cookies([{"name": "lang", "value": lang, "url": server.url}])
+        anna.emulate_media(color_scheme="dark" if shift % 2 else "light")
         anna.reload()
         anna.wait_for_selector("#game:not(.hidden)")
         until(anna, f"document.documentElement.lang === '{lang}' && P10.state.view !== null")
-        # every viewport in the languages with the longest words (German) and English; the phones' two
-        # extremes (the narrowest, the lowest) in the others
-        for width, height in SWEEP_VIEWPORTS if lang in ("en", "de") else SWEEP_VIEWPORTS[::2]:
+        for width, height in SWEEP_VIEWPORTS:
             anna.set_viewport_size({"width": width, "height": height})
             until(anna, f"window.innerWidth === {width} && window.innerHeight === {height}")
             for failure in sweep(anna, views, NAMES, shift):

@@ -139,6 +139,9 @@ def test_a_share_link_opens_the_replay_in_a_fresh_browser_on_a_phone_and_a_deskt
         if marks:
             page.locator(f".rp-mark[data-step='{marks[-1]['step']}']").first.click()
             until_step(page, marks[-1]["step"])
+            page.locator("#rp-command").click()
+            page.keyboard.press("Home")
+            until_step(page, 0)
         # view as Ben: his hand only
         page.select_option("#rp-view-as", "1")
         page.wait_for_function("() => location.hash === '#step=0&seat=1'")

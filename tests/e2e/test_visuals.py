@@ -29,9 +29,9 @@ def test_markers_charts_and_buttons_are_drawn(start_server: Any, new_page: Any) 
     server = start_server(1120)
     anna, ben, _ = h.start_two(server, new_page, "board", {"phases_to_win": 1})
     # B-2: both markers on the phase track's first step, each in its player's colour
-    markers = anna.locator("#board .phase-track .marker")
+    markers = anna.locator("#board-track .phase-track .marker")
     assert markers.count() == 2
-    fills = [colour(anna, f"#board .phase-track .marker >> nth={i}") for i in range(2)]
+    fills = [colour(anna, f"#board-track .phase-track .marker >> nth={i}") for i in range(2)]
     assert all(f not in ("rgba(0, 0, 0, 0)", "transparent") for f in fills) and fills[0] != fills[1], fills
     # the charts: a legend swatch per player in the colour of its line, on a dark chart in dark mode
     anna.emulate_media(color_scheme="dark")

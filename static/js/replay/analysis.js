@@ -54,7 +54,7 @@ function renderCards() {
   const turning = (R.analysis.marks || []).filter((m) => m.kind === "turning_point");
   if (turning.length) {
     list.appendChild(el("li", { class: "rp-analysis-card" }, t("analysis.turning_points") + " ",
-      turning.map((m, i) => [i ? ", " : "", el("a", { href: "#step=" + m.step }, t("replay.round", { n: m.round }) + " · " + nameOf(m.seat))])));
+      turning.flatMap((m, i) => [i ? ", " : "", el("a", { href: "#step=" + m.step }, t("replay.round", { n: m.round }) + " · " + nameOf(m.seat))])));
   }
 }
 
