@@ -68,7 +68,9 @@ def recomputed(client: TestClient, table_id: str) -> list[tuple[GameCommand, dic
     with service.db.read() as s:
         game = s.scalar(select(Game).where(Game.table_id == table_id).order_by(Game.number.desc()))
         assert game is not None
-        rows = list(s.scalars(select(GameCommand).where(GameCommand.game_id == game.id).order_by(GameCommand.seq)))
+        # A stand-in may play on while this reads: take the rows of exactly the steps recomputed.
+        rows = list(s.scalars(select(GameCommand).where(GameCommand.game_id == game.id,
+                                                        GameCommand.seq <= game.version).order_by(GameCommand.seq)))
         steps = service._steps(s, service._ruleset(game.ruleset), game, 0, game.version)
         names = [*(str(i) for i in range(game.players)), SPECTATOR]
         return [(row, {name: redacted[name] for name in names}) for row, (_, redacted) in zip(rows, steps, strict=True)]
