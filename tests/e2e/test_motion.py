@@ -49,7 +49,9 @@ def counted(new_page: Any, reduced: set[int]) -> Any:
 
 
 def centre(page: Any, selector: str, x: float = 0.5) -> tuple[float, float]:
-    box = page.locator(selector).first.bounding_box()
+    target = page.locator(selector).first
+    target.wait_for(state="visible")  # a render in progress (a builder closing) may hide it for a moment
+    box = target.bounding_box()
     assert box is not None, selector
     return box["x"] + box["width"] * x, box["y"] + box["height"] / 2
 
