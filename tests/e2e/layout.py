@@ -97,6 +97,11 @@ ON_TOP = """() => {
   const W = window.innerWidth, H = window.innerHeight;
   const view = P10.state.view;
   const out = [];
+  // what lets taps through (pointer-events: none) still hides what lies under it: everything is hit-tested
+  // (a constructed sheet: the pages' CSP refuses inline style elements)
+  const seeAll = new CSSStyleSheet();
+  seeAll.replaceSync('*, *::before, *::after { pointer-events: auto !important; }');
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, seeAll];
   const clips = new Map();  // element -> the box its scrolling ancestors leave visible
   const clip = (node) => {
     const parent = node.parentElement;
@@ -178,6 +183,21 @@ ON_TOP = """() => {
     const marks = [...document.querySelectorAll(sel)].map((n) => n.textContent);
     if (new Set(marks).size !== marks.length) out.push('marks alike: ' + marks.join(' '));
   }
+  // The opponents' strip (every seat's name and the turn badge), the title and the toolbar are never covered
+  // (by a banner, the ticker, a bubble): each that its scrolling boxes leave in sight is the element at its centre.
+  document.querySelectorAll('#players .player-name, #players .badge.turn, #game-title, .toolbar .tool')
+    .forEach((n) => {
+      if (!shown(n)) return;
+      const r = n.getBoundingClientRect(), box = clip(n);
+      if (r.width <= 2 || r.height <= 2) return;  // kept for screen readers only (the ring says whose turn it is)
+      const x = (r.left + r.right) / 2, y = (r.top + r.bottom) / 2;
+      if (x < box.left || x > box.right || y < box.top || y > box.bottom) return;  // scrolled out of sight
+      const hit = document.elementFromPoint(x, y);
+      if (!hit || !(hit === n || n.contains(hit))) {
+        const by = hit ? (hit.id || hit.className.baseVal || hit.className || hit.tagName) : 'nothing';
+        out.push('strip ' + name(n) + ' ' + n.textContent.slice(0, 20) + ' covered by ' + by);
+      }
+    });
   const onTurn = document.querySelectorAll('#players .player.on-turn');
   if (onTurn.length !== (view.over || view.turn === null || view.turn === undefined ? 0 : 1)) {
     out.push(onTurn.length + ' seats on turn');
@@ -186,6 +206,7 @@ ON_TOP = """() => {
   if (page.scrollHeight > H + 1 || page.scrollWidth > W + 1) {
     out.push('page scrolls ' + page.scrollWidth + 'x' + page.scrollHeight);
   }
+  document.adoptedStyleSheets = document.adoptedStyleSheets.filter((sheet) => sheet !== seeAll);
   return out;
 }"""
 

@@ -17,13 +17,14 @@ Give me five and Skip cards in play), board 1120 (dice, moves, search, ask/give,
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
 from . import helpers as h
 from .conftest import shot
-from .layout import check_viewports, first_move_one_tab_away, on_top, outside, show, sweep, until
+from .layout import VIEWPORTS, check_viewports, first_move_one_tab_away, on_top, outside, show, sweep, until
 from .states import moments
 
 PHONE = (360, 740)
@@ -180,5 +181,131 @@ def test_every_moment_of_every_rule_set_fits_one_screen_on_top_in_every_language
                 if len(failed) <= 3:
                     show(anna, views[failure["index"]], NAMES, failure["timer"], failure["building"])
                     shot(anna, f"layout-sweep-failed-{len(failed)}")
+    assert not failed, (len(failed), failed[:12])
+    assert not anna.p10_errors, anna.p10_errors
+
+
+# A skip played on this seat and the tie-break's explanation (banners.js), brought as the socket brings them,
+# over a 3-seat Mattel table in its tie-break round (M-6, M-8).
+BANNERS = """(view) => {
+  const T = P10.table, S = T.state;
+  const skipper = view.players.find((p) => p.seat !== view.seat).seat;
+  T.emit('message', { type: 'update', game_id: S.gameId, version: 0,
+                      events: [{ type: 'skip_played', seat: skipper, target: view.seat }] });
+  T.emit('view', view);
+}"""
+
+
+def tie_break_view() -> dict[str, Any]:
+    """A 3-seat Mattel view of this seat's turn, made the tie-break round (M-8) that one seat sits out."""
+    view = next(v for v in moments("mattel") if len(v["players"]) == 3 and (v["prompt"] or {}).get("action") == "draw")
+    view = json.loads(json.dumps(view))
+    view["tiebreak"] = True
+    for player in view["players"]:
+        player["in_round"] = player["seat"] != (view["seat"] + 2) % 3
+    return view
+
+
+@pytest.mark.e2e
+def test_banners_never_cover_the_opponents_strip_or_the_turn(start_server: Any, new_page: Any) -> None:
+    """M-6, M-8: while a skip notice and the tie-break's explanation are shown, the opponents' strip (every
+    name, who is on turn), the title and the toolbar stay on top, as do the piles, the hand and the prompt
+    (``layout.ON_TOP``); the notices push the table down instead of lying over it, and both stay reachable. In
+    every language at 360×740, 390×844, 740×360 and 768×1024, German and Russian in both themes."""
+    server = start_server(306)
+    anna, _ben, _ = h.start_two(server, new_page, "mattel", {})
+    view = tie_break_view()
+    failed: list[Any] = []
+    runs = [(lang, scheme) for lang in LANGUAGES for scheme in ("dark", "light")
+            if scheme == "light" or lang in ("de", "ru")]
+    for lang, scheme in runs:
+        anna.context.add_cookies([{"name": "lang", "value": lang, "url": server.url}])
+        anna.emulate_media(color_scheme=scheme)
+        anna.reload()
+        anna.wait_for_selector("#game:not(.hidden)")
+        until(anna, f"document.documentElement.lang === '{lang}' && P10.state.view !== null")
+        for width, height in SWEEP_VIEWPORTS:
+            anna.set_viewport_size({"width": width, "height": height})
+            until(anna, f"window.innerWidth === {width} && window.innerHeight === {height}")
+            show(anna, view, NAMES[:3], False, False)
+            anna.evaluate(BANNERS, view)
+            until(anna, "['skip', 'tiebreak'].every((k) => document.querySelector(`[data-banner='${k}']`))")
+            found = outside(anna) + on_top(anna)
+            # both notices are there to read: the newest shown, the other one tap away (or shown as well)
+            assert anna.locator("#banners .banner:visible").count() >= 1
+            if found:
+                failed.append((lang, scheme, width, height, found[:4]))
+            if (width, height) == (360, 740) and lang in ("de", "ru", "en"):
+                shot(anna, f"banners-tiebreak-{lang}-{scheme}-{width}x{height}")
+    assert not failed, (len(failed), failed[:30])
+    assert not anna.p10_errors, anna.p10_errors
+
+
+# Every special card of the three rule sets (M-5 wild, M-6 skip, R-1 blue action cards, R-2 ranged joker, B-6
+# turned card) and a two-digit number card, dealt into a hand (ids above the engine's).
+SPECIAL_CARDS: list[dict[str, Any]] = [
+    {"id": 901, "kind": "action", "action": "skip"},
+    {"id": 902, "kind": "joker", "low": 1, "high": 12, "colours": ["red", "yellow", "green", "blue"]},
+    {"id": 903, "kind": "joker", "low": 7, "high": 12, "colours": ["red", "blue"]},
+    {"id": 904, "kind": "action", "action": "take_two"},
+    {"id": 905, "kind": "action", "action": "all_mine"},
+    {"id": 906, "kind": "action", "action": "give_me_five"},
+    {"id": 907, "kind": "joker", "number": 11, "colour": "green"},
+    {"id": 908, "kind": "number", "number": 12, "colour": "yellow"},
+]
+
+# Each card's words (caption, big face, corner index) on one line and inside its card: no wrap, nothing
+# clipped (scrollWidth against clientWidth) and no text outside the card's box.
+CARD_TEXTS = """() => {
+  const out = [];
+  document.querySelectorAll('.card').forEach((card) => {
+    if (!card.getClientRects().length) return;
+    const c = card.getBoundingClientRect();
+    card.querySelectorAll('.cap, .num, .corner .idx').forEach((label) => {
+      if (!label.getClientRects().length || !label.textContent) return;  // not shown (small cards, sideways)
+      const text = document.createRange();
+      text.selectNodeContents(label);
+      const rects = [...text.getClientRects()];
+      const what = 'card ' + card.dataset.cardId + ' ' + label.className + ' "' + label.textContent + '"';
+      const lines = new Set(rects.map((q) => Math.round(q.top))).size;
+      if (lines > 1) out.push(what + ' takes ' + lines + ' lines');
+      if (label.scrollWidth > label.clientWidth + 0.5) {
+        out.push(what + ' clipped ' + label.scrollWidth + '>' + label.clientWidth);
+      }
+      const r = text.getBoundingClientRect();
+      if (r.left < c.left - 0.5 || r.right > c.right + 0.5) {
+        out.push(what + ' sticks out of its card ' + [r.left, r.right, c.left, c.right].map(Math.round).join(','));
+      }
+    });
+  });
+  return out;
+}"""
+
+
+@pytest.mark.e2e
+def test_card_words_fit_their_cards_in_every_language_at_every_viewport(start_server: Any, new_page: Any) -> None:
+    """M-5, M-6, R-1, R-2, B-6: every special card's caption (Skip, wild, joker, the blue action cards) and
+    every face and corner index stays on one line inside its card, in the hand and on the piles, in every
+    language at every viewport of ``layout.VIEWPORTS`` (the German "Aussetzen" once broke into "AUSSETZ/EN")."""
+    server = start_server(306)
+    anna, _ben, _ = h.start_two(server, new_page, "mattel", {})
+    view = json.loads(json.dumps(h.view(anna)))
+    view["hand"] = SPECIAL_CARDS
+    failed: list[Any] = []
+    for lang in LANGUAGES:
+        anna.context.add_cookies([{"name": "lang", "value": lang, "url": server.url}])
+        anna.reload()
+        anna.wait_for_selector("#game:not(.hidden)")
+        until(anna, f"document.documentElement.lang === '{lang}' && P10.state.view !== null")
+        for width, height in VIEWPORTS:
+            anna.set_viewport_size({"width": width, "height": height})
+            until(anna, f"window.innerWidth === {width} && window.innerHeight === {height}")
+            show(anna, view, NAMES[:2], False, False)
+            assert anna.locator("#hand .card").count() == len(SPECIAL_CARDS)
+            found = anna.evaluate(CARD_TEXTS)
+            if found:
+                failed.append((lang, width, height, found[:6]))
+            if lang in ("de", "ru") and (width, height) == (360, 740):
+                shot(anna, f"card-words-{lang}-{width}x{height}")
     assert not failed, (len(failed), failed[:12])
     assert not anna.p10_errors, anna.p10_errors

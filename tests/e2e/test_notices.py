@@ -18,7 +18,7 @@ TIE_OPTIONS = {"phases_to_win": 2}
 
 
 def banner_text(page: Any, key: str) -> str:
-    page.wait_for_selector(f"[data-banner='{key}']")
+    page.wait_for_selector(f"[data-banner='{key}']", state="attached")  # the newest shows, the others fold
     return page.locator(f"[data-banner='{key}'] .banner-text").text_content() or ""
 
 
