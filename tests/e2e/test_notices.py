@@ -133,6 +133,11 @@ def test_the_waiting_room_and_a_timers_move_made_for_the_player(start_server: An
     anna.select_option("#turn-timer", "fast")
     # the guest sees the options (and the clock) and the invite link it came with
     ben.wait_for_function("document.getElementById('waiting-options').textContent.includes('fast')")
+    # the host chooses the stand-in and its level for this table; the guest reads both
+    anna.check("#stand-in")
+    anna.select_option("#stand-in-level", "hard")
+    ben.wait_for_function("document.getElementById('waiting-options').textContent.includes('(hard)')")
+    assert ben.evaluate("P10.state.table.stand_in_level") == "hard"
     assert "Phases to win" in (ben.locator("#waiting-options").text_content() or "") or \
         "phases to win" in (ben.locator("#waiting-options").text_content() or "")
     assert ben.locator("#waiting-invite").is_visible() and ben.input_value("#waiting-invite-link") == invite
