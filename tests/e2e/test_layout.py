@@ -10,7 +10,9 @@
 * Every kind of moment of games of all three rule sets with 2–6 seats (``states.moments``), in every
   language, with and without a turn timer and with the builder open and closed, at 360×740, 390×844,
   740×360 and 768×1024: the same ``ON_TOP`` check, the views shown to a real table page as its socket
-  would deliver them.
+  would deliver them. On the same page: a skip notice and the tie-break's explanation never cover the
+  opponents' strip, the turn or the table (M-6, M-8), and every card's words fit their card on one line at
+  every viewport (M-5, M-6, R-1, R-2, B-6).
 
 Seeds as in the whole-game tests: Mattel 306, Master 627 (two rounds with an All-mine keep choice, R-9;
 Give me five and Skip cards in play), board 1120 (dice, moves, search, ask/give, swap; B-5)."""
@@ -152,39 +154,6 @@ SWEEP_VIEWPORTS = [(360, 740), (390, 844), (740, 360), (768, 1024)]
 NAMES = ["Anna", "Boris", "Bettina", "Chiara", "Dmitri Alexandrowitsch", "Bob"]
 
 
-@pytest.mark.e2e
-def test_every_moment_of_every_rule_set_fits_one_screen_on_top_in_every_language(start_server: Any,
-                                                                                 new_page: Any) -> None:
-    """What a player must see and reach: for every kind of moment of games of all three rule sets with 2–6
-    seats (``states.moments``: own and opponents' groups laid or not, cards in front of players, Give-me-five
-    offers, the largest hand), with and without a running turn timer, with the builder open and closed, the
-    piles (Master's blue pile, the board's ring and its lit fields), every hand card's free part and corner
-    index, the prompt and its controls lie inside the viewport and on top (``layout.ON_TOP``), every seat's
-    mark differs and one seat is on turn: in every language at 360×740, 390×844, 740×360 and 768×1024, German
-    and Italian in the dark theme, the others in the light one. The page is a real table's, shown the engine's
-    views as its socket would deliver them."""
-    server = start_server(306)
-    anna, _ben, _ = h.start_two(server, new_page, "mattel", {})
-    views = [view for ruleset in ("mattel", "master", "board") for view in moments(ruleset)]
-    failed: list[Any] = []
-    for shift, lang in enumerate(LANGUAGES):
-        anna.context.add_cookies([{"name": "lang", "value": lang, "url": server.url}])
-        anna.emulate_media(color_scheme="dark" if shift % 2 else "light")
-        anna.reload()
-        anna.wait_for_selector("#game:not(.hidden)")
-        until(anna, f"document.documentElement.lang === '{lang}' && P10.state.view !== null")
-        for width, height in SWEEP_VIEWPORTS:
-            anna.set_viewport_size({"width": width, "height": height})
-            until(anna, f"window.innerWidth === {width} && window.innerHeight === {height}")
-            for failure in sweep(anna, views, NAMES, shift):
-                failed.append((lang, width, height, failure))
-                if len(failed) <= 3:
-                    show(anna, views[failure["index"]], NAMES, failure["timer"], failure["building"])
-                    shot(anna, f"layout-sweep-failed-{len(failed)}")
-    assert not failed, (len(failed), failed[:12])
-    assert not anna.p10_errors, anna.p10_errors
-
-
 # A skip played on this seat and the tie-break's explanation (banners.js), brought as the socket brings them,
 # over a 3-seat Mattel table in its tie-break round (M-6, M-8).
 BANNERS = """(view) => {
@@ -204,41 +173,6 @@ def tie_break_view() -> dict[str, Any]:
     for player in view["players"]:
         player["in_round"] = player["seat"] != (view["seat"] + 2) % 3
     return view
-
-
-@pytest.mark.e2e
-def test_banners_never_cover_the_opponents_strip_or_the_turn(start_server: Any, new_page: Any) -> None:
-    """M-6, M-8: while a skip notice and the tie-break's explanation are shown, the opponents' strip (every
-    name, who is on turn), the title and the toolbar stay on top, as do the piles, the hand and the prompt
-    (``layout.ON_TOP``); the notices push the table down instead of lying over it, and both stay reachable. In
-    every language at 360×740, 390×844, 740×360 and 768×1024, German and Russian in both themes."""
-    server = start_server(306)
-    anna, _ben, _ = h.start_two(server, new_page, "mattel", {})
-    view = tie_break_view()
-    failed: list[Any] = []
-    runs = [(lang, scheme) for lang in LANGUAGES for scheme in ("dark", "light")
-            if scheme == "light" or lang in ("de", "ru")]
-    for lang, scheme in runs:
-        anna.context.add_cookies([{"name": "lang", "value": lang, "url": server.url}])
-        anna.emulate_media(color_scheme=scheme)
-        anna.reload()
-        anna.wait_for_selector("#game:not(.hidden)")
-        until(anna, f"document.documentElement.lang === '{lang}' && P10.state.view !== null")
-        for width, height in SWEEP_VIEWPORTS:
-            anna.set_viewport_size({"width": width, "height": height})
-            until(anna, f"window.innerWidth === {width} && window.innerHeight === {height}")
-            show(anna, view, NAMES[:3], False, False)
-            anna.evaluate(BANNERS, view)
-            until(anna, "['skip', 'tiebreak'].every((k) => document.querySelector(`[data-banner='${k}']`))")
-            found = outside(anna) + on_top(anna)
-            # both notices are there to read: the newest shown, the other one tap away (or shown as well)
-            assert anna.locator("#banners .banner:visible").count() >= 1
-            if found:
-                failed.append((lang, scheme, width, height, found[:4]))
-            if (width, height) == (360, 740) and lang in ("de", "ru", "en"):
-                shot(anna, f"banners-tiebreak-{lang}-{scheme}-{width}x{height}")
-    assert not failed, (len(failed), failed[:30])
-    assert not anna.p10_errors, anna.p10_errors
 
 
 # Every special card of the three rule sets (M-5 wild, M-6 skip, R-1 blue action cards, R-2 ranged joker, B-6
@@ -281,31 +215,101 @@ CARD_TEXTS = """() => {
   return out;
 }"""
 
+# Takes the notices of BANNERS away again (and lets the tie-break be told anew): the next moments are judged
+# without them.
+NO_BANNERS = """(view) => {
+  P10.table.emit('view', Object.assign({}, view, { tiebreak: false }));
+  document.querySelectorAll('#banners .banner').forEach((n) => n.remove());
+  document.getElementById('ticker').classList.add('hidden');
+}"""
+
+
+def banners_cover(page: Any, view: dict[str, Any], scheme: str) -> list[str]:
+    """M-6, M-8: what of ``layout.ON_TOP`` (the opponents' strip, the title and the toolbar included) is not on
+    top while a skip notice and the tie-break's explanation are shown over ``view`` in ``scheme``; both notices
+    must be there (the newest shown, the other one tap away)."""
+    page.emulate_media(color_scheme=scheme)
+    until(page, f"P10.darkTheme() === {str(scheme == 'dark').lower()}")
+    show(page, view, NAMES[:3], False, False)
+    page.evaluate(BANNERS, view)
+    until(page, "['skip', 'tiebreak'].every((k) => document.querySelector(`[data-banner='${k}']`))")
+    found = outside(page) + on_top(page)
+    if page.locator("#banners .banner:visible").count() < 1:
+        found.append("no banner shown")
+    return found
+
+
+def card_words(page: Any, view: dict[str, Any]) -> list[str]:
+    """M-5, M-6, R-1, R-2, B-6: the words of the cards of :data:`SPECIAL_CARDS`, dealt into ``view``'s hand, that
+    wrap, are clipped or stick out of their card (:data:`CARD_TEXTS`)."""
+    show(page, dict(view, hand=SPECIAL_CARDS), NAMES[:2], False, False)
+    assert page.locator("#hand .card").count() == len(SPECIAL_CARDS)
+    found: list[str] = page.evaluate(CARD_TEXTS)
+    return found
+
 
 @pytest.mark.e2e
-def test_card_words_fit_their_cards_in_every_language_at_every_viewport(start_server: Any, new_page: Any) -> None:
-    """M-5, M-6, R-1, R-2, B-6: every special card's caption (Skip, wild, joker, the blue action cards) and
-    every face and corner index stays on one line inside its card, in the hand and on the piles, in every
-    language at every viewport of ``layout.VIEWPORTS`` (the German "Aussetzen" once broke into "AUSSETZ/EN")."""
+def test_every_moment_of_every_rule_set_fits_one_screen_on_top_in_every_language(start_server: Any,
+                                                                                 new_page: Any) -> None:
+    """What a player must see and reach: for every kind of moment of games of all three rule sets with 2–6
+    seats (``states.moments``: own and opponents' groups laid or not, cards in front of players, Give-me-five
+    offers, the largest hand), with and without a running turn timer, with the builder open and closed, the
+    piles (Master's blue pile, the board's ring and its lit fields), every hand card's free part and corner
+    index, the prompt and its controls lie inside the viewport and on top (``layout.ON_TOP``), every seat's
+    mark differs and one seat is on turn: in every language at 360×740, 390×844, 740×360 and 768×1024, German
+    and Italian in the dark theme, the others in the light one. The page is a real table's, shown the engine's
+    views as its socket would deliver them.
+
+    On the same page (one server, one load per language):
+
+    * M-6, M-8: while a skip notice and the tie-break's explanation are shown over a 3-seat Mattel tie-break,
+      the opponents' strip (every name, who is on turn), the title and the toolbar stay on top too, as do the
+      piles, the hand and the prompt: the notices push the table down instead of lying over it. At the same four
+      viewports in every language, German and Russian in both themes.
+    * M-5, M-6, R-1, R-2, B-6: every special card's caption (Skip, wild, joker, the blue action cards), face
+      and corner index stays on one line inside its card, at every viewport of ``layout.VIEWPORTS`` in every
+      language (the German "Aussetzen" once broke into "AUSSETZ/EN")."""
     server = start_server(306)
     anna, _ben, _ = h.start_two(server, new_page, "mattel", {})
-    view = json.loads(json.dumps(h.view(anna)))
-    view["hand"] = SPECIAL_CARDS
+    views = [view for ruleset in ("mattel", "master", "board") for view in moments(ruleset)]
+    tie = tie_break_view()
+    table_view = json.loads(json.dumps(h.view(anna)))
     failed: list[Any] = []
-    for lang in LANGUAGES:
+    covered: list[Any] = []
+    words: list[Any] = []
+    for shift, lang in enumerate(LANGUAGES):
         anna.context.add_cookies([{"name": "lang", "value": lang, "url": server.url}])
+        scheme = "dark" if shift % 2 else "light"
+        anna.emulate_media(color_scheme=scheme)
         anna.reload()
         anna.wait_for_selector("#game:not(.hidden)")
         until(anna, f"document.documentElement.lang === '{lang}' && P10.state.view !== null")
         for width, height in VIEWPORTS:
             anna.set_viewport_size({"width": width, "height": height})
             until(anna, f"window.innerWidth === {width} && window.innerHeight === {height}")
-            show(anna, view, NAMES[:2], False, False)
-            assert anna.locator("#hand .card").count() == len(SPECIAL_CARDS)
-            found = anna.evaluate(CARD_TEXTS)
+            if (width, height) in SWEEP_VIEWPORTS:
+                for failure in sweep(anna, views, NAMES, shift):
+                    failed.append((lang, width, height, failure))
+                    if len(failed) <= 3:
+                        show(anna, views[failure["index"]], NAMES, failure["timer"], failure["building"])
+                        shot(anna, f"layout-sweep-failed-{len(failed)}")
+                for other in [scheme] + (["light" if scheme == "dark" else "dark"] if lang in ("de", "ru") else []):
+                    found = banners_cover(anna, tie, other)
+                    if found:
+                        covered.append((lang, other, width, height, found[:4]))
+                    if (width, height) == (360, 740) and lang in ("en", "de", "ru"):
+                        shot(anna, f"banners-tiebreak-{lang}-{other}-{width}x{height}")
+                    anna.evaluate(NO_BANNERS, tie)
+                anna.emulate_media(color_scheme=scheme)
+                until(anna, f"P10.darkTheme() === {str(scheme == 'dark').lower()}")
+            found = card_words(anna, table_view)
             if found:
-                failed.append((lang, width, height, found[:6]))
+                words.append((lang, width, height, found[:6]))
             if lang in ("de", "ru") and (width, height) == (360, 740):
                 shot(anna, f"card-words-{lang}-{width}x{height}")
     assert not failed, (len(failed), failed[:12])
+    assert not covered, ("covered while notices show", len(covered), covered[:8])
+    assert not words, ("card words", len(words), words[:12])
     assert not anna.p10_errors, anna.p10_errors
+
+
