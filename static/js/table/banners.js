@@ -222,7 +222,8 @@ function seatMoved(msg) {
   if ($("summary").open) $("summary").close();
   // read-only: nothing on the page can be pressed, focused or dragged any more
   for (const id of ["game", "waiting"]) $(id).inert = true;
-  removeBanner("offline");
+  // the one thing left to say: no other banner (nor a count of them to unfold) stays
+  $("banners").querySelectorAll(".banner").forEach((node) => removeBanner(node.dataset.banner));
   banner("seat-gone", text, { tone: "err", sticky: true, closable: false });
 }
 
