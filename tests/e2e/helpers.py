@@ -175,10 +175,11 @@ def act(page: Any, stats: dict[str, int]) -> dict[str, Any]:
     return command
 
 
-def act_over_rest(page: Any, stats: dict[str, int]) -> dict[str, Any]:
+def act_over_rest(page: Any, stats: dict[str, int]) -> tuple[dict[str, Any], dict[str, Any]]:
     """The move ``act`` would make (``strategy.decide``, with the server's Suggest when the seat may lay), sent
     from the page over REST with its own seat cookie rather than through its controls: for the tests of what
-    the table tells its players, where a whole game's clicking is not what is tested (and costs seconds)."""
+    the table tells its players, where a whole game's clicking is not what is tested (and costs seconds).
+    Returns the command and the server's answer (``version``, ``events``, the seat's new ``view``)."""
     close_summary(page)
     before = version(page)
     v = view(page)
@@ -194,7 +195,7 @@ def act_over_rest(page: Any, stats: dict[str, int]) -> dict[str, Any]:
     assert status == 200, (command, status, data)
     stats[command["type"]] = stats.get(command["type"], 0) + 1
     wait_version(page, before + 1)
-    return command
+    return command, data
 
 
 def play_until_over(pages: list[Any], stats: dict[str, int], limit: int = 120,

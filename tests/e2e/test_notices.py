@@ -62,25 +62,28 @@ def test_a_tie_break_game_tells_every_seat_what_happened(start_server: Any, new_
     phone.click("#ticker")  # one tap: the log
     phone.wait_for_selector("#side.open")
     phone.click("#side-close")
+    # From here on each move's answer says who is awaited next: only that page must have caught up to decide
+    # (all of them at a round's end, to read its banner).
+    seat_page = {h.view(p)["seat"]: p for p in pages}
+    v, at = h.view(mover), h.version(mover)
     rounds_seen = skips = 0
     for _ in range(400):
-        latest = max(h.version(p) for p in pages)
-        for p in pages:
-            h.wait_version(p, latest)
-        v = h.view(anna)
         if len(v["history"]) > rounds_seen and not v["tiebreak"]:  # a round ended: who went out, what it cost
             rounds_seen = len(v["history"])
             for page in pages:
+                h.wait_version(page, at)
                 text = banner_text(page, "round")
                 assert str(v["history"][-1]["round"]) in text, text
             assert "penalty points" in banner_text(cara, "round") or "you went out" in banner_text(cara, "round")
         if v["tiebreak"] or v["over"]:
             break
-        page = h.awaited_page(pages)
-        assert page is not None
-        command = h.act_over_rest(page, stats)
+        page = seat_page[v["awaited"][0]]
+        h.wait_version(page, at)
+        command, answer = h.act_over_rest(page, stats)
+        v, at = answer["view"], answer["version"]
         if command["type"] == "discard" and command.get("target") is not None:  # M-6: "Anna skipped you"
-            target = next(p for p in pages if h.view(p)["seat"] == command["target"])
+            target = seat_page[command["target"]]
+            h.wait_version(target, at)
             skipper = page.evaluate("P10.state.table.seats.find((s) => s.seat === P10.state.seat).name")
             assert skipper in banner_text(target, "skip")
             skips += 1
@@ -102,14 +105,14 @@ def test_a_tie_break_game_tells_every_seat_what_happened(start_server: Any, new_
     ben.evaluate("window.scrollTo(0, 0)")
     shot(ben, "notices-tiebreak-phone-de-dark")
     for _ in range(200):
-        latest = max(h.version(p) for p in pages)
-        for p in pages:
-            h.wait_version(p, latest)
-        if h.view(anna)["over"]:
+        if v["over"]:
             break
-        page = h.awaited_page(pages)
-        assert page is not None
-        h.act_over_rest(page, stats)
+        page = seat_page[v["awaited"][0]]
+        h.wait_version(page, at)
+        _, answer = h.act_over_rest(page, stats)
+        v, at = answer["view"], answer["version"]
+    for page in pages:
+        h.wait_version(page, at)
     assert h.view(anna)["over"]
     # The score sheet marks the tie-break round, and the seat that sat it out did not "fail its phase".
     h.close_summary(out_page)
