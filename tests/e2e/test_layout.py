@@ -226,16 +226,24 @@ NO_BANNERS = """(view) => {
 
 def banners_cover(page: Any, view: dict[str, Any], scheme: str) -> list[str]:
     """M-6, M-8: what of ``layout.ON_TOP`` (the opponents' strip, the title and the toolbar included) is not on
-    top while a skip notice and the tie-break's explanation are shown over ``view`` in ``scheme``; both notices
-    must be there (the newest shown, the other one tap away)."""
+    top while a skip notice and the tie-break's explanation are shown over ``view`` in ``scheme``, the newest
+    alone and then both, unfolded by the count on it."""
     page.emulate_media(color_scheme=scheme)
     until(page, f"P10.darkTheme() === {str(scheme == 'dark').lower()}")
     show(page, view, NAMES[:3], False, False)
     page.evaluate(BANNERS, view)
     until(page, "['skip', 'tiebreak'].every((k) => document.querySelector(`[data-banner='${k}']`))")
     found = outside(page) + on_top(page)
-    if page.locator("#banners .banner:visible").count() < 1:
-        found.append("no banner shown")
+    if page.locator("#banners .banner:visible").count() != 1:
+        found.append("not one banner shown")
+    # the count on the newest unfolds the other one (still pushing the table, not covering it), and folds it
+    page.click("#banners .banner-more")
+    if page.locator("#banners .banner:visible").count() != 2:
+        found.append("the count does not unfold both banners")
+    found += ["unfolded: " + x for x in outside(page) + on_top(page)]
+    page.click("#banners .banner-more")
+    if page.locator("#banners .banner:visible").count() != 1:
+        found.append("the count does not fold them again")
     return found
 
 

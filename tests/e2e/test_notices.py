@@ -97,6 +97,8 @@ def test_a_tie_break_game_tells_every_seat_what_happened(start_server: Any, new_
         h.close_summary(page)
         text = banner_text(page, "tiebreak")
         assert ("Tie-break" in text or "Stechen" in text), text
+    # the explanation stays in the log once its banner is gone
+    assert "Stechen" in (ben.locator("#log .ev-notice").text_content() or "")
     out_text = banner_text(out_page, "tiebreak")
     assert "sit this round out" in out_text or "setzt diese Runde aus" in out_text, out_text
     seat = h.view(out_page)["seat"]

@@ -152,7 +152,17 @@ function onView(view) {
   removeBanner("round");
   banner("tiebreak", text, { ms: 20000 });
   // the banner goes after a while; the log keeps the explanation (one tap on the ticker or the log button)
-  $("log").appendChild(el("li", { class: "ev ev-notice" }, text));
+  tieNote = { key, text };
+  keepTieNote();
+}
+
+let tieNote = null;  // the tie-break's explanation for the log, kept there even when the log is loaded afresh
+
+function keepTieNote() {
+  if (tieNote && tieNote.key.startsWith(S.gameId + ":") &&
+      !$("log").querySelector(`[data-note="${CSS.escape(tieNote.key)}"]`)) {
+    $("log").appendChild(el("li", { class: "ev ev-notice", "data-note": tieNote.key }, tieNote.text));
+  }
 }
 
 /* ------------------------------------------------------------------ seats leaving and coming back */
@@ -161,6 +171,7 @@ const leaving = new Map();  // seats gone a moment ago: announced if still away 
 const away = new Set();  // seats announced as gone: their coming back is news (a first connection is not)
 
 function onRendered() {
+  keepTieNote();
   const seats = (S.table && S.table.seats) || [];
   const now = new Map(seats.filter((s) => !s.is_bot).map((s) => [s.seat + ":" + s.name, s]));
   if (present !== null && !S.seatGone) {
