@@ -196,13 +196,14 @@ ON_TOP = """() => {
       const x = (r.left + r.right) / 2, y = (r.top + r.bottom) / 2;
       if (x < box.left || x > box.right || y < box.top || y > box.bottom) return;  // scrolled out of sight
       const hit = document.elementFromPoint(x, y);
+      if (hit && (hit === n || n.contains(hit))) return;
       // under what scrolls with it in the same box (the board's ring kept in sight over the scrolled strip)
       let scroller = n.parentElement;
       while (scroller && !['auto', 'scroll'].includes(getComputedStyle(scroller).overflowY)) {
         scroller = scroller.parentElement;
       }
       if (hit && scroller && scroller.contains(hit)) return;
-      if (!hit || !(hit === n || n.contains(hit))) {
+      {
         const by = hit ? (hit.id || hit.className.baseVal || hit.className || hit.tagName) : 'nothing';
         out.push('strip ' + name(n) + ' ' + n.textContent.slice(0, 20) + ' covered by ' + by);
       }
