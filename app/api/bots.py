@@ -5,7 +5,7 @@
 * ``POST /api/tables/{id}/bots`` — host, waiting room: add a bot seat ``{"level": "normal", "name": ...}``;
 * ``DELETE /api/tables/{id}/bots/{seat}`` — host, waiting room: remove a bot seat;
 * ``PUT /api/tables/{id}/clock`` — host, any time: ``{"turn_timer": "off|relaxed|fast|1h|12h|1d|3d",
-  "stand_in": bool}``.
+  "stand_in": bool, "stand_in_level": "easy|normal|hard"}``.
 
 Every change bumps the table revision and is published like any lobby change, so sockets get the new table.
 """
@@ -22,7 +22,7 @@ from app.api.deps import Number, SeatToken, Service
 from app.api.schemas import BotInfo, Name, RequestBody, TableInfo, TimerInfo
 from app.bots import LEVELS
 from app.bots.models import BotSeat
-from app.bots.timers import TIMER_MODES, TimerMode, bot_levels, forget, store_clock, timer_seconds
+from app.bots.timers import TIMER_MODES, StandInLevel, TimerMode, bot_levels, forget, store_clock, timer_seconds
 from app.persistence.models import Seat
 from app.services.errors import ServiceError
 
@@ -39,6 +39,10 @@ class AddBot(RequestBody):
 class ClockIn(RequestBody):
     turn_timer: TimerMode | None = None
     stand_in: bool | None = None
+    stand_in_level: StandInLevel | None = Field(
+        None, description="the level of the bot that stands in for an absent player at this table (easy, normal or "
+        "hard; the server's default until set); anything else is refused with 422 invalid_request, field "
+        "stand_in_level")
 
 
 class BotsOut(BaseModel):
@@ -48,7 +52,8 @@ class BotsOut(BaseModel):
     stand_ins: list[int] = Field(description="seats a stand-in bot plays for now")
     timer: TimerInfo | None
     levels: list[str] = Field(description="the bot levels on offer, weakest first")
-    stand_in_level: str = Field(description="the level of the bot that stands in for an absent player")
+    stand_in_level: str = Field(description="the level of the bot that stands in for an absent player at this table")
+    default_stand_in_level: str = Field(description="the server's default stand-in level")
     turn_timers: dict[str, float | None] = Field(description="seconds per decision of each turn_timer mode")
     stand_in_grace_seconds: float
 
@@ -75,7 +80,7 @@ def get_bots(table_id: str, request: Request, service: Service) -> Any:
         positions = {x.id: x.position for x in s.scalars(select(Seat).where(Seat.table_id == table.id))}
         out = runner.table_extras(s, table_id, positions, service._game(s, table_id))
     out["levels"] = list(LEVELS)
-    out["stand_in_level"] = runner.settings.stand_in_level
+    out["default_stand_in_level"] = runner.settings.stand_in_level
     out["turn_timers"] = {mode: timer_seconds(mode, runner.settings) for mode in TIMER_MODES}
     out["stand_in_grace_seconds"] = runner.settings.stand_in_grace_seconds
     return out
@@ -118,13 +123,14 @@ def remove_bot(table_id: str, seat: Number, service: Service, token: SeatToken) 
 
 @router.put("/tables/{table_id}/clock", response_model=TableInfo)
 def set_clock(table_id: str, body: ClockIn, request: Request, service: Service, token: SeatToken) -> Any:
-    """Host, any time: the table's ``turn_timer`` and ``stand_in`` options."""
+    """Host, any time: the table's ``turn_timer``, ``stand_in`` and ``stand_in_level`` options."""
     with service.db.write() as s:
         table = service._table(s, table_id, lock=True)
         viewer = service._seated(s, table, token)
         if not viewer.is_host:
             raise ServiceError(403, "not_host", "only the host may do this")
-        store_clock(s, table_id, body.turn_timer, body.stand_in)  # a timer switched (back) on: a full decision
+        # a timer switched (back) on: a full decision
+        store_clock(s, table_id, body.turn_timer, body.stand_in, body.stand_in_level)
         service._bump(s, table)
         s.flush()
         info = service._table_info(s, table)

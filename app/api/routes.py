@@ -36,8 +36,9 @@ def create_table(body: schemas.CreateTable, request: Request, response: Response
     """Create a private table; the creator is the host (seat 0). Sets the seat cookie. ``turn_timer`` and
     ``stand_in`` are stored like ``PUT /api/tables/{id}/clock``, in the same transaction."""
     setup = None
-    if body.turn_timer != "off" or body.stand_in:
-        setup = partial(store_clock, turn_timer=body.turn_timer, stand_in=body.stand_in)
+    if body.turn_timer != "off" or body.stand_in or body.stand_in_level is not None:
+        setup = partial(store_clock, turn_timer=body.turn_timer, stand_in=body.stand_in,
+                        stand_in_level=body.stand_in_level)
     created = service.create_table(body.ruleset, body.seats, body.options, body.spectators, body.name, setup)
     created["invite_link"] = service.invite_link(created["table_id"], created["join_code"], link_base(request))
     set_seat_cookie(request, response, created["table_id"], created["token"])

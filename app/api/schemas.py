@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, RootModel, StringConstraints, field_validator
 
-from app.bots.timers import TimerMode
+from app.bots.timers import StandInLevel, TimerMode
 from app.services.text import check_texts, clean_name
 
 # The database's integer columns are 32-bit: numbers from clients (versions, seats, game numbers, steps)
@@ -54,6 +54,7 @@ class CreateTable(RequestBody):
     turn_timer: TimerMode = Field(
         "off", description="time per decision (as PUT /api/tables/{id}/clock); the easy bot decides when it runs out")
     stand_in: bool = Field(False, description="a bot plays for a seat disconnected longer than the grace period")
+    stand_in_level: StandInLevel | None = Field(None, description="that bot's level (the server's default if unset)")
 
 
 class JoinTable(RequestBody):
@@ -132,6 +133,7 @@ class TableInfo(BaseModel):
     bots: list[BotInfo] = Field(default_factory=list)
     turn_timer: str = "off"
     stand_in: bool = False
+    stand_in_level: str | None = Field(None, description="the level of the bot that stands in at this table")
     stand_ins: list[int] = Field(default_factory=list, description="seats a stand-in bot plays for now")
     timer: TimerInfo | None = None
     rematch: RematchInfo | None = Field(None, description="the open \"Play again\" offer (app/services/rematch.py)")

@@ -28,7 +28,9 @@ class BotSeat(Base):
 
 class TableClock(Base):
     """A table's ``turn_timer`` (``off``, ``relaxed``, ``fast`` or a correspondence length ``1h`` ... ``3d``) and
-    ``stand_in`` options; ``timer_set_at``: when the mode was last set (migration ``0007_far_correspondence_clock``)."""
+    ``stand_in`` options; ``timer_set_at``: when the mode was last set (migration ``0007_far_correspondence_clock``);
+    ``stand_in_level``: the stand-in bot's level at this table, ``None`` for the server's default (migration
+    ``0016_stand_in_level``)."""
 
     __tablename__ = "table_clock"
 
@@ -36,6 +38,7 @@ class TableClock(Base):
     turn_timer: Mapped[str] = mapped_column(String(16), default="off")
     stand_in: Mapped[bool] = mapped_column(Boolean, default=False)
     timer_set_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    stand_in_level: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
 
 class DutyLease(Base):

@@ -4,7 +4,8 @@ The runner is a ``TableExtension`` of the game service (app/services/games.py), 
 (``GameService.add_extension``; ``start``/``stop`` in the app's lifespan). The service calls its hooks itself:
 
 * ``after_commit``: every accepted command and lobby change (REST or websocket) pokes the runner for that table;
-* ``table_extras``: table info gains ``bots``, ``turn_timer``, ``stand_in``, ``stand_ins`` and ``timer``;
+* ``table_extras``: table info gains ``bots``, ``turn_timer``, ``stand_in``, ``stand_in_level``, ``stand_ins`` and
+  ``timer``;
 * ``decorate_views``: every view gains ``timer`` (the time left for the seats on the clock); the table's clock,
   bot seats and stand-ins are read once per batch of views (one fan-out), not once per view.
 
@@ -426,7 +427,7 @@ class BotRunner:
                                                self.settings.delay_seconds))
             elif seat_id in plan.stand_ins:
                 plan.decisions.append(Decision(game.id, game.version, seat, seat_id,
-                                               self.settings.stand_in_level, "stand_in",
+                                               table_clock.level(self.settings), "stand_in",
                                                self.settings.delay_seconds))
             elif end is not None:
                 wait = (end - self.now()).total_seconds()
@@ -519,6 +520,7 @@ class BotRunner:
         return {"bots": [{"seat": positions[seat_id], "level": level} for seat_id, level in levels.items()
                          if seat_id in positions],
                 "turn_timer": table_clock.turn_timer, "stand_in": table_clock.stand_in,
+                "stand_in_level": table_clock.level(self.settings),
                 "stand_ins": sorted(positions[x] for x in stand_ins if x in positions), "timer": timer}
 
     def decorate_views(self, s: Session, table_id: str, game: GameRef, views: list[JSONDict]) -> None:

@@ -30,6 +30,8 @@ from .settings import BotSettings
 
 TimerMode = Literal["off", "relaxed", "fast", "1h", "12h", "1d", "3d"]
 TIMER_MODES: tuple[str, ...] = ("off", "relaxed", "fast", "1h", "12h", "1d", "3d")
+StandInLevel = Literal["easy", "normal", "hard"]
+STAND_IN_LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 # Correspondence play: hours and days per decision.
 CORRESPONDENCE_SECONDS = {"1h": 3600.0, "12h": 12 * 3600.0, "1d": 24 * 3600.0, "3d": 3 * 24 * 3600.0}
 
@@ -39,6 +41,11 @@ class Clock:
     turn_timer: str = "off"
     stand_in: bool = False
     set_at: datetime | None = None  # when ``turn_timer`` was last set (unknown for tables of older versions)
+    stand_in_level: str | None = None  # the stand-in's level chosen for the table (``None``: the server's default)
+
+    def level(self, settings: BotSettings) -> str:
+        """The level of the bot that stands in at this table."""
+        return self.stand_in_level or settings.stand_in_level
 
     @property
     def ordinary(self) -> bool:
@@ -62,7 +69,9 @@ def is_correspondence(mode: str) -> bool:
 
 def clock(s: Session, table_id: str) -> Clock:
     row = s.get(TableClock, table_id)
-    return Clock() if row is None else Clock(row.turn_timer, row.stand_in, _utc_or_none(row.timer_set_at))
+    if row is None:
+        return Clock()
+    return Clock(row.turn_timer, row.stand_in, _utc_or_none(row.timer_set_at), row.stand_in_level)
 
 
 def _utc_or_none(moment: datetime | None) -> datetime | None:
@@ -109,7 +118,8 @@ def forget(s: Session, table_id: str) -> None:
     s.info.pop(("phase10.bots", table_id), None)
 
 
-def store_clock(s: Session, table_id: str, turn_timer: str | None = None, stand_in: bool | None = None) -> TableClock:
+def store_clock(s: Session, table_id: str, turn_timer: str | None = None, stand_in: bool | None = None,
+                stand_in_level: str | None = None) -> TableClock:
     """Set a table's clock options (``None`` leaves one as it is); the caller bumps the revision if needed."""
     row = s.get(TableClock, table_id)
     if row is None:
@@ -123,6 +133,10 @@ def store_clock(s: Session, table_id: str, turn_timer: str | None = None, stand_
         row.turn_timer = turn_timer
     if stand_in is not None:
         row.stand_in = stand_in
+    if stand_in_level is not None:
+        if stand_in_level not in STAND_IN_LEVELS:
+            raise ValueError(f"unknown stand_in_level {stand_in_level!r}")
+        row.stand_in_level = stand_in_level
     s.flush()
     forget(s, table_id)
     return row

@@ -41,6 +41,15 @@
     });
   };
 
+  /** A special card's caption ("SKIP", "JOKER"): a short word of the locale's "cap." keys on one line, its size
+      made by its length to fit the card's width (app.css reads --cap-len) in every language. */
+  function capEl(key) {
+    const text = t(key);
+    const node = el("span", { class: "cap" }, text);
+    node.style.setProperty("--cap-len", String(Math.max(4, Array.from(text).length)));
+    return node;
+  }
+
   /** One card as a DOM node. opts: {button, selected, small, onclick, extraLabel}. */
   P10.cardEl = function (card, opts) {
     opts = opts || {};
@@ -65,7 +74,7 @@
       const icon = ACTION_ICON[card.action] || "?";
       face = [el("span", { class: "corner" }, el("span", { class: "idx" }, icon)),
         el("span", { class: "num icon" }, icon),
-        el("span", { class: "cap" }, t("action." + card.action))];
+        capEl("cap." + card.action)];
     } else {
       classes.push("joker");
       const turned = card.number !== undefined && card.colour;
@@ -75,7 +84,7 @@
         face = [el("span", { class: "corner" }, el("span", { class: "idx" }, "J")),
         el("span", { class: "num" }, "J"),
         el("span", { class: "face c-" + card.colour }, String(card.number) + SYMBOL[card.colour]),
-        el("span", { class: "cap" }, t("card.joker"))];
+        capEl("cap.joker")];
       } else {
         const ranged = card.low !== undefined && (card.low !== 1 || card.high !== 12);
         const colours = card.colours || ["red", "yellow", "green", "blue"];
@@ -84,7 +93,7 @@
         face = [el("span", { class: "corner" }, el("span", { class: "idx" + (ranged ? " range" : "") }, ranged ? card.low + "-" + card.high : "W")),
           el("span", { class: "num" + (ranged ? " range" : "") }, range),
           el("span", { class: "jcolours" }, colours.map((c) => el("span", { class: "jc c-" + c }, SYMBOL[c]))),
-          el("span", { class: "cap" }, ranged ? t("card.joker") : t("card.wild"))];
+          capEl(ranged ? "cap.joker" : "cap.wild")];
       }
     }
     const attrs = { class: classes.join(" "), "data-card-id": card.id, title: label };

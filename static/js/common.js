@@ -29,6 +29,16 @@ window.P10 = window.P10 || {};
     return text;
   };
 
+  /* A bot seat added without a name is called "Bot 2 (easy)" by the server (app/api/bots.py), the same for every
+     reader; every page says it in its own language ("Robot 2 (facile)"). Any other name is the player's own and
+     stays as it is. ``isBot`` false keeps a human's name as typed; unknown (a replay's or a series' seats) goes
+     by the name alone. */
+  const BOT_NAME = /^Bot (\d+) \((easy|normal|hard)\)$/;
+  P10.playerName = function (name, isBot) {
+    const m = isBot === false ? null : BOT_NAME.exec(name || "");
+    return m ? P10.t("bot.name", { n: m[1], level: P10.t("level." + m[2]) }) : name || "";
+  };
+
   /** el("button", {class: "x", onclick: f, "aria-label": "..."}, child, "text", ...) */
   P10.el = function (tag, attrs, ...children) {
     const node = document.createElement(tag);

@@ -13,7 +13,7 @@
     return el("li", { class: "my-table", "data-table": table.table_id, "data-badge": table.badge },
       el("a", { class: "my-table-link", href: table.link }, title),
       " ", el("span", { class: "badge my-badge badge-" + table.badge }, t("my." + table.badge)),
-      el("div", { class: "muted small-text" }, t("my.with", { names: table.players.join(", ") })),
+      el("div", { class: "muted small-text" }, t("my.with", { names: table.players.map((n) => P10.playerName(n)).join(", ") })),
       played ? el("details", { class: "my-series" }, el("summary", null, t("series.title") + " (" + table.games.length + ")"),
         P10.seriesView(table, { titled: false })) : null);
   }

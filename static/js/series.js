@@ -8,7 +8,7 @@
   const { t, el } = P10;
 
   function gameRow(g) {
-    const scores = g.players.map((p) => (p.winner ? "🏆 " : "") + p.name + " " + (p.score ?? "–")).join(" · ");
+    const scores = g.players.map((p) => (p.winner ? "🏆 " : "") + P10.playerName(p.name) + " " + (p.score ?? "–")).join(" · ");
     return el("tr", { "data-game": g.number },
       el("th", { scope: "row" }, t("series.game", { n: g.number })),
       el("td", null, g.status === "finished" ? scores : el("span", { class: "muted" }, t("series.in_progress"))),
@@ -21,7 +21,7 @@
       .map((key) => el("th", { scope: "col" }, t(key))));
     return el("div", { class: "table-scroll" }, el("table", { class: "series-table series-standings" },
       el("thead", null, head),
-      el("tbody", null, rows.map((r) => el("tr", null, el("th", { scope: "row" }, r.name),
+      el("tbody", null, rows.map((r) => el("tr", null, el("th", { scope: "row" }, P10.playerName(r.name)),
         el("td", null, String(r.games_won)), el("td", null, String(r.rounds_won)), el("td", null, String(r.phases_made)),
         el("td", null, r.average_score === null ? "–" : r.average_score.toLocaleString(window.P10_LANG)))))));
   }

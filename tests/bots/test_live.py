@@ -327,3 +327,47 @@ def test_a_timer_switched_on_mid_decision_starts_a_full_clock(settings: Any) -> 
         service: GameService = live.app.state.service  # type: ignore[attr-defined]
         with service.db.write() as s:
             s.execute(update(TableClock).values(turn_timer="off", stand_in=False))
+
+
+def test_the_stand_in_plays_at_the_level_chosen_for_the_table(live: TestClient, monkeypatch: Any) -> None:
+    """The host chooses the stand-in's level where the stand-in is chosen (``PUT .../clock``): it is stored,
+    shown in the table info and used by the runner for every stand-in decision; a level the server does not
+    offer is refused with a stable code and changes nothing. Until chosen, the server's default holds."""
+    import app.bots.runner as runner_module
+
+    levels: list[str] = []
+    real = runner_module.choose
+
+    def spy(level: str, *args: Any) -> Any:
+        levels.append(level)
+        return real(level, *args)
+
+    monkeypatch.setattr(runner_module, "choose", spy)
+    t = new_table(live, players=2)
+    assert live.get(f"/api/tables/{t.id}").json()["stand_in_level"] == FAST.stand_in_level  # the default
+    r = live.put(f"/api/tables/{t.id}/clock", json={"stand_in": True, "stand_in_level": "hard"},
+                 headers=bearer(t.tokens[0]))
+    assert r.status_code == 200 and r.json()["stand_in_level"] == "hard", r.text
+    for bad in ("expert", "", None, 3, ["hard"]):
+        r = live.put(f"/api/tables/{t.id}/clock", json={"stand_in_level": bad}, headers=bearer(t.tokens[0]))
+        if bad is None:  # null leaves it as it is, like the other clock fields
+            assert r.status_code == 200 and r.json()["stand_in_level"] == "hard"
+            continue
+        assert r.status_code == 422, (bad, r.text)
+        assert r.json()["error"]["code"] == "invalid_request" and r.json()["error"]["field"] == "stand_in_level"
+    r = live.put(f"/api/tables/{t.id}/clock", json={"stand_in_level": "easy"}, headers=bearer(t.tokens[1]))
+    assert r.status_code == 403 and r.json()["error"]["code"] == "not_host"
+    info = live.get(f"/api/tables/{t.id}/bots").json()
+    assert (info["stand_in_level"], info["default_stand_in_level"]) == ("hard", FAST.stand_in_level)
+    rng = random.Random(2)
+    with live.websocket_connect(f"/ws/tables/{t.id}?token={t.tokens[0]}"):
+        live.post(f"/api/tables/{t.id}/start", headers=bearer(t.tokens[0]))
+
+        def stood_in() -> bool:  # seat 1 never connects: a stand-in plays for it; the host plays by hand
+            ruleset, state, _ = server_game(live, t.id)
+            if 0 in ruleset.awaited(state):
+                human_move(live, t.id, t.tokens[0], 0, rng)
+            return any(r.command_id.startswith("stand_in:") for r in commands(live, t.id))
+
+        wait_for(stood_in, timeout=15)
+    assert levels and set(levels) == {"hard"}, levels

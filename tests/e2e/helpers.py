@@ -7,6 +7,7 @@ seat's view) and then made through the page's buttons, never through the API dir
 from __future__ import annotations
 
 import re
+import uuid
 from typing import Any
 
 from .strategy import decide
@@ -172,6 +173,29 @@ def act(page: Any, stats: dict[str, int]) -> dict[str, Any]:
     stats[command["type"]] = stats.get(command["type"], 0) + 1
     wait_version(page, before + 1)
     return command
+
+
+def act_over_rest(page: Any, stats: dict[str, int]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The move ``act`` would make (``strategy.decide``, with the server's Suggest when the seat may lay), sent
+    from the page over REST with its own seat cookie rather than through its controls: for the tests of what
+    the table tells its players, where a whole game's clicking is not what is tested (and costs seconds).
+    Returns the command and the server's answer (``version``, ``events``, the seat's new ``view``)."""
+    close_summary(page)
+    before = version(page)
+    v = view(page)
+    prompt = v["prompt"]
+    hint = None
+    if prompt["action"] == "play" and prompt.get("can_lay"):
+        hint = page.evaluate("P10.api('GET', `/api/tables/${P10.state.tableId}/hint`).then((r) => r.data.groups)")
+    command = decide(v, hint)
+    status, data = page.evaluate(
+        "([command, version, id]) => P10.api('POST', `/api/tables/${P10.state.tableId}/commands`, "
+        "{command_id: id, expected_version: version, command}).then((r) => [r.status, r.data])",
+        [command, before, str(uuid.uuid4())])
+    assert status == 200, (command, status, data)
+    stats[command["type"]] = stats.get(command["type"], 0) + 1
+    wait_version(page, before + 1)
+    return command, data
 
 
 def play_until_over(pages: list[Any], stats: dict[str, int], limit: int = 120,

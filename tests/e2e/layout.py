@@ -94,9 +94,17 @@ def check_viewports(page: Any, where: str, home: tuple[int, int]) -> None:
 # element at its centre (document.elementFromPoint): not covered by an overlay, a drawer, a toast or a
 # neighbour. The corner index of a card never overlaps its big number; a ranged joker's range is one line.
 ON_TOP = """() => {
+  const SEE_ALL = '*, *::before, *::after { pointer-events: auto !important; }';
   const W = window.innerWidth, H = window.innerHeight;
   const view = P10.state.view;
   const out = [];
+  // what lets taps through (pointer-events: none) still hides what lies under it: everything is hit-tested
+  // (a constructed sheet: the pages' CSP refuses inline style elements; a sweep adopts it once for all views)
+  const seeAll = window.p10SeeAll ? null : new CSSStyleSheet();
+  if (seeAll) {
+    seeAll.replaceSync(SEE_ALL);
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, seeAll];
+  }
   const clips = new Map();  // element -> the box its scrolling ancestors leave visible
   const clip = (node) => {
     const parent = node.parentElement;
@@ -178,6 +186,28 @@ ON_TOP = """() => {
     const marks = [...document.querySelectorAll(sel)].map((n) => n.textContent);
     if (new Set(marks).size !== marks.length) out.push('marks alike: ' + marks.join(' '));
   }
+  // The opponents' strip (every seat's name and the turn badge), the title and the toolbar are never covered
+  // (by a banner, the ticker, a bubble): each that its scrolling boxes leave in sight is the element at its centre.
+  document.querySelectorAll('#players .player-name, #players .badge.turn, #game-title, .toolbar .tool')
+    .forEach((n) => {
+      if (!shown(n)) return;
+      const r = n.getBoundingClientRect(), box = clip(n);
+      if (r.width <= 2 || r.height <= 2) return;  // kept for screen readers only (the ring says whose turn it is)
+      const x = (r.left + r.right) / 2, y = (r.top + r.bottom) / 2;
+      if (x < box.left || x > box.right || y < box.top || y > box.bottom) return;  // scrolled out of sight
+      const hit = document.elementFromPoint(x, y);
+      if (hit && (hit === n || n.contains(hit))) return;
+      // under what scrolls with it in the same box (the board's ring kept in sight over the scrolled strip)
+      let scroller = n.parentElement;
+      while (scroller && !['auto', 'scroll'].includes(getComputedStyle(scroller).overflowY)) {
+        scroller = scroller.parentElement;
+      }
+      if (hit && scroller && scroller.contains(hit)) return;
+      {
+        const by = hit ? (hit.id || hit.className.baseVal || hit.className || hit.tagName) : 'nothing';
+        out.push('strip ' + name(n) + ' ' + n.textContent.slice(0, 20) + ' covered by ' + by);
+      }
+    });
   const onTurn = document.querySelectorAll('#players .player.on-turn');
   if (onTurn.length !== (view.over || view.turn === null || view.turn === undefined ? 0 : 1)) {
     out.push(onTurn.length + ' seats on turn');
@@ -186,6 +216,7 @@ ON_TOP = """() => {
   if (page.scrollHeight > H + 1 || page.scrollWidth > W + 1) {
     out.push('page scrolls ' + page.scrollWidth + 'x' + page.scrollHeight);
   }
+  if (seeAll) document.adoptedStyleSheets = document.adoptedStyleSheets.filter((sheet) => sheet !== seeAll);
   return out;
 }"""
 
@@ -228,6 +259,9 @@ SWEEP = f"""([json, names, shift]) => {{
   const show = {SHOW};
   const onTop = {ON_TOP};
   const failures = [];
+  window.p10SeeAll = new CSSStyleSheet();  // ON_TOP's hit-testing sheet, adopted once for the whole sweep
+  window.p10SeeAll.replaceSync('*, *::before, *::after {{ pointer-events: auto !important; }}');
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, window.p10SeeAll];
   views.forEach((view, i) => {{
     const timer = (i + shift) % 2 === 0, building = (Math.floor(i / 2) + shift) % 2 === 0;
     show([view, names, timer, building]);
@@ -235,6 +269,8 @@ SWEEP = f"""([json, names, shift]) => {{
     if (found.length) failures.push({{ index: i, timer, building, what: view.ruleset + ' ' + view.players.length
       + ' seats, ' + ((view.prompt || {{}}).action || 'wait'), found: found.slice(0, 4) }});
   }});
+  document.adoptedStyleSheets = document.adoptedStyleSheets.filter((sheet) => sheet !== window.p10SeeAll);
+  window.p10SeeAll = null;
   return failures;
 }}"""
 

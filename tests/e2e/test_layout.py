@@ -10,20 +10,23 @@
 * Every kind of moment of games of all three rule sets with 2–6 seats (``states.moments``), in every
   language, with and without a turn timer and with the builder open and closed, at 360×740, 390×844,
   740×360 and 768×1024: the same ``ON_TOP`` check, the views shown to a real table page as its socket
-  would deliver them.
+  would deliver them. On the same page: a skip notice and the tie-break's explanation never cover the
+  opponents' strip, the turn or the table (M-6, M-8), and every card's words fit their card on one line at
+  every viewport (M-5, M-6, R-1, R-2, B-6).
 
 Seeds as in the whole-game tests: Mattel 306, Master 627 (two rounds with an All-mine keep choice, R-9;
 Give me five and Skip cards in play), board 1120 (dice, moves, search, ask/give, swap; B-5)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
 from . import helpers as h
 from .conftest import shot
-from .layout import check_viewports, first_move_one_tab_away, on_top, outside, show, sweep, until
+from .layout import VIEWPORTS, check_viewports, first_move_one_tab_away, on_top, outside, show, sweep, until
 from .states import moments
 
 PHONE = (360, 740)
@@ -151,6 +154,109 @@ SWEEP_VIEWPORTS = [(360, 740), (390, 844), (740, 360), (768, 1024)]
 NAMES = ["Anna", "Boris", "Bettina", "Chiara", "Dmitri Alexandrowitsch", "Bob"]
 
 
+# A skip played on this seat and the tie-break's explanation (banners.js), brought as the socket brings them,
+# over a 3-seat Mattel table in its tie-break round (M-6, M-8).
+BANNERS = """(view) => {
+  const T = P10.table, S = T.state;
+  const skipper = view.players.find((p) => p.seat !== view.seat).seat;
+  T.emit('message', { type: 'update', game_id: S.gameId, version: 0,
+                      events: [{ type: 'skip_played', seat: skipper, target: view.seat }] });
+  T.emit('view', view);
+}"""
+
+
+def tie_break_view() -> dict[str, Any]:
+    """A 3-seat Mattel view of this seat's turn, made the tie-break round (M-8) that one seat sits out."""
+    view = next(v for v in moments("mattel") if len(v["players"]) == 3 and (v["prompt"] or {}).get("action") == "draw")
+    view = json.loads(json.dumps(view))
+    view["tiebreak"] = True
+    for player in view["players"]:
+        player["in_round"] = player["seat"] != (view["seat"] + 2) % 3
+    return view
+
+
+# Every special card of the three rule sets (M-5 wild, M-6 skip, R-1 blue action cards, R-2 ranged joker, B-6
+# turned card) and a two-digit number card, dealt into a hand (ids above the engine's).
+SPECIAL_CARDS: list[dict[str, Any]] = [
+    {"id": 901, "kind": "action", "action": "skip"},
+    {"id": 902, "kind": "joker", "low": 1, "high": 12, "colours": ["red", "yellow", "green", "blue"]},
+    {"id": 903, "kind": "joker", "low": 7, "high": 12, "colours": ["red", "blue"]},
+    {"id": 904, "kind": "action", "action": "take_two"},
+    {"id": 905, "kind": "action", "action": "all_mine"},
+    {"id": 906, "kind": "action", "action": "give_me_five"},
+    {"id": 907, "kind": "joker", "number": 11, "colour": "green"},
+    {"id": 908, "kind": "number", "number": 12, "colour": "yellow"},
+]
+
+# Each card's words (caption, big face, corner index) on one line and inside its card: no wrap, nothing
+# clipped (scrollWidth against clientWidth) and no text outside the card's box.
+CARD_TEXTS = """() => {
+  const out = [];
+  document.querySelectorAll('.card').forEach((card) => {
+    if (!card.getClientRects().length) return;
+    const c = card.getBoundingClientRect();
+    card.querySelectorAll('.cap, .num, .corner .idx').forEach((label) => {
+      if (!label.getClientRects().length || !label.textContent) return;  // not shown (small cards, sideways)
+      const text = document.createRange();
+      text.selectNodeContents(label);
+      const rects = [...text.getClientRects()];
+      const what = 'card ' + card.dataset.cardId + ' ' + label.className + ' "' + label.textContent + '"';
+      const lines = new Set(rects.map((q) => Math.round(q.top))).size;
+      if (lines > 1) out.push(what + ' takes ' + lines + ' lines');
+      if (label.scrollWidth > label.clientWidth + 0.5) {
+        out.push(what + ' clipped ' + label.scrollWidth + '>' + label.clientWidth);
+      }
+      const r = text.getBoundingClientRect();
+      if (r.left < c.left - 0.5 || r.right > c.right + 0.5) {
+        out.push(what + ' sticks out of its card ' + [r.left, r.right, c.left, c.right].map(Math.round).join(','));
+      }
+    });
+  });
+  return out;
+}"""
+
+# Takes the notices of BANNERS away again (and lets the tie-break be told anew): the next moments are judged
+# without them.
+NO_BANNERS = """(view) => {
+  P10.table.emit('view', Object.assign({}, view, { tiebreak: false }));
+  document.querySelectorAll('#banners .banner').forEach((n) => n.remove());
+  document.getElementById('ticker').classList.add('hidden');
+}"""
+
+
+def banners_cover(page: Any, view: dict[str, Any], scheme: str) -> list[str]:
+    """M-6, M-8: what of ``layout.ON_TOP`` (the opponents' strip, the title and the toolbar included) is not on
+    top while a skip notice and the tie-break's explanation are shown over ``view`` in ``scheme``, the newest
+    alone and then both, unfolded by the count on it."""
+    page.emulate_media(color_scheme=scheme)
+    until(page, f"P10.darkTheme() === {str(scheme == 'dark').lower()}")
+    show(page, view, NAMES[:3], False, False)
+    page.evaluate(BANNERS, view)
+    until(page, "['skip', 'tiebreak'].every((k) => document.querySelector(`[data-banner='${k}']`))")
+    shown = "[...document.querySelectorAll('#banners .banner')].filter((n) => n.getClientRects().length).length"
+    found = outside(page) + on_top(page)
+    if page.evaluate(shown) != 1:
+        found.append("not one banner shown")
+    # the count on the newest unfolds the other one (still pushing the table, not covering it), and folds it
+    page.evaluate("document.querySelector('#banners .banner-more').click()")
+    if page.evaluate(shown) != 2:
+        found.append("the count does not unfold both banners")
+    found += ["unfolded: " + x for x in outside(page) + on_top(page)]
+    page.evaluate("document.querySelector('#banners .banner-more').click()")
+    if page.evaluate(shown) != 1:
+        found.append("the count does not fold them again")
+    return found
+
+
+def card_words(page: Any, view: dict[str, Any]) -> list[str]:
+    """M-5, M-6, R-1, R-2, B-6: the words of the cards of :data:`SPECIAL_CARDS`, dealt into ``view``'s hand, that
+    wrap, are clipped or stick out of their card (:data:`CARD_TEXTS`)."""
+    show(page, dict(view, hand=SPECIAL_CARDS), NAMES[:2], False, False)
+    assert page.locator("#hand .card").count() == len(SPECIAL_CARDS)
+    found: list[str] = page.evaluate(CARD_TEXTS)
+    return found
+
+
 @pytest.mark.e2e
 def test_every_moment_of_every_rule_set_fits_one_screen_on_top_in_every_language(start_server: Any,
                                                                                  new_page: Any) -> None:
@@ -161,24 +267,58 @@ def test_every_moment_of_every_rule_set_fits_one_screen_on_top_in_every_language
     index, the prompt and its controls lie inside the viewport and on top (``layout.ON_TOP``), every seat's
     mark differs and one seat is on turn: in every language at 360×740, 390×844, 740×360 and 768×1024, German
     and Italian in the dark theme, the others in the light one. The page is a real table's, shown the engine's
-    views as its socket would deliver them."""
+    views as its socket would deliver them.
+
+    On the same page (one server, one load per language):
+
+    * M-6, M-8: while a skip notice and the tie-break's explanation are shown over a 3-seat Mattel tie-break,
+      the opponents' strip (every name, who is on turn), the title and the toolbar stay on top too, as do the
+      piles, the hand and the prompt: the notices push the table down instead of lying over it. At the same four
+      viewports in every language, German and Russian in both themes.
+    * M-5, M-6, R-1, R-2, B-6: every special card's caption (Skip, wild, joker, the blue action cards), face
+      and corner index stays on one line inside its card, at every viewport of ``layout.VIEWPORTS`` in every
+      language (the German "Aussetzen" once broke into "AUSSETZ/EN")."""
     server = start_server(306)
     anna, _ben, _ = h.start_two(server, new_page, "mattel", {})
     views = [view for ruleset in ("mattel", "master", "board") for view in moments(ruleset)]
+    tie = tie_break_view()
+    table_view = json.loads(json.dumps(h.view(anna)))
     failed: list[Any] = []
+    covered: list[Any] = []
+    words: list[Any] = []
     for shift, lang in enumerate(LANGUAGES):
         anna.context.add_cookies([{"name": "lang", "value": lang, "url": server.url}])
-        anna.emulate_media(color_scheme="dark" if shift % 2 else "light")
+        scheme = "dark" if shift % 2 else "light"
+        anna.emulate_media(color_scheme=scheme)
         anna.reload()
         anna.wait_for_selector("#game:not(.hidden)")
         until(anna, f"document.documentElement.lang === '{lang}' && P10.state.view !== null")
-        for width, height in SWEEP_VIEWPORTS:
+        for width, height in VIEWPORTS:
             anna.set_viewport_size({"width": width, "height": height})
             until(anna, f"window.innerWidth === {width} && window.innerHeight === {height}")
-            for failure in sweep(anna, views, NAMES, shift):
-                failed.append((lang, width, height, failure))
-                if len(failed) <= 3:
-                    show(anna, views[failure["index"]], NAMES, failure["timer"], failure["building"])
-                    shot(anna, f"layout-sweep-failed-{len(failed)}")
+            if (width, height) in SWEEP_VIEWPORTS:
+                for failure in sweep(anna, views, NAMES, shift):
+                    failed.append((lang, width, height, failure))
+                    if len(failed) <= 3:
+                        show(anna, views[failure["index"]], NAMES, failure["timer"], failure["building"])
+                        shot(anna, f"layout-sweep-failed-{len(failed)}")
+                for other in [scheme] + (["light" if scheme == "dark" else "dark"] if lang in ("de", "ru") else []):
+                    found = banners_cover(anna, tie, other)
+                    if found:
+                        covered.append((lang, other, width, height, found[:4]))
+                    if (width, height) == (360, 740) and lang in ("en", "de", "ru") or (width, lang) == (740, "de"):
+                        shot(anna, f"banners-tiebreak-{lang}-{other}-{width}x{height}")
+                    anna.evaluate(NO_BANNERS, tie)
+                anna.emulate_media(color_scheme=scheme)
+                until(anna, f"P10.darkTheme() === {str(scheme == 'dark').lower()}")
+            found = card_words(anna, table_view)
+            if found:
+                words.append((lang, width, height, found[:6]))
+            if lang in ("de", "ru") and (width, height) == (360, 740):
+                shot(anna, f"card-words-{lang}-{width}x{height}")
     assert not failed, (len(failed), failed[:12])
+    assert not covered, ("covered while notices show", len(covered), covered[:8])
+    assert not words, ("card words", len(words), words[:12])
     assert not anna.p10_errors, anna.p10_errors
+
+

@@ -13,12 +13,16 @@ import pytest
 from . import helpers as h
 from .conftest import shot
 
-TIE_SEED = 53  # offline search with tests/e2e/strategy.decide: 3 players, phases_to_win 2 reach the M-8 tie-break
+# Offline search with tests/e2e/strategy.decide (each seat's own view and the server's Suggest, as the pages play):
+# 3 players, phases_to_win 2 reach the M-8 tie-break, with a skip played on a seat before it, in the fewest moves
+# of seeds 1-1500 (54: 46 to the tie-break, 8 in it; seed 53 took 67).
+TIE_SEED = 1307
+SEED = 53  # the other tests of this module: any game will do
 TIE_OPTIONS = {"phases_to_win": 2}
 
 
 def banner_text(page: Any, key: str) -> str:
-    page.wait_for_selector(f"[data-banner='{key}']")
+    page.wait_for_selector(f"[data-banner='{key}']", state="attached")  # the newest shows, the others fold
     return page.locator(f"[data-banner='{key}'] .banner-text").text_content() or ""
 
 
@@ -26,7 +30,9 @@ def banner_text(page: Any, key: str) -> str:
 def test_a_tie_break_game_tells_every_seat_what_happened(start_server: Any, new_page: Any) -> None:
     """M-8: the others' moves in the ticker (announced politely, the log one tap away), each round's end with
     what it cost, and the tie-break: who plays it and why, and the seat left out sits it out (not "0 cards"),
-    also on the score sheet. Ben plays on a 360×740 phone in German and dark mode."""
+    also on the score sheet. Ben plays on a 360×740 phone in German and dark mode. The first move is made with
+    the page's controls, the rest over REST from each page (``helpers.act_over_rest``): the notices come over
+    the sockets all the same."""
     server = start_server(TIE_SEED)
     anna = new_page()
     ben = new_page(locale="de-DE", width=360, height=740, color_scheme="dark")
@@ -52,28 +58,32 @@ def test_a_tie_break_game_tells_every_seat_what_happened(start_server: Any, new_
             assert page.get_attribute("#ticker-live", "role") == "status"
             assert page.locator("#ticker").is_visible()
     assert mover.locator("#ticker").is_hidden()  # one's own moves are not repeated
-    ben.click("#ticker")  # one tap: the log (the phone's drawer)
-    ben.wait_for_selector("#side.open")
-    ben.click("#side-close")
+    phone = next(p for p in (ben, cara) if p is not mover)  # both narrow: the log is a drawer
+    phone.click("#ticker")  # one tap: the log
+    phone.wait_for_selector("#side.open")
+    phone.click("#side-close")
+    # From here on each move's answer says who is awaited next: only that page must have caught up to decide
+    # (all of them at a round's end, to read its banner).
+    seat_page = {h.view(p)["seat"]: p for p in pages}
+    v, at = h.view(mover), h.version(mover)
     rounds_seen = skips = 0
     for _ in range(400):
-        latest = max(h.version(p) for p in pages)
-        for p in pages:
-            h.wait_version(p, latest)
-        v = h.view(anna)
         if len(v["history"]) > rounds_seen and not v["tiebreak"]:  # a round ended: who went out, what it cost
             rounds_seen = len(v["history"])
             for page in pages:
+                h.wait_version(page, at)
                 text = banner_text(page, "round")
                 assert str(v["history"][-1]["round"]) in text, text
             assert "penalty points" in banner_text(cara, "round") or "you went out" in banner_text(cara, "round")
         if v["tiebreak"] or v["over"]:
             break
-        page = h.awaited_page(pages)
-        assert page is not None
-        command = h.act(page, stats)
+        page = seat_page[v["awaited"][0]]
+        h.wait_version(page, at)
+        command, answer = h.act_over_rest(page, stats)
+        v, at = answer["view"], answer["version"]
         if command["type"] == "discard" and command.get("target") is not None:  # M-6: "Anna skipped you"
-            target = next(p for p in pages if h.view(p)["seat"] == command["target"])
+            target = seat_page[command["target"]]
+            h.wait_version(target, at)
             skipper = page.evaluate("P10.state.table.seats.find((s) => s.seat === P10.state.seat).name")
             assert skipper in banner_text(target, "skip")
             skips += 1
@@ -87,6 +97,8 @@ def test_a_tie_break_game_tells_every_seat_what_happened(start_server: Any, new_
         h.close_summary(page)
         text = banner_text(page, "tiebreak")
         assert ("Tie-break" in text or "Stechen" in text), text
+    # the explanation stays in the log once its banner is gone
+    assert "Stechen" in (ben.locator("#log .ev-notice").text_content() or "")
     out_text = banner_text(out_page, "tiebreak")
     assert "sit this round out" in out_text or "setzt diese Runde aus" in out_text, out_text
     seat = h.view(out_page)["seat"]
@@ -95,14 +107,14 @@ def test_a_tie_break_game_tells_every_seat_what_happened(start_server: Any, new_
     ben.evaluate("window.scrollTo(0, 0)")
     shot(ben, "notices-tiebreak-phone-de-dark")
     for _ in range(200):
-        latest = max(h.version(p) for p in pages)
-        for p in pages:
-            h.wait_version(p, latest)
-        if h.view(anna)["over"]:
+        if v["over"]:
             break
-        page = h.awaited_page(pages)
-        assert page is not None
-        h.act(page, stats)
+        page = seat_page[v["awaited"][0]]
+        h.wait_version(page, at)
+        _, answer = h.act_over_rest(page, stats)
+        v, at = answer["view"], answer["version"]
+    for page in pages:
+        h.wait_version(page, at)
     assert h.view(anna)["over"]
     # The score sheet marks the tie-break round, and the seat that sat it out did not "fail its phase".
     h.close_summary(out_page)
@@ -120,7 +132,7 @@ def test_the_waiting_room_and_a_timers_move_made_for_the_player(start_server: An
     chat works before the start and shows a bubble at the sender's seat. Then the turn timer runs out: the
     player reads "Your time ran out — the stand-in drew … for you", the log says the stand-in did it, and the
     other player's ticker too."""
-    server = start_server(TIE_SEED, PHASE10_BOT_FAST_SECONDS="0.8", PHASE10_BOT_TICK_SECONDS="0.1",
+    server = start_server(SEED, PHASE10_BOT_FAST_SECONDS="0.8", PHASE10_BOT_TICK_SECONDS="0.1",
                           PHASE10_BOT_DELAY_SECONDS="0.1")
     anna = new_page()
     ben = new_page(width=360, height=740)
@@ -133,6 +145,11 @@ def test_the_waiting_room_and_a_timers_move_made_for_the_player(start_server: An
     anna.select_option("#turn-timer", "fast")
     # the guest sees the options (and the clock) and the invite link it came with
     ben.wait_for_function("document.getElementById('waiting-options').textContent.includes('fast')")
+    # the host chooses the stand-in and its level for this table; the guest reads both
+    anna.check("#stand-in")
+    anna.select_option("#stand-in-level", "hard")
+    ben.wait_for_function("document.getElementById('waiting-options').textContent.includes('(hard)')")
+    assert ben.evaluate("P10.state.table.stand_in_level") == "hard"
     assert "Phases to win" in (ben.locator("#waiting-options").text_content() or "") or \
         "phases to win" in (ben.locator("#waiting-options").text_content() or "")
     assert ben.locator("#waiting-invite").is_visible() and ben.input_value("#waiting-invite-link") == invite
@@ -169,7 +186,7 @@ def test_the_waiting_room_and_a_timers_move_made_for_the_player(start_server: An
 def test_offline_presence_and_reactions_at_the_seat(start_server: Any, new_page: Any) -> None:
     """A reaction bubbles up at the sender's seat on a phone; a page that goes offline says so and its own tile
     stops saying online; a seat that leaves and comes back is announced to the others."""
-    server = start_server(TIE_SEED)
+    server = start_server(SEED)
     anna, ben, _ = h.start_two(server, new_page, "mattel", {"phases_to_win": 1}, ben_width=360)
     anna_seat = h.view(anna)["seat"]
     ben_seat = h.view(ben)["seat"]

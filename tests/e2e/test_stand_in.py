@@ -15,7 +15,9 @@ def test_stand_in_is_shown_on_the_table_page(start_server: Any, new_page: Any) -
     table_id = anna.url.rstrip("/").split("/")[-1].split("?")[0]
     status = anna.evaluate(
         """id => fetch(`/api/tables/${id}/clock`, {method: "PUT", headers: {"content-type": "application/json"},
-                body: JSON.stringify({turn_timer: "off", stand_in: true})}).then(r => r.status)""", table_id)
+                body: JSON.stringify({turn_timer: "off", stand_in: true, stand_in_level: "easy"})})
+                .then(r => r.status)""",
+        table_id)
     assert status == 200
     ben_seat = view(ben)["seat"]
     badge = f"article[data-seat='{ben_seat}'] .badge.stand-in"
@@ -23,7 +25,7 @@ def test_stand_in_is_shown_on_the_table_page(start_server: Any, new_page: Any) -
     ben_url, cookies = ben.url, ben.context.cookies()
     ben.context.close()  # Ben's browser goes away
     anna.wait_for_selector(badge)
-    assert "bot" in anna.inner_text(badge)
+    assert "bot" in anna.inner_text(badge) and "(easy)" in anna.inner_text(badge)  # the level chosen for the table
     back = new_page()  # Ben comes back in a new window of the same browser (same seat cookie)
     back.context.add_cookies(cookies)
     back.goto(ben_url)

@@ -42,7 +42,7 @@ from app.services.games import GameService
 from app.settings import Settings
 from tests.faults.postgres import PrivatePostgres
 from tests.realtime.pages import Page
-from tests.realtime.processes import Server
+from tests.realtime.processes import Server, running
 from tests.rules.playout import choose
 
 # The longest a bot, stand-in or timer may stall: from the database being back (the connections ended) -- or, if
@@ -147,15 +147,8 @@ class Game10:
 
 @pytest.fixture()
 def servers(private_pg: PrivatePostgres, tmp_path: Path) -> Iterator[list[Server]]:
-    procs = [Server(private_pg.url, ENV, stderr=tmp_path / f"server{i}.log") for i in range(2)]
-    try:
-        deadline = time.monotonic() + 60
-        for server in procs:
-            server.wait_ready(deadline)
+    with running(private_pg.url, 2, ENV, logs=tmp_path) as procs:
         yield procs
-    finally:
-        for server in procs:
-            server.stop()
 
 
 class Suite:

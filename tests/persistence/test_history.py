@@ -5,6 +5,7 @@ snapshot, the one before it or the seed."""
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -16,7 +17,7 @@ from app.services.games import GameService, StateCache
 from app.services.history import StepCache
 from app.settings import Settings
 from tests.rules.playout import choose
-from tests.server_helpers import bearer, command_body, new_table, server_game
+from tests.server_helpers import Table, bearer, command_body, new_table, server_game
 
 
 def _cold(service: GameService) -> None:
@@ -26,24 +27,42 @@ def _cold(service: GameService) -> None:
     service.forget()
 
 
+@dataclass
+class Step:
+    """One accepted command: who sent it, its body and answer, and its events as each seat and a spectator see
+    them (computed by the test's own engine)."""
+
+    seat: int
+    body: dict[str, Any]
+    answer: dict[str, Any]
+    seen: dict[int | None, list[Any]]
+
+
+def _played(client: TestClient, steps: int, seed: int) -> tuple[GameService, Table, Game, list[Step]]:
+    """A started 2-seat table and ``steps`` legal commands chosen with ``seed``, each sent through REST and
+    answered with exactly the events its seat was to get (C-9)."""
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    t = new_table(client, players=2, start=True)
+    ruleset, state, game = server_game(client, t.id)
+    rnd = random.Random(seed)
+    done: list[Step] = []
+    for version in range(steps):
+        seat = ruleset.awaited(state)[0]
+        command = choose(ruleset.legal_commands(state, seat), rnd)
+        body = command_body(ruleset.command_to_json(command), expected=version)
+        r = client.post(f"/api/tables/{t.id}/commands", json=body, headers=bearer(t.tokens[seat]))
+        assert r.status_code == 200, r.text
+        state, events = ruleset.apply(state, seat, command)
+        seen = {viewer: [ruleset.redact_event(e, viewer) for e in events] for viewer in (0, 1, None)}
+        assert r.json()["events"] == seen[seat]
+        done.append(Step(seat, body, r.json(), seen))
+    return service, t, game, done
+
+
 def test_C10_C9_events_since_any_version_are_recomputed_as_each_seat_was_sent_them(settings: Settings) -> None:
     with TestClient(create_app(settings.model_copy(update={"snapshot_every": 4}))) as client:
-        service: GameService = client.app.state.service  # type: ignore[attr-defined]
-        t = new_table(client, players=2, start=True)
-        ruleset, state, game = server_game(client, t.id)
-        rnd = random.Random(5)
-        sent: list[dict[int | None, list[Any]]] = []  # per version: the events as each seat and a spectator see them
-        for version in range(14):
-            seat = ruleset.awaited(state)[0]
-            command = choose(ruleset.legal_commands(state, seat), rnd)
-            r = client.post(f"/api/tables/{t.id}/commands",
-                            json=command_body(ruleset.command_to_json(command), expected=version),
-                            headers=bearer(t.tokens[seat]))
-            assert r.status_code == 200, r.text
-            state, events = ruleset.apply(state, seat, command)
-            seen = {viewer: [ruleset.redact_event(e, viewer) for e in events] for viewer in (0, 1, None)}
-            assert r.json()["events"] == seen[seat]
-            sent.append(seen)
+        service, t, game, steps = _played(client, 14, seed=5)
+        sent = [step.seen for step in steps]  # per version: the events as each seat and a spectator see them
         with service.db.read() as s:
             row = s.execute(select(Game.snapshot_version, Game.previous_snapshot_version)
                             .where(Game.id == game.id)).one()
@@ -65,25 +84,13 @@ def test_C10_C9_events_since_any_version_are_recomputed_as_each_seat_was_sent_th
 def test_C10_a_resent_command_gets_its_events_again_after_later_snapshots(settings: Settings) -> None:
     """A resend of an early command, after snapshots newer than it were stored, answers its own events again."""
     with TestClient(create_app(settings.model_copy(update={"snapshot_every": 3}))) as client:
-        service: GameService = client.app.state.service  # type: ignore[attr-defined]
-        t = new_table(client, players=2, start=True)
-        ruleset, state, _ = server_game(client, t.id)
-        rnd = random.Random(9)
-        first: dict[str, Any] = {}
-        for version in range(10):
-            seat = ruleset.awaited(state)[0]
-            command = choose(ruleset.legal_commands(state, seat), rnd)
-            body = command_body(ruleset.command_to_json(command), expected=version)
-            r = client.post(f"/api/tables/{t.id}/commands", json=body, headers=bearer(t.tokens[seat]))
-            assert r.status_code == 200, r.text
-            state, _ = ruleset.apply(state, seat, command)
-            if version == 1:
-                first = {"body": body, "seat": seat, "answer": r.json()}
+        service, t, _, steps = _played(client, 10, seed=9)
+        first = steps[1]
         _cold(service)
-        again = client.post(f"/api/tables/{t.id}/commands", json=first["body"],
-                            headers=bearer(t.tokens[first["seat"]])).json()
+        again = client.post(f"/api/tables/{t.id}/commands", json=first.body,
+                            headers=bearer(t.tokens[first.seat])).json()
         assert again["duplicate"] and again["version"] == 2
-        assert again["events"] == first["answer"]["events"] and again["events"]
+        assert again["events"] == first.answer["events"] and again["events"]
 
 
 def test_C10_the_storage_migration_downgrades_with_events_recomputed_and_upgrades_again(tmp_path: Any) -> None:

@@ -80,9 +80,12 @@ class Server:
 
 
 @contextmanager
-def running(database_url: str, count: int = 2) -> Iterator[list[Server]]:
-    """``count`` server processes on one database, ready; stopped afterwards."""
-    servers = [Server(database_url) for _ in range(count)]
+def running(database_url: str, count: int = 2, env: dict[str, str] | None = None,
+            logs: Path | None = None) -> Iterator[list[Server]]:
+    """``count`` server processes on one database (with ``env``; their output in ``logs/server<i>.log`` when
+    given), ready; stopped afterwards."""
+    servers = [Server(database_url, env, stderr=None if logs is None else logs / f"server{i}.log")
+               for i in range(count)]
     try:
         deadline = time.monotonic() + 60  # generous: start-up takes ~20 s when the 2 cores are shared
         for server in servers:

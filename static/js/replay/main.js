@@ -66,7 +66,7 @@ function fromHash() {
 function initViewAs() {
   if (R.record.public) return;
   const select = $("rp-view-as");
-  R.record.seats.forEach((s) => select.appendChild(el("option", { value: String(s.seat) }, s.name)));
+  R.record.seats.forEach((s) => select.appendChild(el("option", { value: String(s.seat) }, P10.playerName(s.name))));
   $("rp-view-as-label").classList.remove("hidden");
   select.value = R.seat === null ? "" : String(R.seat);
   select.addEventListener("change", () => {
@@ -91,7 +91,7 @@ document.addEventListener("DOMContentLoaded", async () => {
   const r = await P10.api("GET", gamePath("/replay"));
   if (!r.ok) { $("replay-error").textContent = P10.errorText(r.data.error); return; }
   R.record = r.data;
-  r.data.seats.forEach((s) => { R.names[s.seat] = s.name; });
+  r.data.seats.forEach((s) => { R.names[s.seat] = P10.playerName(s.name); });
   $("replay-title").textContent = t("replay.title_game", { n: r.data.number }) + " · " + t("ruleset." + r.data.ruleset + ".title");
   $("replay-public").classList.toggle("hidden", !r.data.public);
   $("replay-shared").classList.toggle("hidden", !r.data.shared);

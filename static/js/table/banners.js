@@ -1,16 +1,18 @@
-/* Banners: what concerns this player, in a sentence at the top of the table until it is read (or at once
-   replaced by what follows it):
+/* Banners: what concerns this player, in a sentence above the table until it is read (or at once replaced by
+   what follows it):
      - a skip played on this seat (Mattel M-6, Master R-10) and the turn it costs;
      - a decision its turn timer or a stand-in made for it (the events' "by", docs/protocol.md): "Your time ran
        out — the stand-in drew … and discarded … for you";
      - a round's end: who went out and what the round cost this seat (M-7, R-12; the board game B-8 counts none);
      - the Mattel tie-break round (M-8): who plays it and why, and that this seat sits it out if it does (its
-       tile and the score sheet keep saying so once the banner is gone);
+       tile and the score sheet keep saying so once the banner is gone, and the log keeps the explanation);
      - a seat that left the table or came back (and that a stand-in plays for it, where the host allowed one);
      - this page offline or reconnecting (and then this seat's own tile says offline too);
      - this seat moved to another device: the page turns read-only, says where the seat went and offers
        nothing to press.
-   The banners live in one polite live region (#banners), so screen readers read each new one. */
+   The banners live in one polite live region (#banners) in the page's flow above the table (app.css): they push
+   the table down and never lie over it. One shows at a time, the newest; a count on it ("+1") unfolds the
+   others. Each but the sticky ones goes by itself after a few seconds. */
 import { S, $, nameOf, names, on, render, seatName } from "./state.js";
 import { setOwnConnection } from "./connection-status.js";
 import { actor } from "./ticker.js";
@@ -21,19 +23,38 @@ const { t, el } = P10;
 const SHOW_MS = 9000;
 const timers = new Map();
 
-/** Show (or replace) the banner ``key``: ``tone`` info | warn | err; a ``sticky`` one stays until removed;
-    ``closable`` false offers no button (the seat-moved page has nothing to press). */
+let unfolded = false;  // all banners shown, not only the newest
+
+/** The newest banner shows; the others fold behind a count on it that unfolds them (and folds them again). */
+function arrange() {
+  const box = $("banners");
+  const all = [...box.querySelectorAll(".banner")];
+  if (all.length < 2) unfolded = false;
+  box.querySelectorAll(".banner-more").forEach((b) => b.remove());
+  all.forEach((node, i) => node.classList.toggle("folded", !unfolded && i < all.length - 1));
+  if (all.length < 2) return;
+  const n = all.length - 1;
+  const newest = all[n];
+  const more = el("button", { type: "button", class: "tiny banner-more", "aria-expanded": String(unfolded),
+    "aria-label": t(unfolded ? "notice.fold" : "notice.more", { n }),
+    onclick: () => { unfolded = !unfolded; arrange(); } }, unfolded ? "−" : "+" + n);
+  newest.insertBefore(more, newest.querySelector(".banner-close"));
+}
+
+/** Show (or replace) the banner ``key``, as the newest: ``tone`` info | warn | err; a ``sticky`` one stays until
+    removed; ``closable`` false offers no button (the seat-moved page has nothing to press). */
 export function banner(key, text, { tone = "info", sticky = false, closable = true, ms = SHOW_MS } = {}) {
   const box = $("banners");
-  let node = box.querySelector(`[data-banner="${CSS.escape(key)}"]`);
+  const old = box.querySelector(`[data-banner="${CSS.escape(key)}"]`);
   const body = el("p", { class: "banner-text" }, text);
   const close = closable ? el("button", { type: "button", class: "tiny banner-close", "aria-label": t("notice.close"),
     onclick: () => removeBanner(key) }, "✕") : null;
-  const fresh = el("div", { class: "banner banner-" + tone, "data-banner": key }, body, close);
-  if (node) node.replaceWith(fresh); else box.appendChild(fresh);
-  node = fresh;
+  const node = el("div", { class: "banner banner-" + tone, "data-banner": key }, body, close);
+  if (old) old.remove();
+  box.appendChild(node);
   clearTimeout(timers.get(key));
   if (!sticky) timers.set(key, setTimeout(() => removeBanner(key), ms));
+  arrange();
   return node;
 }
 
@@ -41,7 +62,7 @@ export function removeBanner(key) {
   clearTimeout(timers.get(key));
   timers.delete(key);
   const node = $("banners").querySelector(`[data-banner="${CSS.escape(key)}"]`);
-  if (node) node.remove();
+  if (node) { node.remove(); arrange(); }
 }
 
 /** "a, b and c" in the page's language. */
@@ -130,6 +151,18 @@ function onView(view) {
   // long enough to read, not over the table all round long: the tiles and the score sheet keep saying it
   removeBanner("round");
   banner("tiebreak", text, { ms: 20000 });
+  // the banner goes after a while; the log keeps the explanation (one tap on the ticker or the log button)
+  tieNote = { key, text };
+  keepTieNote();
+}
+
+let tieNote = null;  // the tie-break's explanation for the log, kept there even when the log is loaded afresh
+
+function keepTieNote() {
+  if (tieNote && tieNote.key.startsWith(S.gameId + ":") &&
+      !$("log").querySelector(`[data-note="${CSS.escape(tieNote.key)}"]`)) {
+    $("log").appendChild(el("li", { class: "ev ev-notice", "data-note": tieNote.key }, tieNote.text));
+  }
 }
 
 /* ------------------------------------------------------------------ seats leaving and coming back */
@@ -138,6 +171,7 @@ const leaving = new Map();  // seats gone a moment ago: announced if still away 
 const away = new Set();  // seats announced as gone: their coming back is news (a first connection is not)
 
 function onRendered() {
+  keepTieNote();
   const seats = (S.table && S.table.seats) || [];
   const now = new Map(seats.filter((s) => !s.is_bot).map((s) => [s.seat + ":" + s.name, s]));
   if (present !== null && !S.seatGone) {
@@ -199,7 +233,8 @@ function seatMoved(msg) {
   if ($("summary").open) $("summary").close();
   // read-only: nothing on the page can be pressed, focused or dragged any more
   for (const id of ["game", "waiting"]) $(id).inert = true;
-  removeBanner("offline");
+  // the one thing left to say: no other banner (nor a count of them to unfold) stays
+  $("banners").querySelectorAll(".banner").forEach((node) => removeBanner(node.dataset.banner));
   banner("seat-gone", text, { tone: "err", sticky: true, closable: false });
 }
 

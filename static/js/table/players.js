@@ -130,7 +130,8 @@ export function renderPlayers() {
           "🤖 " + t("level." + botLevel(p.seat))) : null,
         onTurn ? el("span", { class: "badge turn" }, "▶ " + t("table.turn")) : null,
         !onTurn && awaited.has(p.seat) ? el("span", { class: "badge turn" }, "… " + t("table.awaited")) : null,
-        standIn(p.seat) ? el("span", { class: "badge stand-in" }, "🤖 " + t("table.stand_in")) : null),
+        standIn(p.seat) ? el("span", { class: "badge stand-in", "data-level": S.table.stand_in_level || null },
+          "🤖 " + t("table.stand_in") + (S.table.stand_in_level ? " (" + t("level." + S.table.stand_in_level) + ")" : "")) : null),
       el("span", { class: "facts" }, factsOf(p, v)),
     ];
     const id = "groups-" + p.seat;

@@ -66,14 +66,9 @@ export function setRenderer(fn) { renderer = fn; }
 export function render() { renderer(); }
 
 /* ------------------------------------------------------------------ names and derived lookups */
-/* A bot seat added without a name is called "Bot 2 (easy)" by the server (app/api/bots.py); the page says it
-   in its own language. Any other name is the player's own and stays as it is. */
-const BOT_NAME = /^Bot (\d+) \((\w+)\)$/;
+/** A seat's name as this page says it (an unnamed bot's in the page's language: P10.playerName, common.js). */
 export function seatName(s) {
-  const m = s && s.is_bot ? BOT_NAME.exec(s.name) : null;
-  if (!m) return s ? s.name : "";
-  const level = t("level." + m[2]);
-  return t("bot.name", { n: m[1], level: level === "level." + m[2] ? m[2] : level });
+  return s ? P10.playerName(s.name, Boolean(s.is_bot)) : "";
 }
 
 export function names() {

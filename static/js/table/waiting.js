@@ -62,7 +62,7 @@ export function renderWaiting() {
 }
 
 /* Every seat sees how the table is set (the host also changes the clock with the controls below): the rule
-   set's options as the lobby named them, the turn timer and the stand-in. */
+   set's options as the lobby named them, the turn timer and the stand-in with its level. */
 function optionText(name, value) {
   const key = "option." + name;
   const label = t(key) === key ? name.replace(/_/g, " ") : t(key);
@@ -80,7 +80,8 @@ function optionText(name, value) {
 function renderOptions(tb) {
   const items = Object.entries(tb.options || {}).map(([name, value]) => optionText(name, value));
   items.push(t("wait.timer") + ": " + t("timer." + (tb.turn_timer || "off")));
-  items.push(t("wait.stand_in") + ": " + t(tb.stand_in ? "wait.on" : "wait.off"));
+  items.push(t("wait.stand_in") + ": " + t(tb.stand_in ? "wait.on" : "wait.off") +
+    (tb.stand_in && tb.stand_in_level ? " (" + t("level." + tb.stand_in_level) + ")" : ""));
   const list = clear($("waiting-options"));
   items.forEach((text) => list.appendChild(el("li", null, text)));
 }
@@ -100,13 +101,16 @@ export async function initWaiting() {
     if (!result.ok) { $("wait-error").textContent = P10.errorText(result.data.error); return; }
     if (result.data.table) { S.table = result.data.table; render(); }
   });
-  const setClock = () => hostCall("PUT", "clock", { turn_timer: $("turn-timer").value, stand_in: $("stand-in").checked });
+  const setClock = () => hostCall("PUT", "clock", { turn_timer: $("turn-timer").value, stand_in: $("stand-in").checked,
+    stand_in_level: $("stand-in-level").value });
   $("turn-timer").addEventListener("change", setClock);
   $("stand-in").addEventListener("change", setClock);
+  $("stand-in-level").addEventListener("change", setClock);
   const bots = await P10.api("GET", `/api/tables/${S.tableId}/bots`);
   S.botsEnabled = bots.ok;
   if (bots.ok) {
     if (bots.data.turn_timer) $("turn-timer").value = bots.data.turn_timer;
     $("stand-in").checked = Boolean(bots.data.stand_in);
+    if (bots.data.stand_in_level) $("stand-in-level").value = bots.data.stand_in_level;
   }
 }
