@@ -52,6 +52,7 @@ sys.path.insert(0, str(ROOT))
 import psycopg  # noqa: E402
 
 from app import fastjson  # noqa: E402
+from app.persistence.commands import StoredCommand, pack  # noqa: E402
 from app.services.security import digest  # noqa: E402
 
 RULESETS = ("mattel", "master", "board")
@@ -116,18 +117,19 @@ def build(args: argparse.Namespace) -> None:
     print(f"played {len(games)} distinct games ({sum(len(g['commands']) for g in games):,} commands) "
           f"in {played:.0f} s with {args.jobs} processes")
     games.sort(key=lambda g: -len(g["commands"]))  # table 0 holds the longest game (the replay measured)
-    commands, copied, keyed = write(args.database, games, args.games)
+    commands, copied, keyed = write(args.database, games, args.games, args.rows)
     print(f"wrote {args.games:,} finished games, {commands:,} commands: copy {copied:.0f} s, keys and vacuum "
           f"{keyed:.0f} s; total {time.perf_counter() - t0:.0f} s")
-    write(f"{args.database}_empty", games, SMALL)
+    write(f"{args.database}_empty", games, SMALL, args.rows)
     storage(args)
 
 
 SMALL = 50  # games in the small database ``measure`` compares with: the first 50 tables of the big one
 
 
-def write(database: str, games: list[dict[str, Any]], n: int) -> tuple[int, float, float]:
-    """Make ``database`` afresh and write ``n`` finished games (table ``i`` plays ``games[i % len(games)]``); the
+def write(database: str, games: list[dict[str, Any]], n: int, rows: bool = False) -> tuple[int, float, float]:
+    """Make ``database`` afresh and write ``n`` finished games (table ``i`` plays ``games[i % len(games)]``; with
+    ``rows``, their commands as a row each, as the server stored them before packing finished games); the
     commands written, and the seconds of the copy and of the keys and vacuum after it."""
     recreate(database)
     now = datetime.now(UTC)
@@ -162,15 +164,26 @@ def write(database: str, games: list[dict[str, Any]], n: int) -> tuple[int, floa
                     copy.write_row((i + 1, table_id(i), 1, g["ruleset"], "{}", g["seed"], PLAYERS, seats, "finished",
                                     length, g["snapshot"], length, json.dumps(g["winners"]), begun,
                                     begun + timedelta(seconds=20 * length)))
-            with cur.copy("COPY game_command (game_id, seq, seat, command_id, command, created_at) "
-                          "FROM STDIN") as copy:
-                for i in range(n):
-                    g = games[i % len(games)]
-                    begun = started(now, i, n)
-                    for seq, (seat, command) in enumerate(g["commands"], start=1):
-                        copy.write_row((i + 1, seq, seat, str(uuid.uuid4()), command,
-                                        begun + timedelta(seconds=20 * seq)))
-                    commands += len(g["commands"])
+            if rows:  # as the server stored them before 0015: a row per command
+                with cur.copy("COPY game_command (game_id, seq, seat, command_id, command, created_at) "
+                              "FROM STDIN") as copy:
+                    for i in range(n):
+                        g = games[i % len(games)]
+                        begun = started(now, i, n)
+                        for seq, (seat, command) in enumerate(g["commands"], start=1):
+                            copy.write_row((i + 1, seq, seat, str(uuid.uuid4()), command,
+                                            begun + timedelta(seconds=20 * seq)))
+                        commands += len(g["commands"])
+            else:  # as the server stores a finished game's commands: one pack
+                with cur.copy("COPY game_command_pack (game_id, commands, data) FROM STDIN") as copy:
+                    for i in range(n):
+                        g = games[i % len(games)]
+                        begun = started(now, i, n)
+                        packed = pack([StoredCommand(seq, seat, str(uuid.uuid4()), fastjson.loads(command),
+                                                     begun + timedelta(seconds=20 * seq))
+                                       for seq, (seat, command) in enumerate(g["commands"], start=1)])
+                        copy.write_row((i + 1, len(g["commands"]), packed))
+                        commands += len(g["commands"])
         copied = time.perf_counter() - t1
         conn.execute("ALTER TABLE game_command ADD CONSTRAINT pk_game_command PRIMARY KEY (game_id, seq)")
         conn.execute("ALTER TABLE game_command ADD CONSTRAINT uq_game_command_command_id "
@@ -192,13 +205,17 @@ def started(now: datetime, i: int, n: int) -> datetime:
 # ----------------------------------------------------------------------------------------------------- storage
 def storage(args: argparse.Namespace) -> None:
     with psycopg.connect(url_of(args.database, driver=False)) as conn:
-        heap, indexes, toast, rows = conn.execute(
-            "SELECT pg_relation_size('game_command'), pg_indexes_size('game_command'), "
-            "pg_total_relation_size('game_command') - pg_relation_size('game_command') "
-            "- pg_indexes_size('game_command'), (SELECT count(*) FROM game_command)").fetchone()
-        total = heap + indexes + toast
-        print(f"game_command: {rows:,} rows; heap {heap / rows:.0f} + indexes {indexes / rows:.0f} + TOAST "
-              f"{toast / rows:.0f} = {total / rows:.0f} bytes per command ({total / 2**20:.0f} MB)")
+        total = rows = 0
+        for table, count in (("game_command", "count(*)"), ("game_command_pack", "coalesce(sum(commands), 0)")):
+            heap, indexes, toast, n = conn.execute(
+                f"SELECT pg_relation_size('{table}'), pg_indexes_size('{table}'), "
+                f"pg_total_relation_size('{table}') - pg_relation_size('{table}') - pg_indexes_size('{table}'), "
+                f"(SELECT {count} FROM {table})").fetchone()
+            size = heap + indexes + toast
+            total, rows = total + size, rows + n
+            print(f"{table}: {n:,} commands; heap {heap / max(1, n):.0f} + indexes {indexes / max(1, n):.0f} + "
+                  f"TOAST {toast / max(1, n):.0f} = {size / max(1, n):.0f} bytes per command ({size / 2**20:.0f} MB)")
+        print(f"commands in all: {total / rows:.0f} bytes per command")
         game_bytes = conn.execute("SELECT pg_total_relation_size('game') / greatest(1, count(*)) "
                                   "FROM game").fetchone()[0]
         for ruleset, games, commands, row_bytes in conn.execute(
@@ -208,6 +225,10 @@ def storage(args: argparse.Namespace) -> None:
             print(f"  {ruleset}: {games:,} games, {per_game:.0f} commands a game: a finished game "
                   f"{per_game * total / rows / 1024:.1f} KB of commands + its game row {float(row_bytes) / 1024:.1f} KB"
                   f" (the game table's share with TOAST and indexes {game_bytes / 1024:.1f} KB)")
+        for ruleset, packs, value in conn.execute(
+                "SELECT g.ruleset, count(*), avg(octet_length(p.data)) FROM game_command_pack p JOIN game g "
+                "ON g.id = p.game_id GROUP BY 1 ORDER BY 1"):
+            print(f"  {ruleset}: {packs:,} packed games, the pack's value {float(value) / 1024:.1f} KB a game")
 
 
 # ----------------------------------------------------------------------------------------------------- measure
@@ -365,6 +386,8 @@ def main() -> None:
     parser.add_argument("--cache", default="/tmp/phase10_history_games.json",
                         help="where the distinct games are kept for the next build ('': nowhere)")
     parser.add_argument("--samples", type=int, default=200)
+    parser.add_argument("--rows", action="store_true",
+                        help="build: store the finished games' commands as a row each (before 0015), not packed")
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--rate", type=float, default=200.0)
     parser.add_argument("--duration", type=float, default=60.0)

@@ -116,6 +116,18 @@ class PostgresCPU:
         background = {pid: proc_cpu(pid) for pid, _, kind in rows if kind in PG_BACKGROUND}
         return ours, background
 
+    def activity(self) -> dict[str, float]:
+        """This database's counters (``pg_stat_database``: transactions, rows written and read) and the server's WAL
+        bytes (``pg_stat_wal``: every database's). Backends report theirs about once a second while busy, so a
+        difference over a play of many seconds is close."""
+        with psycopg.connect(self.dsn, autocommit=True) as conn:
+            row = conn.execute(
+                "SELECT xact_commit + xact_rollback, tup_inserted, tup_updated, tup_deleted, tup_fetched, "
+                "tup_returned, (SELECT wal_bytes FROM pg_stat_wal) FROM pg_stat_database WHERE datname = %s",
+                (self.database,)).fetchone()
+        names = ("transactions", "inserted", "updated", "deleted", "fetched", "returned", "wal")
+        return dict(zip(names, map(float, row or (0,) * len(names)), strict=True))
+
     @staticmethod
     def spent(start: dict[int, float], end: dict[int, float]) -> float:
         """CPU seconds spent between two samples by the processes of the second (a process that began in between
@@ -303,6 +315,7 @@ async def play(runs: list[TableRun], servers: list[int], rate: float, duration: 
     user_start, system_start = cpu_split(servers)
     client_start = time.process_time()
     pg_start = POSTGRES.sample() if POSTGRES is not None else None
+    activity_start = POSTGRES.activity() if POSTGRES is not None and report else None
     end = start + duration
     await asyncio.gather(*(drive(run, interval, end, random.Random(rnd.random())) for run in runs))
     elapsed = time.perf_counter() - start
@@ -335,6 +348,14 @@ async def play(runs: list[TableRun], servers: list[int], rate: float, duration: 
             print(f"Postgres CPU: {pg:.1f} s = {figures.pg_ms:.2f} ms per command (this database's backends and "
                   f"autovacuum); its background processes {pg_background:.1f} s = {figures.pg_background_ms:.2f} ms "
                   f"(WAL writer, checkpointer ...: shared with every database on the server)")
+            if activity_start is not None and POSTGRES is not None:
+                await asyncio.sleep(1.5)  # the backends' last counters (reported about once a second)
+                done = {k: v - activity_start[k] for k, v in POSTGRES.activity().items()}
+                print(f"Postgres per command: {done['transactions'] / n:.2f} transactions, rows inserted "
+                      f"{done['inserted'] / n:.2f}, updated {done['updated'] / n:.2f}, deleted "
+                      f"{done['deleted'] / n:.2f}, fetched {done['fetched'] / n:.2f}, "
+                      f"scanned {done['returned'] / n:.2f}; "
+                      f"WAL {done['wal'] / n:.0f} bytes (the server's, every database's)")
             print(f"whole cost: server + Postgres {figures.cpu_ms + figures.pg_ms:.2f} ms per command "
                   f"({figures.cpu_ms + figures.pg_ms + figures.pg_background_ms:.2f} ms with the background "
                   f"processes)")
