@@ -31,6 +31,7 @@ the built and the empty database, alternately (``docs/performance.md``).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import json
 import multiprocessing
@@ -42,6 +43,7 @@ import sys
 import threading
 import time
 import uuid
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -213,6 +215,9 @@ def storage(args: argparse.Namespace) -> None:
                 f"(SELECT {count} FROM {table})").fetchone()
             size = heap + indexes + toast
             total, rows = total + size, rows + n
+            if not n:
+                print(f"{table}: no command ({size / 1024:.0f} KB)")
+                continue
             print(f"{table}: {n:,} commands; heap {heap / max(1, n):.0f} + indexes {indexes / max(1, n):.0f} + "
                   f"TOAST {toast / max(1, n):.0f} = {size / max(1, n):.0f} bytes per command ({size / 2**20:.0f} MB)")
         print(f"commands in all: {total / rows:.0f} bytes per command")
@@ -318,9 +323,23 @@ def prune_at_size(args: argparse.Namespace) -> None:
 
     def run_prune() -> None:
         db = Database(url_of(copy_name))
+        transactions: list[float] = []  # each write transaction of the prune (a batch of games), in seconds
+        write = db.write
+
+        @contextlib.contextmanager
+        def timed_write() -> Iterator[Any]:
+            began = time.perf_counter()
+            with write() as s:
+                yield s
+            transactions.append(time.perf_counter() - began)
+
+        db.write = timed_write  # type: ignore[method-assign]
         started_at = time.perf_counter()
         report = prune(db, Policy(None, None, timedelta(days=1)))
-        pruned.update(report.summary(), seconds=time.perf_counter() - started_at)
+        pruned.update(report.summary(), seconds=round(time.perf_counter() - started_at, 2),
+                      transactions=len(transactions),
+                      longest_transaction_ms=round(1000 * max(transactions, default=0.0), 1),
+                      median_transaction_ms=round(1000 * statistics.median(transactions or [0.0]), 1))
         db.dispose()
 
     worker: threading.Thread | None = None
