@@ -8,10 +8,11 @@
 
 ``build`` fills the database ``--database`` (default ``phase10_history_bench``, dropped and made again) with
 ``--games`` finished 2-player games, a third of each rule set, written the way the server writes them (a table, its
-two seats and clock, the game row with its final snapshot, one ``game_command`` row per command: seat, command id,
-command, time). The games are real: ``--distinct`` of them are played by the normal bots through the engine in
-``--jobs`` processes under ``nice``, and each is written many times under new tables (new seats, command ids and
-dates); rows go in with ``COPY`` and the command table's key and unique index are built after. The database is kept
+two seats and clock, the game row with its final snapshot, the commands (seat, command id, command, time) packed
+into one ``game_command_pack`` row; with ``--rows``, one ``game_command`` row per command, as before the packing).
+The games are real: ``--distinct`` of them are played by the normal bots through the engine in ``--jobs``
+processes under ``nice``, and each is written many times under new tables (new seats, command ids and dates); rows
+go in with ``COPY`` and the command table's key and unique index are built after. The database is kept
 for the other steps and later runs. Seat tokens are ``hb-<table number>-<seat>``, so the steps can act as a seat.
 
 ``storage`` prints the command table's size (heap, indexes, TOAST) per command and the size of a finished game
@@ -20,9 +21,9 @@ the same way with only the first 50 of its tables (``<database>_empty``): openin
 game (table 0 in both), a table's info, ``/api/my/tables`` with 50 seat cookies, the lobby page and the admin
 ``stats`` (in process). ``prune`` copies the built database (``CREATE DATABASE ... TEMPLATE``), starts
 ``bench/load.py`` with ``--tables`` playing tables on the copy and, once they play, prunes every built game (all
-finished over a day ago) with a one-day retention, then prints the prune's duration beside the load bench's
-figures. ``backup`` times ``pg_dump`` of the built database and ``app.admin export``/``import`` of ``--samples``
-of its tables.
+finished over a day ago) with a one-day retention, then prints the prune's duration and its transactions beside
+the load bench's figures (``--no-prune``: the same play without it). ``backup`` times ``pg_dump`` of the built
+database and ``app.admin export``/``import`` of ``--samples`` of its tables.
 
 The server's CPU per command and latency at size: ``python bench/load.py --idle 0 --database-url <url>`` against
 the built and the empty database, alternately (``docs/performance.md``).
@@ -346,7 +347,7 @@ def prune_at_size(args: argparse.Namespace) -> None:
     for line in load.stdout:
         out.write(line)
         print(line, end="", flush=True)
-        if line.startswith("server CPU at rest"):
+        if line.startswith("server CPU at rest") and not args.no_prune:
             time.sleep(2)  # the play has begun
             worker = threading.Thread(target=run_prune)
             worker.start()
@@ -405,6 +406,8 @@ def main() -> None:
     parser.add_argument("--cache", default="/tmp/phase10_history_games.json",
                         help="where the distinct games are kept for the next build ('': nowhere)")
     parser.add_argument("--samples", type=int, default=200)
+    parser.add_argument("--no-prune", action="store_true",
+                        help="prune: the same play on the copy without the prune (the figures to compare with)")
     parser.add_argument("--rows", action="store_true",
                         help="build: store the finished games' commands as a row each (before 0015), not packed")
     parser.add_argument("--tables", type=int, default=200)
