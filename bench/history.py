@@ -3,6 +3,7 @@
     python bench/history.py build [--games 10000] [--distinct 300] [--jobs 2]
     python bench/history.py storage
     python bench/history.py measure [--samples 200]
+    python bench/history.py resume [--resume-at 300] [--samples 200]
     python bench/history.py prune [--tables 200] [--rate 200] [--duration 60]
     python bench/history.py backup [--samples 100]
 
@@ -61,6 +62,7 @@ from app.services.security import digest  # noqa: E402
 RULESETS = ("mattel", "master", "board")
 PLAYERS = 2
 SERVER = "postgresql://postgres@127.0.0.1:5432"
+LATENCIES = "/tmp/phase10_history_prune_latencies.json"
 
 
 def url_of(database: str, driver: bool = True) -> str:
@@ -304,6 +306,40 @@ def measure(args: argparse.Namespace) -> None:
     empty.__exit__(None, None, None)
 
 
+def resume(args: argparse.Namespace) -> None:
+    """The slow path of a resume: a running 4-player ``mattel`` game at version ``--resume-at`` (played through the
+    API on a scratch database ``<database>_resume``), ``GET .../events?since=N`` with every cache of the process
+    emptied before each call (no cached state, step or table: the engine replays from the latest snapshot not newer
+    than ``N``, the one before it, or the seed)."""
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+    from app.settings import Settings
+    from tests.server_helpers import bearer, new_table, play
+
+    database = f"{args.database}_resume"
+    recreate(database)
+    settings = Settings(database_url=url_of(database), log_level="WARNING", prune_every_hours=0)
+    with TestClient(create_app(settings)) as client:
+        t = new_table(client, players=4, start=True)
+        version = play(client, t, args.resume_at, seed=1)
+        service = client.app.state.service
+        auth = bearer(t.tokens[1])
+
+        def call(since: int) -> None:
+            cold(client)
+            service.forget()
+            client.get(f"/api/tables/{t.id}/events?since={since}", headers=auth).raise_for_status()
+
+        print(f"a running 4-player mattel game at version {version} (snapshot every {settings.snapshot_every}); "
+              f"{args.samples} calls each, caches emptied before each")
+        for back in (1, 10, 30, 100, version):
+            p50, p99 = timed(lambda back=back: call(version - back), args.samples)
+            print(f"  since version - {back:3}: p50 {p50:6.1f} ms, p99 {p99:6.1f} ms")
+    with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {database} WITH (FORCE)")
+
+
 # ----------------------------------------------------------------------------------------------------- prune
 def prune_at_size(args: argparse.Namespace) -> None:
     from app.persistence.db import Database
@@ -317,7 +353,8 @@ def prune_at_size(args: argparse.Namespace) -> None:
     print(f"copied the built database in {time.perf_counter() - t0:.0f} s")
     load = subprocess.Popen([sys.executable, "bench/load.py", "--idle", "0", "--tables", str(args.tables),
                              "--rate", str(args.rate), "--duration", str(args.duration),
-                             "--database-url", url_of(copy_name)], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+                             "--database-url", url_of(copy_name), "--latencies", LATENCIES], cwd=ROOT,
+                            stdout=subprocess.PIPE, text=True)
     assert load.stdout is not None
     out = io.StringIO()
     pruned: dict[str, Any] = {}
@@ -336,7 +373,9 @@ def prune_at_size(args: argparse.Namespace) -> None:
 
         db.write = timed_write  # type: ignore[method-assign]
         started_at = time.perf_counter()
+        pruned["began"] = time.time()
         report = prune(db, Policy(None, None, timedelta(days=1)))
+        pruned["ended"] = time.time()
         pruned.update(report.summary(), seconds=round(time.perf_counter() - started_at, 2),
                       transactions=len(transactions),
                       longest_transaction_ms=round(1000 * max(transactions, default=0.0), 1),
@@ -354,7 +393,15 @@ def prune_at_size(args: argparse.Namespace) -> None:
     load.wait()
     if worker is not None:
         worker.join()
+    began, ended = pruned.pop("began", None), pruned.pop("ended", None)
     print(f"prune during the play: {pruned}")
+    sent = json.loads(Path(LATENCIES).read_text())
+    during = sorted(x for at, x in sent if began is not None and began <= at <= ended)
+    rest = sorted(x for at, x in sent if began is None or not began <= at <= ended)
+    for label, xs in (("sent while the prune ran", during), ("sent at any other moment", rest)):
+        if xs:
+            print(f"{label}: {len(xs)} commands, p50 {1000 * statistics.median(xs):.1f} ms, "
+                  f"p99 {1000 * xs[min(len(xs) - 1, int(0.99 * len(xs)))]:.1f} ms, max {1000 * xs[-1]:.1f} ms")
     with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as conn:
         conn.execute(f"DROP DATABASE IF EXISTS {copy_name} WITH (FORCE)")
 
@@ -398,7 +445,7 @@ def backup(args: argparse.Namespace) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("step", choices=("build", "storage", "measure", "prune", "backup"))
+    parser.add_argument("step", choices=("build", "storage", "measure", "resume", "prune", "backup"))
     parser.add_argument("--database", default="phase10_history_bench")
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--distinct", type=int, default=300)
@@ -406,6 +453,7 @@ def main() -> None:
     parser.add_argument("--cache", default="/tmp/phase10_history_games.json",
                         help="where the distinct games are kept for the next build ('': nowhere)")
     parser.add_argument("--samples", type=int, default=200)
+    parser.add_argument("--resume-at", type=int, default=300, help="resume: the running game's version")
     parser.add_argument("--no-prune", action="store_true",
                         help="prune: the same play on the copy without the prune (the figures to compare with)")
     parser.add_argument("--rows", action="store_true",
@@ -414,7 +462,8 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=200.0)
     parser.add_argument("--duration", type=float, default=60.0)
     args = parser.parse_args()
-    {"build": build, "storage": storage, "measure": measure, "prune": prune_at_size, "backup": backup}[args.step](args)
+    {"build": build, "storage": storage, "measure": measure, "resume": resume, "prune": prune_at_size,
+     "backup": backup}[args.step](args)
 
 
 if __name__ == "__main__":

@@ -136,6 +136,7 @@ class PostgresCPU:
 
 
 POSTGRES: PostgresCPU | None = None  # set by ``run`` when Postgres runs on this machine
+LATENCIES_FILE = ""  # ``--latencies``
 
 
 def storage_report(dsn: str) -> None:
@@ -179,6 +180,7 @@ class TableRun:
     version: int = 0
     pending: Pending | None = None
     latencies: list[float] = field(default_factory=list)
+    sent: list[float] = field(default_factory=list)  # when each command of ``latencies`` was sent (wall clock)
     errors: int = 0
 
 
@@ -221,6 +223,7 @@ async def reader(run: TableRun, seat: int, ws: Any) -> None:
                 pending.waiting.discard(seat)
                 if not pending.waiting:
                     run.latencies.append(time.perf_counter() - pending.sent)
+                    run.sent.append(pending.sent + WALL_OFFSET)
                     pending.done.set()
         elif kind == "ping":  # the server's heartbeat (docs/protocol.md, Heartbeat)
             await ws.send(PONG)
@@ -231,6 +234,7 @@ async def reader(run: TableRun, seat: int, ws: Any) -> None:
 
 
 PONG = json.dumps({"type": "pong"})
+WALL_OFFSET = time.time() - time.perf_counter()  # perf_counter -> wall clock (``--latencies``)
 
 
 async def answer_pings(ws: Any) -> None:
@@ -305,7 +309,7 @@ async def play(runs: list[TableRun], servers: list[int], rate: float, duration: 
                report: bool = False) -> Figures:
     """Every table plays at ``rate / tables`` commands per second for ``duration`` seconds."""
     for run in runs:
-        run.latencies, run.errors = [], 0
+        run.latencies, run.sent, run.errors = [], [], 0
     # The client's own full collections (its sockets and game copies: 140 ms seen) would count as the server's
     # latency: what the client holds before the run is frozen, out of every collection's way.
     gc.collect()
@@ -338,6 +342,9 @@ async def play(runs: list[TableRun], servers: list[int], rate: float, duration: 
                       1000 * pg / n, 1000 * pg_background / n)
     if not report:
         return figures
+    if LATENCIES_FILE:  # each command's send time (wall clock) and latency, for another process to slice
+        Path(LATENCIES_FILE).write_text(json.dumps([[at, x] for run in runs
+                                                    for at, x in zip(run.sent, run.latencies, strict=True)]))
     print(f"commands: {len(latencies)} in {elapsed:.1f} s = {len(latencies) / elapsed:.0f} commands/s "
           f"(target {rate}); errors {errors}")
     if latencies:
@@ -502,9 +509,13 @@ def main() -> None:
     parser.add_argument("--view-patches", choices=("on", "off"), default="on",
                         help="sockets ask for view patches (patch=1), as the browser client does")
     parser.add_argument("--database-url", default="", help="an existing, migrated Postgres database")
+    parser.add_argument("--latencies", default="",
+                        help="write each command's send time (epoch seconds) and latency (s) there, as JSON")
     parser.add_argument("--postgres", default="postgresql://postgres@127.0.0.1:5432/postgres",
                         help="server on which to create the scratch database")
     args = parser.parse_args()
+    global LATENCIES_FILE
+    LATENCIES_FILE = args.latencies
     if not args.find_ceiling:
         run(args)
         return
