@@ -374,7 +374,7 @@ def prune_at_size(args: argparse.Namespace) -> None:
         db.write = timed_write  # type: ignore[method-assign]
         started_at = time.perf_counter()
         pruned["began"] = time.time()
-        report = prune(db, Policy(None, None, timedelta(days=1)))
+        report = prune(db, Policy(None, None, timedelta(days=1)), rest=args.rest)
         pruned["ended"] = time.time()
         pruned.update(report.summary(), seconds=round(time.perf_counter() - started_at, 2),
                       transactions=len(transactions),
@@ -453,6 +453,8 @@ def main() -> None:
     parser.add_argument("--cache", default="/tmp/phase10_history_games.json",
                         help="where the distinct games are kept for the next build ('': nowhere)")
     parser.add_argument("--samples", type=int, default=200)
+    parser.add_argument("--rest", type=float, default=1.0,
+                        help="prune: rest after each transaction this many times as long as it took")
     parser.add_argument("--resume-at", type=int, default=300, help="resume: the running game's version")
     parser.add_argument("--no-prune", action="store_true",
                         help="prune: the same play on the copy without the prune (the figures to compare with)")
