@@ -116,6 +116,18 @@ class PostgresCPU:
         background = {pid: proc_cpu(pid) for pid, _, kind in rows if kind in PG_BACKGROUND}
         return ours, background
 
+    def activity(self) -> dict[str, float]:
+        """This database's counters (``pg_stat_database``: transactions, rows written and read) and the server's WAL
+        bytes (``pg_stat_wal``: every database's). Backends report theirs about once a second while busy, so a
+        difference over a play of many seconds is close."""
+        with psycopg.connect(self.dsn, autocommit=True) as conn:
+            row = conn.execute(
+                "SELECT xact_commit + xact_rollback, tup_inserted, tup_updated, tup_deleted, tup_fetched, "
+                "tup_returned, (SELECT wal_bytes FROM pg_stat_wal) FROM pg_stat_database WHERE datname = %s",
+                (self.database,)).fetchone()
+        names = ("transactions", "inserted", "updated", "deleted", "fetched", "returned", "wal")
+        return dict(zip(names, map(float, row or (0,) * len(names)), strict=True))
+
     @staticmethod
     def spent(start: dict[int, float], end: dict[int, float]) -> float:
         """CPU seconds spent between two samples by the processes of the second (a process that began in between
@@ -124,6 +136,7 @@ class PostgresCPU:
 
 
 POSTGRES: PostgresCPU | None = None  # set by ``run`` when Postgres runs on this machine
+LATENCIES_FILE = ""  # ``--latencies``
 
 
 def storage_report(dsn: str) -> None:
@@ -167,6 +180,7 @@ class TableRun:
     version: int = 0
     pending: Pending | None = None
     latencies: list[float] = field(default_factory=list)
+    sent: list[float] = field(default_factory=list)  # when each command of ``latencies`` was sent (wall clock)
     errors: int = 0
 
 
@@ -209,6 +223,7 @@ async def reader(run: TableRun, seat: int, ws: Any) -> None:
                 pending.waiting.discard(seat)
                 if not pending.waiting:
                     run.latencies.append(time.perf_counter() - pending.sent)
+                    run.sent.append(pending.sent + WALL_OFFSET)
                     pending.done.set()
         elif kind == "ping":  # the server's heartbeat (docs/protocol.md, Heartbeat)
             await ws.send(PONG)
@@ -219,6 +234,7 @@ async def reader(run: TableRun, seat: int, ws: Any) -> None:
 
 
 PONG = json.dumps({"type": "pong"})
+WALL_OFFSET = time.time() - time.perf_counter()  # perf_counter -> wall clock (``--latencies``)
 
 
 async def answer_pings(ws: Any) -> None:
@@ -293,7 +309,7 @@ async def play(runs: list[TableRun], servers: list[int], rate: float, duration: 
                report: bool = False) -> Figures:
     """Every table plays at ``rate / tables`` commands per second for ``duration`` seconds."""
     for run in runs:
-        run.latencies, run.errors = [], 0
+        run.latencies, run.sent, run.errors = [], [], 0
     # The client's own full collections (its sockets and game copies: 140 ms seen) would count as the server's
     # latency: what the client holds before the run is frozen, out of every collection's way.
     gc.collect()
@@ -303,6 +319,7 @@ async def play(runs: list[TableRun], servers: list[int], rate: float, duration: 
     user_start, system_start = cpu_split(servers)
     client_start = time.process_time()
     pg_start = POSTGRES.sample() if POSTGRES is not None else None
+    activity_start = POSTGRES.activity() if POSTGRES is not None and report else None
     end = start + duration
     await asyncio.gather(*(drive(run, interval, end, random.Random(rnd.random())) for run in runs))
     elapsed = time.perf_counter() - start
@@ -325,6 +342,9 @@ async def play(runs: list[TableRun], servers: list[int], rate: float, duration: 
                       1000 * pg / n, 1000 * pg_background / n)
     if not report:
         return figures
+    if LATENCIES_FILE:  # each command's send time (wall clock) and latency, for another process to slice
+        Path(LATENCIES_FILE).write_text(json.dumps([[at, x] for run in runs
+                                                    for at, x in zip(run.sent, run.latencies, strict=True)]))
     print(f"commands: {len(latencies)} in {elapsed:.1f} s = {len(latencies) / elapsed:.0f} commands/s "
           f"(target {rate}); errors {errors}")
     if latencies:
@@ -335,6 +355,14 @@ async def play(runs: list[TableRun], servers: list[int], rate: float, duration: 
             print(f"Postgres CPU: {pg:.1f} s = {figures.pg_ms:.2f} ms per command (this database's backends and "
                   f"autovacuum); its background processes {pg_background:.1f} s = {figures.pg_background_ms:.2f} ms "
                   f"(WAL writer, checkpointer ...: shared with every database on the server)")
+            if activity_start is not None and POSTGRES is not None:
+                await asyncio.sleep(1.5)  # the backends' last counters (reported about once a second)
+                done = {k: v - activity_start[k] for k, v in POSTGRES.activity().items()}
+                print(f"Postgres per command: {done['transactions'] / n:.2f} transactions, rows inserted "
+                      f"{done['inserted'] / n:.2f}, updated {done['updated'] / n:.2f}, deleted "
+                      f"{done['deleted'] / n:.2f}, fetched {done['fetched'] / n:.2f}, "
+                      f"scanned {done['returned'] / n:.2f}; "
+                      f"WAL {done['wal'] / n:.0f} bytes (the server's, every database's)")
             print(f"whole cost: server + Postgres {figures.cpu_ms + figures.pg_ms:.2f} ms per command "
                   f"({figures.cpu_ms + figures.pg_ms + figures.pg_background_ms:.2f} ms with the background "
                   f"processes)")
@@ -481,9 +509,13 @@ def main() -> None:
     parser.add_argument("--view-patches", choices=("on", "off"), default="on",
                         help="sockets ask for view patches (patch=1), as the browser client does")
     parser.add_argument("--database-url", default="", help="an existing, migrated Postgres database")
+    parser.add_argument("--latencies", default="",
+                        help="write each command's send time (epoch seconds) and latency (s) there, as JSON")
     parser.add_argument("--postgres", default="postgresql://postgres@127.0.0.1:5432/postgres",
                         help="server on which to create the scratch database")
     args = parser.parse_args()
+    global LATENCIES_FILE
+    LATENCIES_FILE = args.latencies
     if not args.find_ceiling:
         run(args)
         return

@@ -18,8 +18,9 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
+from app.persistence.commands import read_commands
 from app.persistence.db import Database
-from app.persistence.models import Game, GameCommand
+from app.persistence.models import Game
 from app.rules.registry import AnyRuleset
 
 from .marks import ANALYSIS_VERSION
@@ -52,8 +53,7 @@ def compute(db: Database, rulesets: Any, game_id: int) -> JSONDict:
         game = s.get(Game, game_id)
         if game is None or game.status != "finished":
             raise NotFinished(game_id)
-        rows = s.execute(select(GameCommand.seat, GameCommand.command).where(GameCommand.game_id == game_id)
-                         .order_by(GameCommand.seq)).all()
+        rows = [(c.seat, c.command) for c in read_commands(s, game_id)]
         ruleset_id, seed, players, options = game.ruleset, game.seed, game.players, game.options
     ruleset: AnyRuleset = rulesets(ruleset_id)
     started = time.thread_time()

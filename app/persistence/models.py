@@ -14,6 +14,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     PrimaryKeyConstraint,
     String,
     UniqueConstraint,
@@ -116,6 +117,17 @@ class GameCommand(Base):
     # Who made the seat's decision for it, if not the seat itself: its turn timer ("timer") or a stand-in
     # ("stand_in"); the recomputed events of its own move say so (``app.services.base.attributed``).
     made_by: Mapped[str | None] = mapped_column(String(16), nullable=True)
+
+
+class GameCommandPack(Base):
+    """A finished game's commands, packed: the rows of ``game_command`` moved into one compressed value when the
+    game finished (``app.persistence.commands``). ``commands`` is how many it holds (1 .. that number)."""
+
+    __tablename__ = "game_command_pack"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), primary_key=True)
+    commands: Mapped[int] = mapped_column(Integer)
+    data: Mapped[bytes] = mapped_column(LargeBinary)
 
 
 class JoinFailure(Base):

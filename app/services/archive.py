@@ -25,6 +25,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from app.persistence.commands import StoredCommand, read_commands, store_pack
 from app.persistence.db import Database
 from app.persistence.models import Game, GameCommand, GameTable, Seat, utcnow
 
@@ -71,9 +72,8 @@ def result_of(ruleset: AnyRuleset, state: Any) -> JSONDict:
             "rounds": len(view.get("history") or [])}
 
 
-def _game_commands(s: Session, game: Game) -> list[GameCommand]:
-    return list(s.scalars(select(GameCommand).where(GameCommand.game_id == game.id, GameCommand.seq <= game.version)
-                          .order_by(GameCommand.seq)))
+def _game_commands(s: Session, game: Game) -> list[StoredCommand]:
+    return read_commands(s, game.id, 0, game.version)
 
 
 def game_record(s: Session, game: Game, catalog: RulesetCatalog | None = None,
@@ -270,7 +270,10 @@ def import_records(db: Database, record: Any, catalog: RulesetCatalog | None = N
                        **values)
             s.add(row)
             s.flush()
-            s.add_all(GameCommand(game_id=row.id, **command) for command in rows)
+            if values["status"] == "finished":  # stored as the server stores a finished game's commands
+                store_pack(s, row.id, [StoredCommand(**command) for command in rows])
+            else:
+                s.add_all(GameCommand(game_id=row.id, **command) for command in rows)
     return new_id, sorted(numbers)
 
 

@@ -20,8 +20,9 @@ from psycopg.rows import namedtuple_row
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, defer
 
+from app.persistence.commands import read_commands
 from app.persistence.db import Database
-from app.persistence.models import Game, GameCommand, GameTable, Seat
+from app.persistence.models import Game, GameTable, Seat
 from app.rules import registry
 from app.settings import Settings
 
@@ -290,12 +291,8 @@ class ServiceBase:
             else:
                 state, since = ruleset.new_game(row.seed, row.players, ruleset.parse_options(row.options)), 0
             if since < game.version:
-                rows = s.execute(select(GameCommand.seat, GameCommand.command)
-                                 .where(GameCommand.game_id == game.id, GameCommand.seq > since,
-                                        GameCommand.seq <= game.version)
-                                 .order_by(GameCommand.seq)).all()
-                for seat, command in rows:
-                    state, _ = ruleset.apply(state, seat, ruleset.parse_command(command))
+                for c in read_commands(s, game.id, since, game.version):
+                    state, _ = ruleset.apply(state, c.seat, ruleset.parse_command(c.command))
             self.states.put(game.id, game.version, state)
         return state
 

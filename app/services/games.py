@@ -22,6 +22,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app import fastjson, metrics
+from app.persistence.commands import pack_game, packed_command
 from app.persistence.hot import HotUnavailable, UniqueViolation
 from app.persistence.models import Game, GameCommand, GameTable, Seat, utcnow
 from app.rules.core.errors import GameOver, RuleError, StaleVersion
@@ -352,15 +353,20 @@ class GameService(Lobby, Replays, Fanout):
                 _, game, seat = self._running(s, table_id, token, seated=True, known=known, command_id=command_id)
                 assert seat is not None
                 ruleset = self._ruleset(game.ruleset)
-                if game.dup_seq is not None:  # this command id was accepted before (idempotent resend)
-                    if game.dup_seat != seat:
+                dup_seq, dup_seat = game.dup_seq, game.dup_seat
+                if dup_seq is None and game.status == "finished":  # its commands are packed: a resend of the last?
+                    packed = packed_command(s, game.id, command_id)
+                    if packed is not None:
+                        dup_seq, dup_seat = packed.seq, packed.seat
+                if dup_seq is not None:  # this command id was accepted before (idempotent resend)
+                    if dup_seat != seat:
                         raise ServiceError(409, "command_id_reused", "this command id belongs to another seat")
                     view = ruleset.player_view(self._state(s, ruleset, game), seat) if with_view else None
                     self._decorate(s, table_id, GameRef.of(game), [view])
                     # Its events, as this seat was given them, recomputed by the engine (C-10).
-                    ((_, earlier),) = self._steps(s, ruleset, game, game.dup_seq - 1, game.dup_seq)
-                    return ({"game_id": game.id, "version": game.dup_seq, "duplicate": True,
-                             "events": earlier[key(seat)], "view": view}, game.dup_seq, game.ruleset)
+                    ((_, earlier),) = self._steps(s, ruleset, game, dup_seq - 1, dup_seq)
+                    return ({"game_id": game.id, "version": dup_seq, "duplicate": True,
+                             "events": earlier[key(seat)], "view": view}, dup_seq, game.ruleset)
                 if expected_version is not None and expected_version != game.version:
                     raise StaleVersion("stale_version",
                                        f"the game is at version {game.version}, not {expected_version}")
@@ -401,6 +407,8 @@ class GameService(Lobby, Replays, Fanout):
                                          row | {"command": Json(row["command"], dumps=fastjson.dumps)})
                 else:
                     conn.execute(_INSERT_COMMAND, row)
+                if over:  # nothing is added to a finished game: its commands move into one packed record
+                    pack_game(s, game.id)
                 self._publish(s, table_id, version, Step(game.id, seat, row["command"], by))
                 new_state_to_cache = new_state
                 view = ruleset.player_view(new_state, seat) if with_view else None

@@ -1,7 +1,8 @@
 """A game's past steps, recomputed: the events of the commands after a version, as each seat and a spectator may see
 them, rebuilt by the deterministic engine (C-10) from what is stored.
 
-The database keeps a command's seat, id, command and maker (``made_by``), not its events (``GameCommand``). Who
+The database keeps a command's seat, id, command and maker (``made_by``), not its events: a row each while the
+game runs, one pack once it has finished (``app.persistence.commands``). Who
 needs events it missed -- a socket resuming with ``since=N`` whose table this process does not keep current, a
 ``GET .../events``, a resend of an accepted command, the public record of a running game -- gets them here: the
 engine starts from the game's latest stored snapshot when it is not newer than ``N``, or else from the one before
@@ -23,8 +24,9 @@ from typing import Any
 from sqlalchemy import case, null, select
 from sqlalchemy.orm import Session
 
+from app.persistence.commands import read_commands
 from app.persistence.db import Database
-from app.persistence.models import Game, GameCommand
+from app.persistence.models import Game
 from app.settings import Settings
 
 from .base import AnyRuleset, JSONDict, LazyRedaction, Notifier, RulesetCatalog, ServiceBase, TableExtension
@@ -97,15 +99,11 @@ class History(ServiceBase):
                 state, version = ruleset.state_from_json(row.start), row.start_version
             else:
                 state, version = ruleset.new_game(row.seed, game.players, ruleset.parse_options(row.options)), 0
-        commands = s.execute(select(GameCommand.seq, GameCommand.seat, GameCommand.command, GameCommand.made_by)
-                             .where(GameCommand.game_id == game.id, GameCommand.seq > version,
-                                    GameCommand.seq <= upto)
-                             .order_by(GameCommand.seq)).all()
         steps: Steps = []
-        for seq, seat, command, made_by in commands:
-            state, events = ruleset.apply(state, seat, ruleset.parse_command(command))
-            if seq > since:
-                steps.append((seq, LazyRedaction(ruleset, game.players, events, made_by, seat)))
+        for c in read_commands(s, game.id, version, upto):
+            state, events = ruleset.apply(state, c.seat, ruleset.parse_command(c.command))
+            if c.seq > since:
+                steps.append((c.seq, LazyRedaction(ruleset, game.players, events, c.made_by, c.seat)))
         if len(steps) != upto - since:
             raise RuntimeError(f"game {game.id}: commands {since + 1}..{upto} are not all stored")
         if upto == game.version:

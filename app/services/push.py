@@ -41,8 +41,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app import metrics
+from app.persistence.commands import read_commands
 from app.persistence.db import Database, database_unavailable
-from app.persistence.models import Game, GameCommand, Seat
+from app.persistence.models import Game, Seat
 from app.persistence.push import PushKey, PushSubscription
 from app.settings import Settings
 from app.web.i18n import LANGUAGES, translate
@@ -381,12 +382,8 @@ class PushService:
         seats = frozenset(range(len(game.seats)))
         state = self.service._state(s, ruleset, GameRef(game.id, since, game.status, game.ruleset, list(game.seats)))
         away = seats - frozenset(ruleset.awaited(state))  # not awaited at some moment since
-        rows = s.execute(select(GameCommand.seat, GameCommand.command)
-                         .where(GameCommand.game_id == game.id, GameCommand.seq > since,
-                                GameCommand.seq < game.version)
-                         .order_by(GameCommand.seq)).all()
-        for seat, command in rows:
-            state, _ = ruleset.apply(state, seat, ruleset.parse_command(command))
+        for c in read_commands(s, game.id, since, game.version - 1):
+            state, _ = ruleset.apply(state, c.seat, ruleset.parse_command(c.command))
             away |= seats - frozenset(ruleset.awaited(state))
         return awaited & away
 

@@ -12,7 +12,8 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.persistence.models import Game, GameCommand, ReplayShare
+from app.persistence.commands import StoredCommand, read_commands
+from app.persistence.models import Game, ReplayShare
 
 from .archive import game_record
 from .base import SPECTATOR, JSONDict
@@ -91,11 +92,8 @@ class Replays(History):
         with self.db.read() as s:
             return self._replay_access(s, table_id, number, token, share)[1]
 
-    def _commands(self, s: Session, game: Game, upto: int | None = None) -> list[GameCommand]:
-        stmt = select(GameCommand).where(GameCommand.game_id == game.id)
-        if upto is not None:
-            stmt = stmt.where(GameCommand.seq <= upto)
-        return list(s.scalars(stmt.order_by(GameCommand.seq)))
+    def _commands(self, s: Session, game: Game, upto: int | None = None) -> list[StoredCommand]:
+        return read_commands(s, game.id, 0, upto)
 
     def replay_record(self, access: ReplayAccess) -> JSONDict:
         """A finished game's full record (C-10); a running game's public record: no seed, each command

@@ -12,14 +12,15 @@ A table keeps its other games when one of them goes (a finished game 1 stays rep
 rematch is pruned). Deletes rely on the schema's ``ON DELETE CASCADE`` (commands with their game; seats, chat
 and clock with their table). The same prune runs periodically in each server process (``PruneTask``) and as
 ``python -m app.admin prune [--dry-run]``; it is idempotent, so processes pruning at once only repeat
-work. It deletes in short transactions of ``PRUNE_BATCH`` games or tables, so a prune of thousands of games never
-holds the tables that play for long.
+work. It deletes in short transactions of ``PRUNE_BATCH`` games or tables, resting between them as long as each took
+(``PRUNE_REST``), so a prune of thousands of games never holds the tables that play for long.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -36,6 +37,9 @@ from app.settings import Settings
 log = logging.getLogger("phase10.retention")
 
 PRUNE_BATCH = 50  # games (or tables) deleted per transaction
+# After each transaction the prune rests this many times as long as the transaction took: it takes at most half
+# of the database's time (its deletes and their WAL flushes) from the tables that play meanwhile.
+PRUNE_REST = 1.0
 
 
 @dataclass(frozen=True)
@@ -99,10 +103,19 @@ def _chunks(ids: list[Any], size: int) -> Iterator[list[Any]]:
 
 
 def prune(db: Database, policy: Policy, now: datetime | None = None, dry_run: bool = False,
-          batch: int = PRUNE_BATCH) -> PruneReport:
+          batch: int = PRUNE_BATCH, rest: float = PRUNE_REST) -> PruneReport:
     """Delete (unless ``dry_run``) what ``policy`` no longer keeps: found in one read, deleted ``batch`` games or
     tables per transaction (each short, so the tables that play meanwhile never wait long), each delete checking
-    its condition again (a game played or a table started since the read stays)."""
+    its condition again (a game played or a table started since the read stays), resting ``rest`` times as long
+    as each transaction took before the next."""
+
+    def resting(statement: Any) -> None:
+        began = time.perf_counter()
+        with db.write() as s:
+            s.execute(statement, execution_options={"synchronize_session": False})
+        if rest > 0:
+            time.sleep(rest * (time.perf_counter() - began))
+
     now = now or utcnow()
     with db.read() as s:
         finished = list(s.scalars(select(Game.id).where(_finished(now - policy.finished)).order_by(Game.id))) \
@@ -124,14 +137,10 @@ def prune(db: Database, policy: Policy, now: datetime | None = None, dry_run: bo
         doomed.append((idle, _idle(now - policy.idle)))
     for ids, condition in doomed:
         for chunk in _chunks(ids, batch):
-            with db.write() as s:
-                s.execute(delete(Game).where(Game.id.in_(chunk), condition),
-                          execution_options={"synchronize_session": False})
+            resting(delete(Game).where(Game.id.in_(chunk), condition))
     if policy.unstarted:
         for chunk in _chunks(tables, batch):
-            with db.write() as s:
-                s.execute(delete(GameTable).where(GameTable.id.in_(chunk), _unstarted(now - policy.unstarted)),
-                          execution_options={"synchronize_session": False})
+            resting(delete(GameTable).where(GameTable.id.in_(chunk), _unstarted(now - policy.unstarted)))
     metrics.PRUNED.labels("tables").inc(len(tables))
     metrics.PRUNED.labels("games").inc(len(games))
     if tables or games:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -18,7 +19,8 @@ from sqlalchemy import select
 from app.analysis import analyse
 from app.analysis import worker as worker_module
 from app.analysis.models import GameAnalysis
-from app.persistence.models import Game, GameCommand
+from app.persistence.commands import pack, read_commands
+from app.persistence.models import Game, GameCommandPack
 from app.services.analyses import Analyses
 from tests.server_helpers import Table, bearer, new_table, play, play_to_end
 
@@ -64,8 +66,7 @@ def local_analysis(client: TestClient, table_id: str) -> dict[str, Any]:
     service = client.app.state.service  # type: ignore[attr-defined]
     with service.db.read() as s:
         game = s.scalar(select(Game).where(Game.table_id == table_id, Game.number == 1))
-        rows = s.execute(select(GameCommand.seat, GameCommand.command).where(GameCommand.game_id == game.id)
-                         .order_by(GameCommand.seq)).all()
+        rows = [(c.seat, c.command) for c in read_commands(s, game.id)]
         ruleset = service.catalog.get(game.ruleset)
         return analyse(ruleset, game.seed, game.players, ruleset.parse_options(game.options),
                        [(seat, ruleset.parse_command(c)) for seat, c in rows]).to_json()
@@ -178,8 +179,9 @@ def test_a_record_the_engine_refuses_is_a_clear_error_not_a_retry_loop(client: T
     service = client.app.state.service  # type: ignore[attr-defined]
     with service.db.write() as s:
         game = s.scalar(select(Game).where(Game.table_id == t.id))
-        first = s.scalar(select(GameCommand).where(GameCommand.game_id == game.id, GameCommand.seq == 1))
-        first.command = {"type": "discard", "card": 9999}
+        stored = s.get(GameCommandPack, game.id)  # a finished game's commands are packed
+        commands = read_commands(s, game.id)
+        stored.data = pack([replace(commands[0], command={"type": "discard", "card": 9999}), *commands[1:]])
     url = f"/api/tables/{t.id}/games/1/analysis"
     assert client.get(url, headers=bearer(t.tokens[0])).status_code == 202
     analyses(client).worker.wait()

@@ -16,7 +16,8 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from app.persistence.models import Game, GameCommand
+from app.persistence.commands import read_commands
+from app.persistence.models import Game
 from app.rules import registry
 from app.services.games import GameService
 from tests.cards import card_ids
@@ -100,8 +101,8 @@ def test_C9_public_replay_of_a_running_game_shows_only_what_a_spectator_sees(see
     t, url = played_game(seeded, rid)
     service: GameService = seeded.app.state.service  # type: ignore[attr-defined]
     with service.db.read() as s:
-        rows = s.scalars(select(GameCommand).join(Game, Game.id == GameCommand.game_id)
-                         .where(Game.table_id == t.id).order_by(GameCommand.seq)).all()
+        game_id = s.scalar(select(Game.id).where(Game.table_id == t.id))
+        rows = read_commands(s, game_id)
         commands = [(c.seat, c.command) for c in rows]
     steps = local_steps(rid, commands)
     rng_states = {str(ruleset.state_to_json(after)["rng"]["state"]) for _, after, _ in steps}

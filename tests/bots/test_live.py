@@ -20,7 +20,8 @@ from app.bots.driver import bot_command
 from app.bots.models import TableClock
 from app.bots.settings import BotSettings
 from app.main import create_app
-from app.persistence.models import Game, GameCommand
+from app.persistence.commands import StoredCommand, read_commands
+from app.persistence.models import Game
 from app.services.base import SPECTATOR
 from app.services.games import GameService
 from tests.server_helpers import bearer, new_table, server_game
@@ -53,15 +54,15 @@ def wait_for(check: Callable[[], Any], timeout: float = 10.0) -> Any:
     raise AssertionError("timed out waiting")
 
 
-def commands(client: TestClient, table_id: str) -> list[GameCommand]:
+def commands(client: TestClient, table_id: str) -> list[StoredCommand]:
     service: GameService = client.app.state.service  # type: ignore[attr-defined]
     with service.db.read() as s:
         game = s.scalar(select(Game).where(Game.table_id == table_id).order_by(Game.number.desc()))
         assert game is not None
-        return list(s.scalars(select(GameCommand).where(GameCommand.game_id == game.id).order_by(GameCommand.seq)))
+        return read_commands(s, game.id)
 
 
-def recomputed(client: TestClient, table_id: str) -> list[tuple[GameCommand, dict[str, list[dict[str, Any]]]]]:
+def recomputed(client: TestClient, table_id: str) -> list[tuple[StoredCommand, dict[str, list[dict[str, Any]]]]]:
     """Each stored command of the table's game with its events as every seat and a spectator get them, recomputed
     by the engine from the stored commands (C-10), as a resume or ``GET .../events`` does."""
     service: GameService = client.app.state.service  # type: ignore[attr-defined]
@@ -69,8 +70,7 @@ def recomputed(client: TestClient, table_id: str) -> list[tuple[GameCommand, dic
         game = s.scalar(select(Game).where(Game.table_id == table_id).order_by(Game.number.desc()))
         assert game is not None
         # A stand-in may play on while this reads: take the rows of exactly the steps recomputed.
-        rows = list(s.scalars(select(GameCommand).where(GameCommand.game_id == game.id,
-                                                        GameCommand.seq <= game.version).order_by(GameCommand.seq)))
+        rows = read_commands(s, game.id, 0, game.version)
         steps = service._steps(s, service._ruleset(game.ruleset), game, 0, game.version)
         names = [*(str(i) for i in range(game.players)), SPECTATOR]
         return [(row, {name: redacted[name] for name in names}) for row, (_, redacted) in zip(rows, steps, strict=True)]

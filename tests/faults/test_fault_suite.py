@@ -36,6 +36,7 @@ import psycopg
 import pytest
 from sqlalchemy import func, select
 
+from app.persistence.commands import StoredCommand, read_commands
 from app.persistence.db import Database
 from app.persistence.models import Game, GameCommand
 from app.services.games import GameService
@@ -124,11 +125,10 @@ class Game10:
             ruleset = self.service.catalog.get(game.ruleset)
             return ruleset, self.service._state(s, ruleset, game), game
 
-    def rows(self, table_id: str) -> list[GameCommand]:
+    def rows(self, table_id: str) -> list[StoredCommand]:
         with self.service.db.read() as s:
             game_id = s.scalar(select(Game.id).where(Game.table_id == table_id).order_by(Game.number.desc()))
-            return list(s.scalars(select(GameCommand).where(GameCommand.game_id == game_id)
-                                  .order_by(GameCommand.seq)))
+            return read_commands(s, game_id)
 
     def events(self, table_id: str, seat: int, since: int, upto: int) -> list[dict[str, Any]]:
         """The events ``seat`` was to be sent for the steps ``since + 1 .. upto``, recomputed by the engine from the

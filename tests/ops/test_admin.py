@@ -16,7 +16,7 @@ from sqlalchemy import func, select
 
 from app.admin import main
 from app.persistence.db import Database
-from app.persistence.models import Game, GameCommand, GameTable
+from app.persistence.models import Game, GameCommand, GameCommandPack, GameTable
 from app.rules import registry
 from app.rules.core.ruleset import replay
 from tests.ops.conftest import PlayedTable
@@ -203,7 +203,9 @@ def test_stats_count_what_the_database_holds(client: TestClient, played: PlayedT
     assert after["seats"] == before["seats"] + 1 and after["games"] == before["games"]
     db = Database(database_url)
     with db.read() as s:
-        commands = s.scalar(select(func.count()).select_from(GameCommand))
+        # running games' rows and finished games' packs
+        commands = s.scalar(select(func.count()).select_from(GameCommand)) + s.scalar(
+            select(func.coalesce(func.sum(GameCommandPack.commands), 0)))
         playing = s.scalar(select(func.count()).select_from(Game).where(Game.status == "playing"))
     db.dispose()
     assert after["commands"] == commands and after["games"]["playing"] == playing
@@ -223,7 +225,7 @@ def test_backup_copies_a_running_sqlite_database(client: TestClient, played: Pla
     copy = sqlite3.connect(target)
     assert copy.execute("PRAGMA integrity_check").fetchone() == ("ok",)
     game_id = copy.execute("SELECT id FROM game WHERE table_id = ? AND number = 1", (played.table.id,)).fetchone()
-    assert copy.execute("SELECT count(*) FROM game_command WHERE game_id = ?", game_id).fetchone() == (
+    assert copy.execute("SELECT commands FROM game_command_pack WHERE game_id = ?", game_id).fetchone() == (
         played.finished_commands,)
     copy.close()
     status, _, err = admin(capsys, database_url, "backup", str(target))  # never overwrites

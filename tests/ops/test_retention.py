@@ -6,6 +6,7 @@ younger than any retention period, so the prune only ever touches what a test ag
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from datetime import timedelta
@@ -141,3 +142,42 @@ def test_each_server_process_prunes_periodically(settings: Settings, database_ur
         while contents(database_url, t.id)["table"] and time.monotonic() < deadline:
             time.sleep(0.2)
         assert not contents(database_url, t.id)["table"]
+
+
+def test_the_prune_rests_between_its_transactions_as_long_as_each_took(client: TestClient, database_url: str,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each transaction of a prune is followed by a rest as long as it took (``rest`` times that), so a long prune
+    takes at most about half of the database's time from the tables that play meanwhile."""
+    from app.services import retention
+
+    doomed = []
+    for seed in (3, 4, 5):
+        t = new_table(client, players=2, start=True)
+        play(client, t, 2, seed=seed)
+        age(database_url, t.id, 400)
+        doomed.append(t.id)
+    rests: list[float] = []
+    monkeypatch.setattr(retention.time, "sleep", rests.append)
+    spans: list[float] = []
+    real_write = Database.write
+
+    def timed_write(self: Database) -> Any:
+        began = time.perf_counter()
+        try:
+            yield from real_write.__wrapped__(self)  # type: ignore[attr-defined]
+        finally:
+            spans.append(time.perf_counter() - began)
+
+    monkeypatch.setattr(Database, "write", contextlib.contextmanager(timed_write))
+    db = Database(database_url)
+    report = prune(db, Policy(unstarted=None, idle=timedelta(days=300), finished=None), batch=1, rest=2.0)
+    db.dispose()
+    assert len(report.idle_games) >= 3 and len(rests) == len(report.idle_games) == len(spans)
+    # at least twice the transaction (the prune's own clock also holds the session's opening and closing)
+    assert all(0 < 2.0 * span <= r < 2.0 * span + 0.5 for r, span in zip(rests, spans, strict=True))
+    assert all(contents(database_url, table_id)["games"] == [] for table_id in doomed)
+    rests.clear()
+    db = Database(database_url)
+    prune(db, Policy(unstarted=None, idle=timedelta(days=300), finished=None), rest=0)  # nothing left, no rest
+    db.dispose()
+    assert rests == []

@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from app.main import create_app
+from app.persistence.commands import read_commands
 from app.persistence.db import Database
 from app.persistence.models import Base, GameCommand
 from app.rules.core.errors import StaleVersion
@@ -165,8 +166,7 @@ def replay_to(ruleset: Any, client: TestClient, table_id: str, version: int) -> 
     with service.db.read() as s:
         game = s.scalar(select(Game).where(Game.table_id == table_id))
         assert game is not None
-        rows = s.execute(select(GameCommand.seat, GameCommand.command).where(GameCommand.game_id == game.id)
-                         .order_by(GameCommand.seq).limit(version)).all()
+        rows = [(c.seat, c.command) for c in read_commands(s, game.id, 0, version)]
         state = ruleset.new_game(game.seed, game.players, ruleset.parse_options(game.options))
     for seat, command in rows:
         state, _ = ruleset.apply(state, seat, ruleset.parse_command(command))

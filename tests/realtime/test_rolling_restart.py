@@ -16,8 +16,9 @@ from typing import Any
 import httpx
 from sqlalchemy import select
 
+from app.persistence.commands import StoredCommand, read_commands
 from app.persistence.db import Database
-from app.persistence.models import Game, GameCommand
+from app.persistence.models import Game
 from app.services.games import GameService
 from app.settings import Settings
 from tests.realtime.pages import Page
@@ -43,11 +44,9 @@ class Table:
             ruleset = self.service.catalog.get(game.ruleset)
             return ruleset, self.service._state(s, ruleset, game), game
 
-    def commands(self) -> list[GameCommand]:
+    def commands(self) -> list[StoredCommand]:
         with self.service.db.read() as s:
-            game_id = self.state()[2].id
-            return list(s.scalars(select(GameCommand).where(GameCommand.game_id == game_id)
-                                  .order_by(GameCommand.seq)))
+            return read_commands(s, self.state()[2].id)
 
 
 def _table(server: str, bots: int, token_out: list[str]) -> tuple[str, str, str]:
