@@ -3,7 +3,7 @@ the stand-in is chosen (``PUT /api/tables/{id}/clock``); NULL keeps the server's
 (``PHASE10_BOT_STAND_IN_LEVEL``).
 
 Revision ID: 0016_stand_in_level
-Revises: 0014_history_storage
+Revises: 0015_packed_history
 Create Date: 2026-11-27 10:40:00
 """
 
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0016_stand_in_level"
-down_revision: str | None = "0014_history_storage"
+down_revision: str | None = "0015_packed_history"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
