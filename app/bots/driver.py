@@ -47,6 +47,8 @@ class GameRecord:
     commands: int = 0
     # phase number -> [first attempts, made on the first attempt], per seat
     first_try: dict[int, dict[int, list[int]]] = field(default_factory=lambda: defaultdict(dict))
+    # seat -> [rounds played, phase laid, went out, cards left in hand at round end, discard-pile draws]
+    round_stats: dict[int, list[int]] = field(default_factory=dict)
 
 
 def _phases(ruleset: AnyRuleset, state: Any) -> dict[int, int]:
@@ -72,6 +74,18 @@ def _advanced(event: Any, phases: Mapping[int, int]) -> set[int]:
     return {s for s in phases if s not in keepers}
 
 
+def _count_round(record: GameRecord, event: Any, phases: Mapping[int, int], laid: set[int]) -> None:
+    """Add one finished round to each playing seat's round figures (who laid, who went out, cards left)."""
+    hands = getattr(event, "hands", ())
+    went_out = getattr(event, "went_out", None)
+    for seat in phases:
+        cell = record.round_stats.setdefault(seat, [0] * 5)
+        cell[0] += 1
+        cell[1] += seat in laid
+        cell[2] += seat == went_out
+        cell[3] += len(hands[seat]) if seat < len(hands) else 0
+
+
 def play_game(ruleset: AnyRuleset, levels: Sequence[str], seed: int, options: Mapping[str, Any] | None = None,
               max_commands: int = 100_000) -> GameRecord:
     """Play one whole game with a bot of ``levels[seat]`` in every seat; every command must be accepted."""
@@ -80,6 +94,7 @@ def play_game(ruleset: AnyRuleset, levels: Sequence[str], seed: int, options: Ma
     record = GameRecord()
     tried: set[tuple[int, int]] = set()
     phases = _phases(ruleset, state)
+    laid: set[int] = set()
     while not ruleset.is_over(state):
         if record.commands >= max_commands:
             raise BotError(f"game seed {seed} did not finish in {max_commands} commands")
@@ -98,8 +113,14 @@ def play_game(ruleset: AnyRuleset, levels: Sequence[str], seed: int, options: Ma
             name = type(event).__name__
             if name == "TurnStarted":
                 record.turns += 1
+            elif name == "PhaseLaid":
+                laid.add(event.seat)
+            elif name == "CardDrawn" and event.pile == "discard":
+                record.round_stats.setdefault(event.seat, [0] * 5)[4] += 1
             elif _round_end(event):
                 record.rounds += 1
+                _count_round(record, event, phases, laid)
+                laid = set()
                 advanced = _advanced(event, phases)
                 for s, number in phases.items():
                     if (s, number) not in tried:

@@ -14,40 +14,38 @@ from app.rules.core.commands import Discard, Draw, Hit, LayPhase, Pile
 
 from . import view as v
 from .evaluate import synergy
-from .tactics import Command, tactics_for
+from .tactics import Command, Policy, Tactics, play
 
 LEVEL = "easy"
 
 
+def draw(tactics: Tactics, view: v.View, draws: Sequence[Draw], rng: random.Random) -> Draw:
+    """Always the draw pile (M-4, R-6)."""
+    return next((c for c in draws if c.pile is Pile.DRAW), draws[0])
+
+
+def lay(view: v.View, lays: Sequence[LayPhase]) -> LayPhase:
+    """The first lay-down the engine lists (C-3)."""
+    return lays[0]
+
+
+def hit(view: v.View, hits: Sequence[Hit], rng: random.Random) -> Hit:
+    """Any card that fits (C-4)."""
+    return rng.choice(hits)
+
+
+def discard(tactics: Tactics, view: v.View, discards: list[Discard], rng: random.Random) -> Discard:
+    """The card that fits the hand least by a simple count, ties at random."""
+    hand = v.hand(view)
+    req = v.requirement(view)
+    by_id = {c.id: c for c in hand}
+    rng.shuffle(discards)
+    return min(discards, key=lambda d: synergy(by_id[d.card], hand, req) if d.card in by_id else 0.0)
+
+
+POLICY = Policy(LEVEL, draw, lay, hit, discard)
+
+
 def choose(ruleset_id: str, view: v.View, legal: Sequence[Command], rng: random.Random) -> Command:
     """One legal command for the seat whose ``view`` this is."""
-    tactics = tactics_for(ruleset_id)
-    found = tactics.prompt(LEVEL, view, legal, rng)
-    if found is not None:
-        return found
-    draws = [c for c in legal if isinstance(c, Draw)]
-    if draws:
-        return next((c for c in draws if c.pile is Pile.DRAW), draws[0])
-    lays = [c for c in legal if isinstance(c, LayPhase)]
-    if lays:
-        return lays[0]
-    hits = [c for c in legal if isinstance(c, Hit)]
-    if hits:
-        return rng.choice(hits)
-    found = tactics.end_turn(LEVEL, view, legal, rng)
-    if found is not None:
-        return found
-    discards = plain_discards(view, legal)
-    if discards:
-        hand = v.hand(view)
-        req = v.requirement(view)
-        by_id = {c.id: c for c in hand}
-        rng.shuffle(discards)
-        return min(discards, key=lambda d: synergy(by_id[d.card], hand, req) if d.card in by_id else 0.0)
-    return tactics.fallback(LEVEL, view, legal, rng)
-
-
-def plain_discards(view: v.View, legal: Sequence[Command]) -> list[Discard]:
-    """Discards of number cards and jokers (action cards are the tactics' business)."""
-    playable = {c["id"] for c in view.get("hand") or () if c.get("kind") in ("number", "joker")}
-    return [c for c in legal if isinstance(c, Discard) and c.target is None and c.card in playable]
+    return play(POLICY, ruleset_id, view, legal, rng)

@@ -6,8 +6,8 @@ hidden hand).
 
 * discard: of the spare cards, the one whose loss leaves the most unseen cards that would bring the phase one
   closer ("outs"), so it keeps cards that many runs and sets can use; never a card the next player could hit
-  onto the table (C-4); once its phase is down the costliest card first and, among equals, the one furthest
-  from a hit;
+  onto the table (C-4); once its phase is down the card furthest from a hit (so it goes out sooner and the
+  others have fewer turns to lay their phase, M-7, R-12) and, among equally far ones, the costliest;
 * draw: takes the discard pile's top card when it brings the phase closer (as ``normal``) or, at the same
   distance, when it adds outs after the turn's discard;
 * lays its phase at once, hits every card it can (going out as fast as it can), and answers the rule sets'
@@ -20,41 +20,16 @@ import random
 from collections.abc import Sequence
 
 from app.rules.core.cards import Card
-from app.rules.core.commands import Discard, Draw, Hit, LayPhase, Pile
+from app.rules.core.commands import Discard, Draw, Pile
 from app.rules.core.groups import GroupKind, LaidGroup
 
 from . import view as v
 from .counting import Shape, feed_risk, outs, unseen
-from .easy import plain_discards
 from .evaluate import Requirement, distance, spare_cards, synergy
-from .normal import choose_hit, wants
-from .tactics import Command, Tactics, tactics_for
+from .normal import choose_hit, choose_lay, wants
+from .tactics import Command, Policy, Tactics, play
 
 LEVEL = "hard"
-
-
-def choose(ruleset_id: str, view: v.View, legal: Sequence[Command], rng: random.Random) -> Command:
-    """One legal command for the seat whose ``view`` this is."""
-    tactics = tactics_for(ruleset_id)
-    found = tactics.prompt(LEVEL, view, legal, rng)
-    if found is not None:
-        return found
-    draws = [c for c in legal if isinstance(c, Draw)]
-    if draws:
-        return choose_draw(tactics, view, draws)
-    lays = [c for c in legal if isinstance(c, LayPhase)]
-    if lays:
-        return max(lays, key=lambda c: sum(len(g) for g in c.groups))
-    hits = [c for c in legal if isinstance(c, Hit)]
-    if hits:
-        return choose_hit(view, hits)
-    found = tactics.end_turn(LEVEL, view, legal, rng)
-    if found is not None:
-        return found
-    discards = plain_discards(view, legal)
-    if discards:
-        return choose_discard(tactics, view, discards)
-    return tactics.fallback(LEVEL, view, legal, rng)
 
 
 def _best_keep(hand: Sequence[Card], req: Requirement, left: dict[Shape, int],
@@ -75,7 +50,7 @@ def _best_keep(hand: Sequence[Card], req: Requirement, left: dict[Shape, int],
     return best
 
 
-def choose_draw(tactics: Tactics, view: v.View, draws: Sequence[Draw]) -> Draw:
+def choose_draw(tactics: Tactics, view: v.View, draws: Sequence[Draw], rng: random.Random | None = None) -> Draw:
     """M-4, R-6: the discard pile's top card when it helps, else the draw pile."""
     top = v.discard_top(view)
     take = next((c for c in draws if c.pile is Pile.DISCARD), None)
@@ -94,6 +69,10 @@ def choose_draw(tactics: Tactics, view: v.View, draws: Sequence[Draw]) -> Draw:
     if kept[2] is not None and kept[0] <= now and kept[1] > outs(hand, req, now, left) + 2:
         return take
     return blind
+
+
+FAR = 3
+"""Cards this many hits or more from fitting the table are all as far: none will be hit this round."""
 
 
 def gap(card: Card, groups: Sequence[LaidGroup]) -> int:
@@ -124,10 +103,11 @@ def in_danger(view: v.View) -> bool:
     return any(p.get("laid") and int(p.get("hand_size", 99)) <= 2 for p in v.opponents(view))
 
 
-def choose_discard(tactics: Tactics, view: v.View, discards: Sequence[Discard]) -> Discard:
+def choose_discard(tactics: Tactics, view: v.View, discards: Sequence[Discard],
+                   rng: random.Random | None = None) -> Discard:
     """M-4, R-6, B-5 step 3: a spare card with the most outs left that feeds the next player least — never one
-    they can hit (C-4); once its phase is down the costliest card (M-7, R-12) furthest from a hit, and when an
-    opponent is about to go out and its own phase is still far, the costliest card."""
+    they can hit (C-4); once its phase is down the card furthest from a hit, the costliest (M-7, R-12) among
+    equally far ones; and when an opponent is about to go out and its own phase is still far, the costliest."""
     hand = v.hand(view)
     by_id = {c.id: c for c in hand}
     req = v.requirement(view)
@@ -138,7 +118,7 @@ def choose_discard(tactics: Tactics, view: v.View, discards: Sequence[Discard]) 
         def laid_key(command: Discard) -> tuple[float, ...]:
             card = by_id[command.card]
             feeds = next_can_hit and tactics.fits_table(card, groups)
-            return (card.is_joker, feeds, -tactics.card_cost(card, view), -gap(card, groups))
+            return (card.is_joker, feeds, -min(gap(card, groups), FAR), -tactics.card_cost(card, view))
 
         return min(discards, key=laid_key)
     dist = distance(hand, req)
@@ -167,3 +147,11 @@ def choose_discard(tactics: Tactics, view: v.View, discards: Sequence[Discard]) 
                 synergy(card, hand, req), cost)
 
     return min(discards, key=key)
+
+
+POLICY = Policy(LEVEL, choose_draw, choose_lay, choose_hit, choose_discard)
+
+
+def choose(ruleset_id: str, view: v.View, legal: Sequence[Command], rng: random.Random) -> Command:
+    """One legal command for the seat whose ``view`` this is."""
+    return play(POLICY, ruleset_id, view, legal, rng)

@@ -17,35 +17,10 @@ from app.rules.core.cards import Card
 from app.rules.core.commands import Discard, Draw, Hit, LayPhase, Pile
 
 from . import view as v
-from .easy import plain_discards
 from .evaluate import distance, spare_cards, synergy
-from .tactics import Command, Tactics, tactics_for
+from .tactics import Command, Policy, Tactics, play
 
 LEVEL = "normal"
-
-
-def choose(ruleset_id: str, view: v.View, legal: Sequence[Command], rng: random.Random) -> Command:
-    """One legal command for the seat whose ``view`` this is."""
-    tactics = tactics_for(ruleset_id)
-    found = tactics.prompt(LEVEL, view, legal, rng)
-    if found is not None:
-        return found
-    draws = [c for c in legal if isinstance(c, Draw)]
-    if draws:
-        return choose_draw(tactics, view, draws)
-    lays = [c for c in legal if isinstance(c, LayPhase)]
-    if lays:
-        return max(lays, key=lambda c: sum(len(g) for g in c.groups))
-    hits = [c for c in legal if isinstance(c, Hit)]
-    if hits:
-        return choose_hit(view, hits)
-    found = tactics.end_turn(LEVEL, view, legal, rng)
-    if found is not None:
-        return found
-    discards = plain_discards(view, legal)
-    if discards:
-        return choose_discard(tactics, view, discards)
-    return tactics.fallback(LEVEL, view, legal, rng)
 
 
 def wants(tactics: Tactics, view: v.View, card: Card, hand: Sequence[Card] | None = None) -> bool:
@@ -70,7 +45,7 @@ def wants(tactics: Tactics, view: v.View, card: Card, hand: Sequence[Card] | Non
     return any(c.id != card.id and not c.is_joker for c in spare_cards(after, req, reach))
 
 
-def choose_draw(tactics: Tactics, view: v.View, draws: Sequence[Draw]) -> Draw:
+def choose_draw(tactics: Tactics, view: v.View, draws: Sequence[Draw], rng: random.Random | None = None) -> Draw:
     top = v.discard_top(view)
     take = next((c for c in draws if c.pile is Pile.DISCARD), None)
     if take is not None and top is not None and wants(tactics, view, top):
@@ -78,13 +53,19 @@ def choose_draw(tactics: Tactics, view: v.View, draws: Sequence[Draw]) -> Draw:
     return next((c for c in draws if c.pile is Pile.DRAW), draws[0])
 
 
-def choose_hit(view: v.View, hits: Sequence[Hit]) -> Hit:
+def choose_lay(view: v.View, lays: Sequence[LayPhase]) -> LayPhase:
+    """The lay-down that puts the most cards on the table (C-3): fewer left to hit or to score."""
+    return max(lays, key=lambda c: sum(len(g) for g in c.groups))
+
+
+def choose_hit(view: v.View, hits: Sequence[Hit], rng: random.Random | None = None) -> Hit:
     """Naturals before jokers (a joker may be needed for a later, harder hit)."""
     jokers = {c["id"] for c in view.get("hand") or () if c.get("kind") == "joker"}
     return min(hits, key=lambda h: (h.card in jokers, h.group))
 
 
-def choose_discard(tactics: Tactics, view: v.View, discards: Sequence[Discard]) -> Discard:
+def choose_discard(tactics: Tactics, view: v.View, discards: Sequence[Discard],
+                   rng: random.Random | None = None) -> Discard:
     hand = v.hand(view)
     by_id = {c.id: c for c in hand}
     req = v.requirement(view)
@@ -99,3 +80,11 @@ def choose_discard(tactics: Tactics, view: v.View, discards: Sequence[Discard]) 
                 synergy(card, hand, req) if req is not None else 0.0, -tactics.card_cost(card, view))
 
     return min(discards, key=key)
+
+
+POLICY = Policy(LEVEL, choose_draw, choose_lay, choose_hit, choose_discard)
+
+
+def choose(ruleset_id: str, view: v.View, legal: Sequence[Command], rng: random.Random) -> Command:
+    """One legal command for the seat whose ``view`` this is."""
+    return play(POLICY, ruleset_id, view, legal, rng)

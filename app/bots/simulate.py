@@ -7,6 +7,8 @@
 Bots rotate through the seats from game to game so that no bot keeps the first seat. With fewer bots than
 players the list is repeated. A shared win (a tie the rules leave shared) counts for each winner. Every level
 at the table gets its win rate (its wins over the games times its seats) with a 95 % Wilson score interval.
+Per level it also prints where rounds are won or lost: the share of rounds its seats laid their phase (C-3,
+C-5) and went out, the cards they held when a round ended, and their draws from the discard pile.
 ``--rating`` plays a round robin of heads-up matches between the levels (``--games`` per pair) and rates them
 with ``openskill`` (Plackett-Luce; winners ranked first, a shared win a tie).
 """
@@ -45,6 +47,8 @@ class Summary:
     winners: list[list[int]] = field(default_factory=list)  # per game, in order: the winning entries
     # level -> phase -> [first attempts, made]
     first_try: dict[str, dict[int, list[int]]] = field(default_factory=lambda: defaultdict(dict))
+    # level -> [rounds, phase laid, went out, cards left at round end, discard-pile draws] (driver.GameRecord)
+    round_stats: dict[str, list[int]] = field(default_factory=dict)
 
     def add(self, record: GameRecord, seat_bot: Sequence[int]) -> None:
         self.games += 1
@@ -54,12 +58,18 @@ class Summary:
         self.rounds.append(record.rounds)
         self.turns.append(record.turns)
         self.commands += record.commands
+        for seat, figures in record.round_stats.items():
+            self._add_round_stats(self.bots[seat_bot[seat]], figures)
         for seat, phases in record.first_try.items():
             level = self.bots[seat_bot[seat]]
             for number, (tries, made) in phases.items():
                 cell = self.first_try[level].setdefault(number, [0, 0])
                 cell[0] += tries
                 cell[1] += made
+
+    def _add_round_stats(self, level: str, figures: Sequence[int]) -> None:
+        cell = self.round_stats.setdefault(level, [0] * len(figures))
+        self.round_stats[level] = [a + b for a, b in zip(cell, figures, strict=True)]
 
     def merge(self, other: Summary) -> None:
         """Add the figures of ``other`` (later games of the same match)."""
@@ -69,6 +79,8 @@ class Summary:
         self.rounds += other.rounds
         self.turns += other.turns
         self.commands += other.commands
+        for level, figures in other.round_stats.items():
+            self._add_round_stats(level, figures)
         for level, phases in other.first_try.items():
             for number, (tries, made) in phases.items():
                 cell = self.first_try[level].setdefault(number, [0, 0])
@@ -174,6 +186,13 @@ def render(summary: Summary) -> str:
             tries, made = summary.first_try[level].get(n, [0, 0])
             row.append(f"{100 * made / tries:5.0f}% {made:>2}/{tries:<3}" if tries else f"{'-':>12}")
         lines.append(f"{level:<12}" + "".join(f"{c:>12}" for c in row))
+    lines += ["", "per round a seat played: phase laid, went out, cards left in hand, draws from the discard pile",
+              f"{'level':<12}{'rounds':>8}{'laid':>9}{'out':>9}{'left':>8}{'taken':>8}"]
+    for level in sorted(summary.round_stats):
+        rounds, laid, out, left, taken = summary.round_stats[level]
+        if rounds:
+            lines.append(f"{level:<12}{rounds:>8}{100 * laid / rounds:>8.1f}%{100 * out / rounds:>8.1f}%"
+                         f"{left / rounds:>8.2f}{taken / rounds:>8.2f}")
     per_game = summary.seconds / summary.games if summary.games else 0.0
     lines += ["", f"seconds per game  {per_game:.2f}",
               f"games per second  {summary.games_per_second:.2f}  "

@@ -3,17 +3,20 @@
 Each rule set has a ``Tactics`` object in its own module (``app/bots/mattel.py`` ...). It knows the
 rule set's joker policy (to check hits on the public table), what a card costs when left in hand, and how to
 answer the commands that only that rule set has (action cards, offers, dice, fields, keep choices). The
-generic ``easy``/``normal`` bots handle the shared commands (``Draw``, ``LayPhase``, ``Hit``, ``Discard``).
+levels (``easy``, ``normal``, ``hard``) differ only in how they pick among the shared commands (``Draw``,
+``LayPhase``, ``Hit``, ``Discard``): each is a ``Policy``, and ``play`` is the one decision skeleton they share.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from importlib import import_module
 from typing import Any
 
 from app.rules.core.cards import Card
+from app.rules.core.commands import Discard, Draw, Hit, LayPhase
 from app.rules.core.errors import IllegalMove
 from app.rules.core.groups import GroupKind, JokerPolicy, LaidGroup, extend_group
 
@@ -77,3 +80,47 @@ def tactics_for(ruleset_id: str) -> Tactics:
             found = Tactics()
         _CACHE[ruleset_id] = found
     return found
+
+
+@dataclass(frozen=True)
+class Policy:
+    """How one bot level picks among the shared commands; the rule set's prompts and action cards go to its
+    ``Tactics`` with the level's name."""
+
+    level: str
+    draw: Callable[[Tactics, View, Sequence[Draw], random.Random], Draw]
+    lay: Callable[[View, Sequence[LayPhase]], LayPhase]
+    hit: Callable[[View, Sequence[Hit], random.Random], Hit]
+    discard: Callable[[Tactics, View, list[Discard], random.Random], Discard]
+
+
+def play(policy: Policy, ruleset_id: str, view: View, legal: Sequence[Command], rng: random.Random) -> Command:
+    """One legal command for the seat whose ``view`` this is (C-9: the view and the legal commands are all a
+    bot sees): the rule set's prompt if one is open, else draw (M-4, R-6), lay the phase (C-3), hit (C-4), end
+    the turn with an action card if the tactics choose one, else discard."""
+    tactics = tactics_for(ruleset_id)
+    found = tactics.prompt(policy.level, view, legal, rng)
+    if found is not None:
+        return found
+    draws = [c for c in legal if isinstance(c, Draw)]
+    if draws:
+        return policy.draw(tactics, view, draws, rng)
+    lays = [c for c in legal if isinstance(c, LayPhase)]
+    if lays:
+        return policy.lay(view, lays)
+    hits = [c for c in legal if isinstance(c, Hit)]
+    if hits:
+        return policy.hit(view, hits, rng)
+    found = tactics.end_turn(policy.level, view, legal, rng)
+    if found is not None:
+        return found
+    discards = plain_discards(view, legal)
+    if discards:
+        return policy.discard(tactics, view, discards, rng)
+    return tactics.fallback(policy.level, view, legal, rng)
+
+
+def plain_discards(view: View, legal: Sequence[Command]) -> list[Discard]:
+    """Discards of number cards and jokers (action cards are the tactics' business)."""
+    playable = {c["id"] for c in view.get("hand") or () if c.get("kind") in ("number", "joker")}
+    return [c for c in legal if isinstance(c, Discard) and c.target is None and c.card in playable]

@@ -6,7 +6,7 @@ import pytest
 
 from app.bots import LEVELS
 from app.bots.driver import BotError, play_game
-from app.bots.simulate import main, simulate
+from app.bots.simulate import main, render, simulate
 from app.rules import registry
 
 RULESETS = registry.ruleset_ids()
@@ -95,3 +95,21 @@ def test_simulate_prints_win_rates_with_intervals_and_rates_the_levels(capsys: p
     assert "easy v normal" in out and "ordinal" in out
     lines = {line.split()[0]: line.split() for line in out.splitlines() if line.split()[:1] in (["easy"], ["normal"])}
     assert set(lines) == {"easy", "normal"}
+
+
+def test_round_figures_count_who_laid_and_who_went_out_m7_m8() -> None:
+    """Every Mattel round ends by someone going out (M-7); the winner laid all ten phases (M-8); a seat can lay
+    at most once a round."""
+    record = play_game(registry.get("mattel"), ["normal", "normal"], seed=5)
+    stats = record.round_stats
+    assert sorted(stats) == [0, 1]
+    assert all(stats[seat][0] == record.rounds for seat in stats)
+    assert sum(stats[seat][2] for seat in stats) == record.rounds
+    assert all(stats[seat][1] <= record.rounds for seat in stats)
+    assert all(stats[w][1] >= 10 for w in record.winners)
+    summary = simulate("mattel", 2, 2, ["normal", "easy"], seed=5)
+    assert {"normal", "easy"} <= set(summary.round_stats)
+    table = render(summary)
+    for level in ("normal", "easy"):
+        rounds, laid, *_ = summary.round_stats[level]
+        assert f"{100 * laid / rounds:.1f}%" in table

@@ -69,6 +69,18 @@ def test_hard_never_feeds_the_next_player_a_card_they_can_hit_c4_m4() -> None:
     assert chosen == Discard(five.id)
 
 
+def test_hard_once_laid_keeps_the_card_nearest_a_hit_to_go_out_sooner_c4_m4_m7() -> None:
+    """Phase down, the other player's not: the 10 is one card from a hit on the run 2–8, the 4 can never be hit
+    (the run already holds a 4). Hard discards the 4 although the 10 costs more (M-7): going out sooner ends the
+    round before the other player lays their phase. Normal, by cost, throws the 10."""
+    ten, four = num(10), num(4, Colour.BLUE)
+    run = LaidGroup(owner=0, kind=RUN, cards=tuple(num(n) for n in range(2, 9)), start=2)
+    v = view([ten, four], None, two(me_laid=True), [run])
+    for legal in ((Discard(ten.id), Discard(four.id)), (Discard(four.id), Discard(ten.id))):
+        assert choose("hard", "mattel", v, legal, random.Random(0)) == Discard(four.id)
+        assert choose("normal", "mattel", v, legal, random.Random(0)) == Discard(ten.id)
+
+
 def test_hard_discards_the_card_the_next_player_is_least_likely_to_collect_c9_m4() -> None:
     """Both junk cards are spare and fit nothing of the next player's; six of the eight 11s are in sight (hand
     and table), so an 11 is far less likely to complete the next player's sets than a 10, of which all seven

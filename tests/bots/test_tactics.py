@@ -101,3 +101,33 @@ def test_normal_board_keeps_the_five_cards_closest_to_its_phase_b8() -> None:
     kept = choose("normal", "board", v, (Keep(()),), random.Random(0))
     assert isinstance(kept, Keep) and len(kept.cards) == 5
     assert {hand[0].id, hand[1].id, hand[2].id, hand[7].id} <= set(kept.cards)
+
+
+def test_every_level_shares_one_decision_skeleton_m4_c3_c4() -> None:
+    """``play`` asks the level's policy in turn order (M-4): draw, else lay (C-3), else hit (C-4), else discard
+    — number cards and wilds only, the rule set's tactics end a turn with an action card (M-6)."""
+    from app.bots import easy, hard, normal
+    from app.bots.tactics import Policy, plain_discards, play
+    from app.rules.core.commands import Hit, LayPhase
+
+    asked: list[str] = []
+
+    def pick(name: str) -> Any:
+        def answer(*args: Any) -> Any:
+            asked.append(name)
+            return args[-2][0] if name in ("draw", "discard") else args[-1][0] if name == "lay" else args[-2][0]
+        return answer
+
+    policy = Policy("normal", pick("draw"), pick("lay"), pick("hit"), pick("discard"))
+    a, b, s = num(3), num(4), skip()
+    v = view([a, b, s], [(SET, 3)])
+    draw, lay, hit = Draw(Pile.DRAW), LayPhase(((a.id, b.id),)), Hit(a.id, 0)
+    assert play(policy, "mattel", v, (draw, lay, hit, Discard(a.id)), random.Random(0)) == draw
+    assert play(policy, "mattel", v, (lay, hit, Discard(a.id)), random.Random(0)) == lay
+    assert play(policy, "mattel", v, (hit, Discard(a.id)), random.Random(0)) == hit
+    assert play(policy, "mattel", v, (Discard(s.id, target=1), Discard(a.id)), random.Random(0)) == \
+        Discard(s.id, target=1)
+    assert play(policy, "mattel", v, (Discard(b.id),), random.Random(0)) == Discard(b.id)
+    assert plain_discards(v, (Discard(s.id), Discard(b.id))) == [Discard(b.id)]
+    assert asked == ["draw", "lay", "hit", "discard"]
+    assert [easy.POLICY.level, normal.POLICY.level, hard.POLICY.level] == ["easy", "normal", "hard"]
