@@ -10,6 +10,7 @@ Found offline with the engine (a search over seeds for that position).
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -462,3 +463,58 @@ def test_a_pile_dragged_onto_the_hand_draws_and_a_mattel_skip_dropped_on_a_playe
     assert h.view(anna)["turn"] == 0 and h.view(anna)["prompt"]["action"] == "draw"  # Ben was skipped
     assert h.view(anna)["discard_top"]["id"] == MATTEL_SKIP
     assert not anna.p10_errors and not ben.p10_errors, (anna.p10_errors, ben.p10_errors)
+
+
+LATE_DRAW_ANSWERS = """
+(() => {
+  const fetched = window.fetch;
+  window.fetch = async (input, init) => {
+    const response = await fetched(input, init);
+    if (init && init.method === "POST" && String(input).endsWith("/commands") && init.body.includes('"draw"')) {
+      await new Promise((resolve) => setTimeout(resolve, 2500));  // the answer is late; the socket is not
+    }
+    return response;
+  };
+})();
+"""
+
+
+@pytest.mark.e2e
+def test_a_move_made_while_the_last_answer_is_late_is_sent_after_it_and_keeps_its_selection_m4(
+        start_server: Any, new_page: Any) -> None:
+    """M-4: the socket brings Ben the picture after his draw before the draw's own answer (held back 2.5 s here).
+    He picks a card on that picture and discards it with Enter on the lit pile: the discard waits for the draw's
+    answer and is then made, and the late answer leaves his selection alone. A second click on the draw pile made
+    on the old picture (a double click) is dropped, not sent."""
+    def make(**kwargs: Any) -> Any:
+        page = new_page(**kwargs)
+        if kwargs:  # Ben's page (start_two opens Anna's with no arguments)
+            page.add_init_script(LATE_DRAW_ANSWERS)
+        return page
+
+    server = start_server(SEED)
+    anna, ben, _ = h.start_two(server, make, "mattel", {})
+    anna.click("#pile-draw")
+    h.wait_version(anna, 1)
+    h.click_card(anna, number_discards(anna)[0])
+    anna.click("#pile-discard")
+    h.wait_version(ben, 2)
+    sent = ben.evaluate("""() => { window.__sent = [];
+      const fetched = window.fetch;
+      window.fetch = (input, init) => { if (init && init.method === "POST") window.__sent.push(init.body);
+                                        return fetched(input, init); }; }""")
+    assert sent is None
+    ben.dblclick("#pile-draw")
+    h.wait_version(ben, 3)  # from the socket: the draw's answer is still on its way
+    card = number_discards(ben)[0]
+    ben.focus(f"#hand [data-card-id='{card}']")
+    ben.keyboard.press("Space")
+    ben.wait_for_selector(f"#hand [data-card-id='{card}'][aria-pressed=true]")
+    ben.focus("#pile-discard")
+    ben.keyboard.press("Enter")
+    assert ben.evaluate("window.__sent.length") == 1, "the discard waits for the draw's answer"
+    h.wait_version(ben, 4)
+    assert h.view(ben)["discard_top"]["id"] == card
+    sent_types = [json.loads(body)["command"]["type"] for body in ben.evaluate("window.__sent")]
+    assert sent_types == ["draw", "discard"], sent_types  # the double click's second draw was not sent
+    assert not ben.p10_errors, ben.p10_errors

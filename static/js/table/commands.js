@@ -26,8 +26,20 @@ async function post(path, body) {
   return result;
 }
 
-export async function send(command) {
-  if (S.busy) return false;
+/* One command at a time. A move made while this page's previous command still waits for its answer (the socket
+   often brings the new picture first, so a quick player already sees and plays the next step) waits for that
+   answer and is then sent, unless the answer changed the picture the move was made on (a double click): then
+   it is dropped, as a move on an old picture. */
+let queue = Promise.resolve(false);
+
+export function send(command) {
+  const madeOn = S.version;
+  const run = queue.then(() => (S.version === madeOn || AT_ONCE.has(command.type) ? sendNow(command) : false));
+  queue = run.catch(() => false);
+  return run;
+}
+
+async function sendNow(command) {
   S.busy = true;
   setError("");
   const body = { command_id: P10.uuid(), command };
@@ -40,8 +52,10 @@ export async function send(command) {
     if (result.data.error && result.data.error.code === "stale_version") refreshView();
     return false;
   }
+  // The selection belongs to the picture it was made on: a player who already saw this version (the socket was
+  // first) and picked cards on it keeps them.
+  if (result.data.version > S.version) S.selected.clear();
   if (result.data.version >= S.version) setView(result.data.view, result.data.version);
-  S.selected.clear();
   render();
   keepFocus();
   return true;
