@@ -9,7 +9,8 @@ per table, and plays ``mattel`` games over the websockets at a steady total comm
 most one command in flight; a command's latency runs from its send to the moment the last of the table's 4
 sockets has received the new version. The clients know the server's deal because the server runs with
 ``PHASE10_FIXED_SEED`` (test-only setting), so each table keeps a local copy of its state and picks a legal
-command with the engine. Prints commands per second, p50/p99 latency, the server's stalls (garbage
+command with the engine. Like a browser, the clients send no protocol-level pings (only the application
+heartbeat's messages, docs/protocol.md). Prints commands per second, p50/p99 latency, the server's stalls (garbage
 collections, event loop lag) and its resident memory; then opens ``--idle`` idle sockets and prints memory again.
 
     python bench/load.py --find-ceiling [--duration 10]
@@ -248,7 +249,7 @@ async def connect_all(run: TableRun) -> list[asyncio.Task[None]]:
     tasks = []
     for seat, token in enumerate(run.tokens):
         ws = await websockets.connect(f"ws://{run.base}/ws/tables/{run.table_id}?token={token}{run.query}",
-                                      max_size=2**22)
+                                      max_size=2**22, ping_interval=None)
         json.loads(await asyncio.wait_for(ws.recv(), 30))  # the snapshot
         run.sockets.append(ws)
         tasks.append(asyncio.create_task(reader(run, seat, ws)))
@@ -474,7 +475,7 @@ async def bench(bases: list[str], servers: list[int], args: argparse.Namespace,
             for i, run in enumerate(idle_runs):
                 for token in run.tokens:
                     ws = await websockets.connect(f"ws://{bases[i % len(bases)]}/ws/tables/{run.table_id}"
-                                                  f"?token={token}")
+                                                  f"?token={token}", ping_interval=None)
                     await ws.recv()
                     sockets.append(ws)
                     idle_readers.append(asyncio.create_task(answer_pings(ws)))

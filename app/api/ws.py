@@ -10,7 +10,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app.persistence.db import database_unavailable
-from app.realtime.hub import SEND_NOW, Connection, Hub
+from app.realtime.hub import HEARTBEAT, SEND_NOW, Connection, Hub
 from app.rules.core.errors import RuleError
 from app.services.errors import ServiceError, sentence
 from app.services.games import GameService, Viewer
@@ -153,8 +153,11 @@ async def table_socket(ws: WebSocket, table_id: str, since: str | None = None, g
                 await ws.close(4401)
                 return
 
+    extensions = ws.scope.get("extensions") or {}
+    heartbeat = extensions.get(HEARTBEAT)  # from now on the server answers the heartbeat's messages itself
     conn = Connection(ws, table_id, viewer.seat_id, settings.ws_send_queue, since=since_number, game_id=game_number,
-                      send_now=ws.scope.get("extensions", {}).get(SEND_NOW), patches=patch == "1")
+                      send_now=extensions.get(SEND_NOW), patches=patch == "1",
+                      heard_at=heartbeat() if heartbeat is not None else None)
     conn.token_tag = token_tag(signed_with) if signed_with else None
     hub.attach(conn)
     if signed_with:

@@ -36,6 +36,10 @@ FANOUT_RETRY_SECONDS = 1.0
 # ``app.serve.LeanWebSockets``): a callable taking the text and returning whether it was sent; when it returns
 # False (the transport is paused, the socket closing) the message goes through the send queue as usual.
 SEND_NOW = "phase10.websocket.send_text_now"
+# The ASGI scope extension of a server whose protocol answers the application heartbeat itself (``app.serve``): a
+# callable that switches that on and returns a callable giving when the peer last sent anything
+# (``time.monotonic()``). The heartbeat's ``ping`` and ``pong`` then never reach the app, which reads that time.
+HEARTBEAT = "phase10.websocket.heartbeat"
 
 
 class Sink(Protocol):
@@ -50,9 +54,11 @@ class Connection:
 
     def __init__(self, sink: Sink, table_id: str, seat_id: int | None, queue_size: int,
                  since: int | None = None, game_id: int | None = None,
-                 send_now: Callable[[str], bool] | None = None, patches: bool = False) -> None:
+                 send_now: Callable[[str], bool] | None = None, patches: bool = False,
+                 heard_at: Callable[[], float] | None = None) -> None:
         self.sink = sink
         self.send_now = send_now  # the server's ``SEND_NOW`` extension, if it has one
+        self.heard_at = heard_at  # from the server's ``HEARTBEAT`` extension, if it has one
         self.table_id = table_id
         self.seat_id = seat_id
         self.queue: list[str] = []  # sent in order by ``writer``, a task that runs while this is not empty
@@ -79,6 +85,11 @@ class Connection:
     def heard(self) -> None:
         """The peer sent something: it is alive (the heartbeat's idle clock starts again)."""
         self.last_heard = time.monotonic()
+
+    def quiet_for(self, now: float) -> float:
+        """Seconds since the peer last sent anything, a heartbeat message answered by the protocol included."""
+        heard = self.last_heard if self.heard_at is None else max(self.last_heard, self.heard_at())
+        return now - heard
 
     def reset(self, seat_id: int | None) -> None:
         """Re-authenticated as another seat: the next delivery sends a fresh snapshot."""
@@ -231,11 +242,12 @@ class Hub:
             for conn in list(channel.connections):
                 if conn.closed:
                     continue
-                if idle_timeout > 0 and now - conn.last_heard > idle_timeout:
+                quiet_for = conn.quiet_for(now)
+                if idle_timeout > 0 and quiet_for > idle_timeout:
                     log.info("socket silent, dropped", extra={"table_id": conn.table_id})
                     conn.close(4408, "heartbeat timeout")
                     self.detach(conn)  # at once: the reader may wait for a close that never comes
-                elif now - conn.last_heard >= quiet:
+                elif quiet_for >= quiet:
                     conn.send_text(ping)
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:

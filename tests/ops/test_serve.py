@@ -1,10 +1,12 @@
 """``python -m app.serve``: the uvicorn command line carries the slow-client limits from the settings, the
 protocol classes it names are importable by uvicorn, options given later win (a host may override), and
-websockets compress (with zlib-ng) without keeping zlib state between messages."""
+websockets compress (with zlib-ng) without keeping zlib state between messages, and the protocol answers the
+application heartbeat itself."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import socket
 import zlib
@@ -21,10 +23,10 @@ from websockets.frames import Frame, Opcode
 from zlib_ng import zlib_ng
 
 from app import fastjson
-from app.realtime.hub import SEND_NOW
+from app.realtime.hub import HEARTBEAT, SEND_NOW
 from app.rules import registry
 from app.serve import GuardedHttpTools, LeanWebSockets, SmallMessagesPlain, uvicorn_args
-from app.settings import get_settings
+from app.settings import Settings, get_settings
 from tests.rules.playout import choose
 
 
@@ -69,6 +71,16 @@ def test_the_command_line_carries_the_limits() -> None:
     assert issubclass(GuardedHttpTools, HttpToolsProtocol)
     assert import_from_string(_option(args, "--ws")) is LeanWebSockets
     assert _option(uvicorn_args(["--limit-concurrency", "7"]), "--limit-concurrency") == "7"
+
+
+def test_protocol_keepalive_pings_are_off_while_the_application_heartbeat_drops_silent_sockets(
+        monkeypatch: Any) -> None:
+    """The application heartbeat (docs/protocol.md) already closes a silent socket: uvicorn's own keepalive pings
+    are turned off then, and kept when the heartbeat is off."""
+    assert get_settings().ws_heartbeat_seconds > 0 and get_settings().ws_idle_timeout_seconds > 0
+    assert float(_option(uvicorn_args([]), "--ws-ping-interval")) == 0
+    monkeypatch.setattr("app.serve.get_settings", lambda: Settings(ws_idle_timeout_seconds=0))
+    assert "--ws-ping-interval" not in uvicorn_args([])
 
 
 def test_websockets_compress_without_state_kept_between_messages() -> None:
@@ -169,5 +181,49 @@ def test_the_app_can_send_a_text_message_at_once_unless_the_transport_is_paused(
                     break
                 await asyncio.sleep(0.01)
             assert SEND_NOW not in scopes[0]["extensions"]
+
+    asyncio.run(scenario())
+
+
+def test_the_protocol_answers_the_heartbeat_once_the_app_hands_it_over() -> None:
+    """Before the app takes the ``HEARTBEAT`` extension a ``ping`` reaches it like any message. After: a ``ping``
+    is answered with its ``pong`` (its ``ref`` echoed) and a ``pong`` dropped by the protocol, neither reaching the
+    app; any other message, a look-alike with more keys or a malformed one still does; every frame received moves
+    the time the app reads forward."""
+    received: list[str] = []
+    heard: list[Any] = []
+
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        await receive()
+        await send({"type": "websocket.accept"})
+        while (message := await receive())["type"] == "websocket.receive":
+            received.append(message["text"])
+            if message["text"] == "hand over":
+                heard.append(scope["extensions"][HEARTBEAT]())
+            await send({"type": "websocket.send", "text": "got " + message["text"]})
+
+    async def scenario() -> None:
+        async with lean_server(app) as (port, _):
+            async with websockets.connect(f"ws://127.0.0.1:{port}/", ping_interval=None) as ws:
+                await ws.send('{"type": "ping", "ref": 1}')
+                assert await ws.recv() == 'got {"type": "ping", "ref": 1}'  # the app's, before the hand-over
+                await ws.send("hand over")
+                assert await ws.recv() == "got hand over"
+                (last_heard,) = heard
+                before = last_heard()
+                await asyncio.sleep(0.05)
+                await ws.send('{"type":"pong"}')
+                await ws.send('{"type": "ping", "ref": 7}')
+                assert json.loads(await ws.recv()) == {"type": "pong", "ref": 7}
+                await ws.send('{"type":"ping"}')
+                assert json.loads(await ws.recv()) == {"type": "pong", "ref": None}
+                assert last_heard() > before
+                for other in ('{"type": "ping", "ref": 2, "x": 1}', '{"type": "pong", "x": 1}', '{"type": "ping"',
+                              '["ping"]', '{"type": "visibility", "visible": false}'):
+                    await ws.send(other)
+                    assert await ws.recv() == "got " + other
+            assert received == ['{"type": "ping", "ref": 1}', "hand over", '{"type": "ping", "ref": 2, "x": 1}',
+                                '{"type": "pong", "x": 1}', '{"type": "ping"', '["ping"]',
+                                '{"type": "visibility", "visible": false}']
 
     asyncio.run(scenario())

@@ -59,6 +59,29 @@ def test_beat_pings_the_living_and_drops_the_silent() -> None:
     asyncio.run(run())
 
 
+def test_a_socket_heard_by_the_protocol_is_alive_though_the_app_heard_nothing() -> None:
+    """Behind ``app.serve`` the protocol answers the heartbeat's messages itself (the ``HEARTBEAT`` extension): the
+    beat reads when it last heard the peer, so a socket whose pongs never reached the app is neither dropped nor
+    pinged before its time, while one the protocol has not heard from either is dropped."""
+    async def run() -> None:
+        hub = Hub(_no_fanout)
+        hub.bind(asyncio.get_running_loop())
+        now = time.monotonic()
+        answered, silent = Sink(), Sink()
+        a = Connection(answered, "t1", 1, 16, heard_at=lambda: now - 1.0)
+        b = Connection(silent, "t1", 2, 16, heard_at=lambda: now - 13.0)
+        hub.attach(a)
+        hub.attach(b)
+        a.last_heard = b.last_heard = now - 13.0
+        hub.beat(12.0, now, quiet=4.0)
+        await asyncio.sleep(0.05)
+        assert not a.closed and '{"type": "ping"}' not in answered.sent
+        assert b.closed and silent.closed == 4408
+        await hub.close()
+
+    asyncio.run(run())
+
+
 def test_beat_with_idle_timeout_zero_only_pings() -> None:
     async def run() -> None:
         hub = Hub(_no_fanout)
