@@ -49,6 +49,7 @@ sys.path.insert(0, str(ROOT))
 import httpx  # noqa: E402
 import psycopg  # noqa: E402
 import websockets  # noqa: E402
+from sqlalchemy.engine import make_url  # noqa: E402
 
 from app.rules import registry  # noqa: E402
 from bench import server_metrics  # noqa: E402
@@ -513,7 +514,8 @@ def main() -> None:
     parser.add_argument("--latencies", default="",
                         help="write each command's send time (epoch seconds) and latency (s) there, as JSON")
     parser.add_argument("--postgres", default="postgresql://postgres@127.0.0.1:5432/postgres",
-                        help="server on which to create the scratch database")
+                        help="server on which to create the scratch database (its Unix socket: "
+                             "postgresql://postgres@/postgres?host=/var/run/postgresql)")
     args = parser.parse_args()
     global LATENCIES_FILE
     LATENCIES_FILE = args.latencies
@@ -539,16 +541,19 @@ def run(args: argparse.Namespace) -> Figures | None:
         scratch = f"phase10_bench_{os.getpid()}"
         with psycopg.connect(args.postgres, autocommit=True) as conn:
             conn.execute(f"CREATE DATABASE {scratch}")
-        url = args.postgres.rsplit("/", 1)[0].replace("postgresql://", "postgresql+psycopg://") + f"/{scratch}"
+        url = make_url(args.postgres).set(drivername="postgresql+psycopg", database=scratch) \
+            .render_as_string(hide_password=False)
     try:
         from app.persistence.db import upgrade
 
         upgrade(url)
         global POSTGRES
-        libpq = url.replace("postgresql+psycopg://", "postgresql://")
-        host = libpq.split("@", 1)[-1].split("/", 1)[0].split(":", 1)[0]
-        POSTGRES = PostgresCPU(libpq, libpq.rsplit("/", 1)[1].split("?", 1)[0]) \
-            if host in ("127.0.0.1", "localhost", "") else None
+        parsed = make_url(url)
+        libpq = parsed.set(drivername="postgresql").render_as_string(hide_password=False)
+        host = str(parsed.host or parsed.query.get("host") or "")
+        # Postgres on this machine: over loopback or its Unix socket (a directory).
+        POSTGRES = PostgresCPU(libpq, str(parsed.database)) \
+            if host in ("127.0.0.1", "localhost", "") or host.startswith("/") else None
         env = {**os.environ, "DATABASE_URL": url, "PHASE10_FIXED_SEED": str(SEED),
                "PHASE10_LOG_LEVEL": "WARNING", "PHASE10_JOIN_FAILURES_PER_ADDRESS": "1000000",
                "PHASE10_METRICS_ALLOW": "127.0.0.1"}
@@ -577,8 +582,9 @@ def run(args: argparse.Namespace) -> Figures | None:
                     time.sleep(0.2)
             layout = (f"{args.workers} servers, a table's sockets on one" if separate
                       else f"uvicorn x{args.workers}")
+            via = "Unix socket" if host.startswith("/") else host or "local"
             print(f"server: {layout} (permessage-deflate {args.ws_deflate}, view patches {args.view_patches}) "
-                  f"on 127.0.0.1:{','.join(map(str, ports))}, Postgres {url.rsplit('/', 1)[1]}; "
+                  f"on 127.0.0.1:{','.join(map(str, ports))}, Postgres {parsed.database} ({via}); "
                   f"{os.cpu_count()} CPUs shared by server, Postgres and clients")
             if args.bystander:
                 print(f"bystander: one more server process on 127.0.0.1:{ports[-1]}, no socket")
