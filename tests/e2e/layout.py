@@ -181,6 +181,26 @@ ON_TOP = """() => {
   if (view.timer && (view.timer.seats || []).length) {
     if (!shown(timer)) out.push('timer hidden'); else check(timer, 'timer');
   }
+  // The title row: the game's name and its round are not cut off (an ellipsis) and lie inside the title, the
+  // timer's words are whole when they name one seat (its own clock or one other's), and the two do not overlap.
+  const title = document.getElementById('game-title');
+  const cut = (node) => node.scrollWidth > node.clientWidth + 0.5;
+  for (const part of [title, ...title.querySelectorAll('.title-name, .title-round')]) {
+    if (shown(part) && cut(part)) out.push('title cut: ' + part.textContent);
+  }
+  const tr = title.getBoundingClientRect();
+  title.querySelectorAll('.title-round').forEach((round) => {
+    const r = round.getBoundingClientRect();
+    if (r.left < tr.left - 0.5 || r.right > tr.right + 0.5) out.push('title round outside the title');
+  });
+  if (shown(timer)) {
+    const words = timer.querySelector('.timer-text'), c = timer.getBoundingClientRect();
+    const whole = view.timer.seats.length === 1 || timer.classList.contains('mine');
+    if (whole && cut(words)) out.push('timer cut: ' + words.textContent);
+    if (c.left < tr.right - 0.5 && tr.left < c.right - 0.5 && c.top < tr.bottom - 0.5 && tr.top < c.bottom - 0.5) {
+      out.push('timer over the title');
+    }
+  }
   // every seat has its own mark (no two pawns "B"), on the strip and on the board's ring
   for (const sel of ['#players .pawn-mark', '#board .pawn-initial']) {
     const marks = [...document.querySelectorAll(sel)].map((n) => n.textContent);

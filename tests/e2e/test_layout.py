@@ -264,8 +264,9 @@ def test_every_moment_of_every_rule_set_fits_one_screen_on_top_in_every_language
     seats (``states.moments``: own and opponents' groups laid or not, cards in front of players, Give-me-five
     offers, the largest hand), with and without a running turn timer, with the builder open and closed, the
     piles (Master's blue pile, the board's ring and its lit fields), every hand card's free part and corner
-    index, the prompt and its controls lie inside the viewport and on top (``layout.ON_TOP``), every seat's
-    mark differs and one seat is on turn: in every language at 360×740, 390×844, 740×360 and 768×1024, German
+    index, the prompt and its controls lie inside the viewport and on top (``layout.ON_TOP``), the title's name
+    and round and the timer's words are not cut off (nor lie over each other), every seat's mark differs and
+    one seat is on turn: in every language at 360×740, 390×844, 740×360 and 768×1024, German
     and Italian in the dark theme, the others in the light one. The page is a real table's, shown the engine's
     views as its socket would deliver them.
 
