@@ -228,6 +228,19 @@ ON_TOP = """() => {
         out.push('strip ' + name(n) + ' ' + n.textContent.slice(0, 20) + ' covered by ' + by);
       }
     });
+  // Each seat's name shows at least its first letters (the badges beside it give way to a line of their own,
+  // not the name), and the name and the badges shown beside it lie inside their chip.
+  document.querySelectorAll('#players .player-name, #players .player-head .badge').forEach((n) => {
+    const r = n.getBoundingClientRect();
+    if (!shown(n) || r.width <= 2 || r.height <= 2) return;  // a badge kept for screen readers only
+    const chip = n.closest('.player').getBoundingClientRect();
+    if (r.left < chip.left - 0.5 || r.right > chip.right + 0.5) out.push('cut off its chip: ' + n.textContent);
+  });
+  document.querySelectorAll('#players .player-name').forEach((n) => {
+    if (n.getClientRects().length && n.clientWidth < Math.min(n.scrollWidth, 28)) {
+      out.push('name squeezed: ' + n.textContent + ' ' + n.clientWidth + 'px');
+    }
+  });
   const onTurn = document.querySelectorAll('#players .player.on-turn');
   if (onTurn.length !== (view.over || view.turn === null || view.turn === undefined ? 0 : 1)) {
     out.push(onTurn.length + ' seats on turn');
