@@ -241,6 +241,11 @@ ON_TOP = """() => {
       out.push('name squeezed: ' + n.textContent + ' ' + n.clientWidth + 'px');
     }
   });
+  // While log and chat are a drawer (over the page), the table reaches the right edge: no empty column.
+  const side = document.getElementById('side'), dock = document.getElementById('dock');
+  if (getComputedStyle(side).position === 'fixed' && dock.getBoundingClientRect().right < W - 24) {
+    out.push('an empty column right of the table: the dock ends at ' + Math.round(dock.getBoundingClientRect().right));
+  }
   const onTurn = document.querySelectorAll('#players .player.on-turn');
   if (onTurn.length !== (view.over || view.turn === null || view.turn === undefined ? 0 : 1)) {
     out.push(onTurn.length + ' seats on turn');
