@@ -180,6 +180,7 @@ def test_the_waiting_room_and_a_timers_move_made_for_the_player(start_server: An
     assert ben.locator("#waiting-invite").is_visible() and ben.input_value("#waiting-invite-link") == invite
     # chat before the start, with a bubble at the sender's seat in the seat list
     ben.fill("#chat-input", "Hallo!")
+    said = time.monotonic()  # no later than the bubbles' start
     ben.click("#chat-form button[type=submit]")
     anna.wait_for_selector("#chat-log li:has-text('Hallo!')")
     bubble = anna.locator(".bubble:has-text('Hallo!')")
@@ -187,7 +188,6 @@ def test_the_waiting_room_and_a_timers_move_made_for_the_player(start_server: An
     seat_row = anna.locator("#seat-list li:has-text('Ben') .seat-name").bounding_box()
     where = bubble.bounding_box()
     assert seat_row and where and 0 <= where["y"] - (seat_row["y"] + seat_row["height"]) <= 12, (seat_row, where)
-    said = time.monotonic()
     anna.click("#start-button")
     for page in (anna, ben):
         page.wait_for_selector("#game:not(.hidden)")
