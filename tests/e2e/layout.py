@@ -181,6 +181,26 @@ ON_TOP = """() => {
   if (view.timer && (view.timer.seats || []).length) {
     if (!shown(timer)) out.push('timer hidden'); else check(timer, 'timer');
   }
+  // The title row: the game's name and its round are not cut off (an ellipsis) and lie inside the title, the
+  // timer's words are whole when they name one seat (its own clock or one other's), and the two do not overlap.
+  const title = document.getElementById('game-title');
+  const cut = (node) => node.scrollWidth > node.clientWidth + 0.5;
+  for (const part of [title, ...title.querySelectorAll('.title-name, .title-round')]) {
+    if (shown(part) && cut(part)) out.push('title cut: ' + part.textContent);
+  }
+  const tr = title.getBoundingClientRect();
+  title.querySelectorAll('.title-round').forEach((round) => {
+    const r = round.getBoundingClientRect();
+    if (r.left < tr.left - 0.5 || r.right > tr.right + 0.5) out.push('title round outside the title');
+  });
+  if (shown(timer)) {
+    const words = timer.querySelector('.timer-text'), c = timer.getBoundingClientRect();
+    const whole = view.timer.seats.length === 1 || timer.classList.contains('mine');
+    if (whole && cut(words)) out.push('timer cut: ' + words.textContent);
+    if (c.left < tr.right - 0.5 && tr.left < c.right - 0.5 && c.top < tr.bottom - 0.5 && tr.top < c.bottom - 0.5) {
+      out.push('timer over the title');
+    }
+  }
   // every seat has its own mark (no two pawns "B"), on the strip and on the board's ring
   for (const sel of ['#players .pawn-mark', '#board .pawn-initial']) {
     const marks = [...document.querySelectorAll(sel)].map((n) => n.textContent);
@@ -208,6 +228,24 @@ ON_TOP = """() => {
         out.push('strip ' + name(n) + ' ' + n.textContent.slice(0, 20) + ' covered by ' + by);
       }
     });
+  // Each seat's name shows at least its first letters (the badges beside it give way to a line of their own,
+  // not the name), and the name and the badges shown beside it lie inside their chip.
+  document.querySelectorAll('#players .player-name, #players .player-head .badge').forEach((n) => {
+    const r = n.getBoundingClientRect();
+    if (!shown(n) || r.width <= 2 || r.height <= 2) return;  // a badge kept for screen readers only
+    const chip = n.closest('.player').getBoundingClientRect();
+    if (r.left < chip.left - 0.5 || r.right > chip.right + 0.5) out.push('cut off its chip: ' + n.textContent);
+  });
+  document.querySelectorAll('#players .player-name').forEach((n) => {
+    if (n.getClientRects().length && n.clientWidth < Math.min(n.scrollWidth, 28)) {
+      out.push('name squeezed: ' + n.textContent + ' ' + n.clientWidth + 'px');
+    }
+  });
+  // While log and chat are a drawer (over the page), the table reaches the right edge: no empty column.
+  const side = document.getElementById('side'), dock = document.getElementById('dock');
+  if (getComputedStyle(side).position === 'fixed' && dock.getBoundingClientRect().right < W - 24) {
+    out.push('an empty column right of the table: the dock ends at ' + Math.round(dock.getBoundingClientRect().right));
+  }
   const onTurn = document.querySelectorAll('#players .player.on-turn');
   if (onTurn.length !== (view.over || view.turn === null || view.turn === undefined ? 0 : 1)) {
     out.push(onTurn.length + ' seats on turn');

@@ -264,8 +264,9 @@ def test_every_moment_of_every_rule_set_fits_one_screen_on_top_in_every_language
     seats (``states.moments``: own and opponents' groups laid or not, cards in front of players, Give-me-five
     offers, the largest hand), with and without a running turn timer, with the builder open and closed, the
     piles (Master's blue pile, the board's ring and its lit fields), every hand card's free part and corner
-    index, the prompt and its controls lie inside the viewport and on top (``layout.ON_TOP``), every seat's
-    mark differs and one seat is on turn: in every language at 360×740, 390×844, 740×360 and 768×1024, German
+    index, the prompt and its controls lie inside the viewport and on top (``layout.ON_TOP``), the title's name
+    and round and the timer's words are not cut off (nor lie over each other), every seat's mark differs and
+    one seat is on turn: in every language at 360×740, 390×844, 740×360 and 768×1024, German
     and Italian in the dark theme, the others in the light one. The page is a real table's, shown the engine's
     views as its socket would deliver them.
 
@@ -322,3 +323,69 @@ def test_every_moment_of_every_rule_set_fits_one_screen_on_top_in_every_language
     assert not anna.p10_errors, anna.p10_errors
 
 
+
+
+# Mattel, three seats, seed 1724 (as in test_three_players.py): Cara starts and lays phase 1 at her first turn.
+LAID_SEED = 1724
+
+
+@pytest.mark.e2e
+def test_a_phone_table_with_a_turn_timer_laid_groups_and_three_seats_in_german_and_russian(
+        start_server: Any, new_page: Any) -> None:
+    """A 3-seat Mattel table with the relaxed turn timer, once a phase lies on the table and Anna is on turn:
+    Anna's page in German (her own clock, "Deine Zeit") and Ben's in Russian (Anna's clock, under her long
+    name) at 360×740, light and dark, with the laying seat's chip folded (as a phone starts it) and opened, then
+    at 740×360 and 1024×768. The piles, the hand, the prompt, the timer, the title and every seat's name are
+    whole and on top (``layout.ON_TOP``); the pictures go to test-artifacts/
+    (``table-3-seats-timer-<lang>-<folded|open>-<scheme>``, ``table-3-seats-timer-<lang>-<width>x<height>``)."""
+    server = start_server(LAID_SEED)
+    anna = new_page(locale="de-DE", width=PHONE[0], height=PHONE[1])
+    ben = new_page(locale="ru-RU", width=PHONE[0], height=PHONE[1])
+    cara = new_page()
+    invite = h.create_table(anna, server.url, "mattel", "Anna-Lena Schmidt", seats=3, options={"phases_to_win": 1})
+    anna.select_option("#turn-timer", "relaxed")
+    h.join_table(ben, invite, "Ben")
+    h.join_table(cara, invite, "Cara")
+    anna.wait_for_selector("#seat-list li:has-text('Cara')")
+    anna.click("#start-button")
+    pages = [anna, ben, cara]
+    for page in pages:
+        page.wait_for_selector("#game:not(.hidden)")
+        h.wait_version(page, 0)
+    anna_seat = h.view(anna)["seat"]
+    stats: dict[str, int] = {}
+    for _ in range(40):  # moves over REST until a phase lies on the table and Anna is to draw
+        v = h.view(anna)
+        if v["table"] and v["awaited"] == [anna_seat] and v["prompt"]["action"] == "draw":
+            break
+        assert not v["over"], "the seed no longer reaches a laid phase before the game's end"
+        mover = h.awaited_page(pages)
+        assert mover is not None
+        _, answer = h.act_over_rest(mover, stats)
+        for page in pages:
+            h.wait_version(page, answer["version"])
+    else:
+        raise AssertionError("no laid phase with Anna on turn")
+    layer = next(g["owner"] for g in h.view(anna)["table"])
+    for page, lang in ((anna, "de"), (ben, "ru")):
+        assert page.evaluate("document.documentElement.lang") == lang
+        assert page.locator("#timer").is_visible()
+        for chip in ("folded", "open"):  # the laid phase's seat as the page shows it, then opened with a tap
+            if chip == "open":
+                page.click(f"#groups-toggle-{layer}")
+                page.wait_for_selector(f"#players [data-seat='{layer}'] .group")
+            for scheme in ("light", "dark"):
+                page.emulate_media(color_scheme=scheme)
+                until(page, f"P10.darkTheme() === {str(scheme == 'dark').lower()}")
+                found = outside(page) + on_top(page)
+                shot(page, f"table-3-seats-timer-{lang}-{chip}-{scheme}")
+                assert found == [], (lang, chip, scheme, found)
+        page.emulate_media(color_scheme="light")
+        for width, height in ((740, 360), (1024, 768)):  # the same table sideways and on a tablet
+            page.set_viewport_size({"width": width, "height": height})
+            until(page, f"window.innerWidth === {width} && window.innerHeight === {height}")
+            found = outside(page) + on_top(page)
+            shot(page, f"table-3-seats-timer-{lang}-{width}x{height}")
+            assert found == [], (lang, width, height, found)
+    for page in pages:
+        assert not page.p10_errors, page.p10_errors

@@ -6,6 +6,7 @@ waiting room's options, invite link and stand-in checkbox for every seat."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -19,6 +20,29 @@ from .conftest import shot
 TIE_SEED = 1307
 SEED = 53  # the other tests of this module: any game will do
 TIE_OPTIONS = {"phases_to_win": 2}
+
+
+# Where a chat bubble lies against its speaker's seat tile at the table: it touches the tile (under or above the
+# name, within a few pixels) and lies over none of the dock (piles, prompt, hand) and the title row (title, timer,
+# toolbar).
+BUBBLE_AT_TILE = """(text) => {
+  const bubble = [...document.querySelectorAll('.bubble')].find((n) => n.textContent.includes(text));
+  if (!bubble) return null;
+  const seat = bubble.dataset.seat;
+  const tile = document.querySelector(`#players article[data-seat="${seat}"]`);
+  const b = bubble.getBoundingClientRect(), d = document.getElementById('dock').getBoundingClientRect();
+  const top = document.querySelector('#game .table-top').getBoundingClientRect();
+  const near = (r, m) => b.left < r.right + m && b.right > r.left - m && b.top < r.bottom + m && b.bottom > r.top - m;
+  return { shown: true, at_tile: Boolean(tile) && near(tile.getBoundingClientRect(), 12), over_dock: near(d, 0),
+           over_title_row: near(top, 0),
+           where: [b.left, b.top, b.right, b.bottom].map(Math.round).join(',') };
+}"""
+
+
+def bubble_at_tile(page: Any, text: str) -> dict[str, Any] | None:
+    """How the bubble saying ``text`` lies at the table (:data:`BUBBLE_AT_TILE`), or ``None`` when none shows."""
+    where: dict[str, Any] | None = page.evaluate(BUBBLE_AT_TILE, text)
+    return where
 
 
 def banner_text(page: Any, key: str) -> str:
@@ -129,9 +153,10 @@ def test_a_tie_break_game_tells_every_seat_what_happened(start_server: Any, new_
 @pytest.mark.e2e
 def test_the_waiting_room_and_a_timers_move_made_for_the_player(start_server: Any, new_page: Any) -> None:
     """Every seat sees how the table is set and the invite link; the stand-in checkbox sits by its label; the
-    chat works before the start and shows a bubble at the sender's seat. Then the turn timer runs out: the
-    player reads "Your time ran out — the stand-in drew … for you", the log says the stand-in did it, and the
-    other player's ticker too."""
+    chat works before the start and shows a bubble at the sender's seat, which moves to the sender's tile when
+    the game starts (not left over the felt, the dock or the title row) and is gone after five seconds. Then the
+    turn timer runs out: the player reads "Your time ran out — the stand-in drew … for you", the log says the
+    stand-in did it, and the other player's ticker too."""
     server = start_server(SEED, PHASE10_BOT_FAST_SECONDS="0.8", PHASE10_BOT_TICK_SECONDS="0.1",
                           PHASE10_BOT_DELAY_SECONDS="0.1")
     anna = new_page()
@@ -155,6 +180,7 @@ def test_the_waiting_room_and_a_timers_move_made_for_the_player(start_server: An
     assert ben.locator("#waiting-invite").is_visible() and ben.input_value("#waiting-invite-link") == invite
     # chat before the start, with a bubble at the sender's seat in the seat list
     ben.fill("#chat-input", "Hallo!")
+    said = time.monotonic()  # no later than the bubbles' start
     ben.click("#chat-form button[type=submit]")
     anna.wait_for_selector("#chat-log li:has-text('Hallo!')")
     bubble = anna.locator(".bubble:has-text('Hallo!')")
@@ -166,6 +192,18 @@ def test_the_waiting_room_and_a_timers_move_made_for_the_player(start_server: An
     for page in (anna, ben):
         page.wait_for_selector("#game:not(.hidden)")
         h.wait_version(page, 0)
+    # the bubble said in the waiting room moves to Ben's tile at the table (never left over the felt, the piles
+    # or the hand), and it is gone once its five seconds are over
+    for page in (ben, anna):
+        where = bubble_at_tile(page, "Hallo!")
+        if time.monotonic() - said < 4:
+            assert where is not None, "the bubble vanished before its time"
+        if where is not None:
+            assert where["at_tile"] and not where["over_dock"] and not where["over_title_row"], where
+            if page is ben:
+                shot(ben, "notices-chat-bubble-phone")
+    ben.wait_for_selector(".bubble", state="detached", timeout=6000)
+    assert bubble_at_tile(anna, "Hallo!") is None
     waiting = h.awaited_page([anna, ben])
     assert waiting is not None
     other = ben if waiting is anna else anna

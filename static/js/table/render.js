@@ -11,7 +11,7 @@ import { renderHand } from "./hand.js";
 import { maybeSummary, renderScores } from "./scores.js";
 
 const P10 = window.P10;
-const { t } = P10;
+const { t, el } = P10;
 
 /* A stable key of the focused node, to find its replacement after a re-render. */
 function focusKey(node) {
@@ -55,6 +55,20 @@ function turnStarts() {
   if (!busy && !document.querySelector("dialog[open]")) $("prompt").focus({ preventScroll: true });
 }
 
+/* "Phase 10 (Mattel card game) · Round 3"; on small screens (app.css) the game's short name, so that the
+   title and the turn timer share a line where they can. Only the name gives way to an ellipsis, the round never. */
+function renderTitle(v) {
+  const key = v.ruleset + ":" + v.round;
+  const title = $("game-title");
+  if (title.dataset.key === key) return;
+  title.dataset.key = key;
+  P10.add(P10.clear(title),
+    el("span", { class: "title-name" }, el("span", { class: "title-long" }, t("ruleset." + v.ruleset + ".title")),
+      el("span", { class: "title-short" }, t("ruleset." + v.ruleset + ".short"))),
+    el("span", { class: "title-sep", "aria-hidden": "true" }, "·"),
+    el("span", { class: "title-round" }, t("table.round", { n: v.round })));
+}
+
 function renderAll() {
   if (!S.table) return;
   // A player in another tab sees at a glance that the game waits for them.
@@ -73,7 +87,7 @@ function renderAll() {
   $("chat-spectator").classList.toggle("hidden", seated);
   const v = S.view;
   document.body.dataset.ruleset = v.ruleset;
-  $("game-title").textContent = t("ruleset." + v.ruleset + ".title") + " · " + t("table.round", { n: v.round });
+  renderTitle(v);
   document.querySelectorAll(".rules-section").forEach((n) => n.classList.toggle("hidden", n.dataset.ruleset !== v.ruleset));
   // Drop selections of cards that left the hand; reset the builder when the phase changes.
   const ids = new Set(hand().map((c) => c.id));
