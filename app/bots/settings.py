@@ -6,6 +6,9 @@ from typing import Literal
 
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+BotLevel = Literal["easy", "normal", "hard"]
+"""The bot levels (``app.bots.LEVELS``): a bot seat's and a stand-in's."""
+
 
 class BotSettings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="PHASE10_BOT_", extra="ignore")
@@ -18,7 +21,7 @@ class BotSettings(BaseSettings):
     # How long a seated player may be disconnected before a stand-in bot plays for them.
     stand_in_grace_seconds: float = 30.0
     # The level of the stand-in bot: easy, normal or hard.
-    stand_in_level: Literal["easy", "normal", "hard"] = "normal"
+    stand_in_level: BotLevel = "normal"
     # How often tables with stand-ins enabled are re-checked for disconnected players.
     tick_seconds: float = 1.0
     # A table's duties (bot, stand-in and timer decisions, push reminders) stay with one process this long after

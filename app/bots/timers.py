@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -26,12 +26,12 @@ from app.persistence.models import Game, GameCommand, Seat
 from app.services.games import GameRef
 
 from .models import BotSeat, DutyLease, TableClock
-from .settings import BotSettings
+from .settings import BotLevel, BotSettings
 
 TimerMode = Literal["off", "relaxed", "fast", "1h", "12h", "1d", "3d"]
 TIMER_MODES: tuple[str, ...] = ("off", "relaxed", "fast", "1h", "12h", "1d", "3d")
-StandInLevel = Literal["easy", "normal", "hard"]
-STAND_IN_LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
+StandInLevel = BotLevel
+STAND_IN_LEVELS: tuple[str, ...] = get_args(BotLevel)
 # Correspondence play: hours and days per decision.
 CORRESPONDENCE_SECONDS = {"1h": 3600.0, "12h": 12 * 3600.0, "1d": 24 * 3600.0, "3d": 3 * 24 * 3600.0}
 
