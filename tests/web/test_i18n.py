@@ -47,6 +47,23 @@ def test_plural_forms_belong_to_a_key_with_a_count(lang: str) -> None:
             assert "n" in placeholders(own[base]) and placeholders(text) == placeholders(own[base]), (lang, key)
 
 
+def test_russian_move_texts_name_a_card_where_its_label_needs_no_declension() -> None:
+    """A card's Russian label is nominative ("жёлтая 4"): in a move's text it stands after a colon or in
+    «quotes» after the word "карту" ("сбросил(а) карту «жёлтая 4»"), never where its case would have to change
+    ("сбросил жёлтая 4"). A player is named before a verb that fits either gender ("взял(а)")."""
+    russian = json.loads((LOCALES / "ru.json").read_text(encoding="utf-8"))
+    moves = {key: text for key, text in russian.items() if key.startswith(("ev.", "notice.did."))}
+    assert len(moves) > 30
+    for key, text in moves.items():
+        for found in re.finditer(r"\{cards?\}", text):
+            before, after = text[:found.start()], text[found.end():]
+            assert before.endswith((": ", "«")) or before == "", (key, text)
+            assert not before.endswith("«") or after.startswith("»"), (key, text)
+        if key.startswith("ev.") and text.startswith("{name} "):
+            verb = text.split()[1]
+            assert not re.fullmatch(r"\w+л", verb), (key, text)  # "взял" without "(а)"
+
+
 def test_every_key_the_pages_use_exists() -> None:
     root = Path(__file__).resolve().parents[2]
     used: set[str] = set()
