@@ -5,71 +5,45 @@ infers the rest from public information only (``app.bots.counting``: the cards i
 hidden hand).
 
 * discard: of the spare cards, the one whose loss leaves the most unseen cards that would bring the phase one
-  closer ("outs"), so it keeps cards that many runs and sets can use; never a card the next player could hit
-  onto the table (C-4); once its phase is down the card furthest from a hit (so it goes out sooner and the
-  others have fewer turns to lay their phase, M-7, R-12) and, among equally far ones, the costliest;
-* draw: takes the discard pile's top card when it brings the phase closer (as ``normal``) or, at the same
-  distance, when it adds outs after the turn's discard;
+  closer ("outs"), weighed against the chance that the next player takes it for their own phase (C-9: from
+  the unseen cards and their hand size); never a card the next player could hit onto the table (C-4); once
+  its phase is down, first a card the next player is unlikely to collect while their phase is not down, then
+  the card furthest from a hit (so it goes out sooner and the others have fewer turns to lay their phase,
+  M-7, R-12) and, among equally far ones, the costliest;
+* draw: takes the discard pile's top card when it brings the phase closer, as ``normal``;
 * lays its phase at once, hits every card it can (going out as fast as it can), and answers the rule sets'
   own prompts with their tactics at level ``hard`` (the board game's die, Master's and Mattel's skips).
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 
 from app.rules.core.cards import Card
-from app.rules.core.commands import Discard, Draw, Pile
+from app.rules.core.commands import Discard, Draw
 from app.rules.core.groups import GroupKind, LaidGroup
 
 from . import view as v
 from .counting import Shape, feed_risk, outs, unseen
 from .evaluate import Requirement, distance, spare_cards, synergy
-from .normal import choose_hit, choose_lay, wants
+from .normal import choose_draw as normal_draw
+from .normal import choose_hit, choose_lay
 from .tactics import Command, Policy, Tactics, play
 
 LEVEL = "hard"
 
 
-def _best_keep(hand: Sequence[Card], req: Requirement, left: dict[Shape, int],
-               exclude: int | None = None) -> tuple[int, int, Card | None]:
-    """The (distance, outs, card to discard) of the best discard from ``hand``: lowest distance, most outs."""
-    dist = distance(hand, req)
-    best: tuple[int, int, Card | None] = (dist + 1, -1, None)
-    tried: dict[tuple[object, ...], int] = {}
-    for card in spare_cards(hand, req, dist):
-        if card.is_joker or card.id == exclude:
-            continue
-        key = (card.number, card.colour, card.kind)
-        if key not in tried:
-            rest = [c for c in hand if c.id != card.id]
-            tried[key] = outs(rest, req, dist, left)
-        if (dist, -tried[key]) < (best[0], -best[1]):
-            best = (dist, tried[key], card)
-    return best
-
-
 def choose_draw(tactics: Tactics, view: v.View, draws: Sequence[Draw], rng: random.Random | None = None) -> Draw:
-    """M-4, R-6: the discard pile's top card when it helps, else the draw pile."""
-    top = v.discard_top(view)
-    take = next((c for c in draws if c.pile is Pile.DISCARD), None)
-    blind = next((c for c in draws if c.pile is Pile.DRAW), draws[0])
-    if take is None or top is None:
-        return blind
-    if wants(tactics, view, top):
-        return take
-    req = v.requirement(view)
-    if req is None or not top.is_natural:
-        return blind
-    hand = v.hand(view)
-    left = unseen(view)
-    now = distance(hand, req)
-    kept = _best_keep([*hand, top], req, left, exclude=top.id)
-    if kept[2] is not None and kept[0] <= now and kept[1] > outs(hand, req, now, left) + 2:
-        return take
-    return blind
+    """M-4, R-6: the discard pile's top card only when it brings the phase closer (or, once it is down, can be
+    hit), as ``normal``: a card that merely adds outs costs the blind draw's chance of a card that brings it
+    closer, and measured over dealt hands taking such cards made the phase later, not sooner."""
+    return normal_draw(tactics, view, draws, rng)
 
+
+OUTS_WEIGHT = 2.0
+"""An out kept is worth this many cards fed: it may be drawn on this and later turns, a fed card is taken once."""
 
 FAR = 3
 """Cards this many hits or more from fitting the table are all as far: none will be hit this round."""
@@ -97,6 +71,15 @@ def gap(card: Card, groups: Sequence[LaidGroup]) -> int:
     return best
 
 
+def take_chance(card: Card, requirement: Requirement | None, left: dict[Shape, int], hand_size: int) -> float:
+    """The chance that a player on ``requirement`` with ``hand_size`` hidden cards takes ``card`` from the discard
+    pile (M-4, R-6): at least one partner of it among their cards, ``feed_risk`` being the expected number
+    (C-9: from the unseen cards alone); 0 once their phase is down."""
+    if requirement is None:
+        return 0.0
+    return 1.0 - math.exp(-feed_risk(card, requirement, left, hand_size))
+
+
 def in_danger(view: v.View) -> bool:
     """Whether an opponent has laid their phase and holds at most two cards: they may go out on their next
     turn, and every card still in hand then counts (M-7, R-12)."""
@@ -106,26 +89,33 @@ def in_danger(view: v.View) -> bool:
 def choose_discard(tactics: Tactics, view: v.View, discards: Sequence[Discard],
                    rng: random.Random | None = None) -> Discard:
     """M-4, R-6, B-5 step 3: a spare card with the most outs left that feeds the next player least — never one
-    they can hit (C-4); once its phase is down the card furthest from a hit, the costliest (M-7, R-12) among
-    equally far ones; and when an opponent is about to go out and its own phase is still far, the costliest."""
+    they can hit (C-4); once its phase is down one the next player is unlikely to collect, then the card
+    furthest from a hit, the costliest (M-7, R-12) among equally far ones — the costliest first when an
+    opponent is about to go out; and when an opponent is about to go out and its own phase is still far, the
+    costliest spare card."""
     hand = v.hand(view)
     by_id = {c.id: c for c in hand}
     req = v.requirement(view)
     groups = v.table(view)
     nxt = v.next_player(view)
     next_can_hit = bool(nxt and nxt.get("laid"))
+    left = unseen(view)
+    next_req = v.phase_of(view, nxt) if nxt is not None else None
+    next_size = int(nxt.get("hand_size", 0)) if nxt is not None else 0
+    takes = {c.card: take_chance(by_id[c.card], next_req, left, next_size) for c in discards}
     if req is None:
+        danger = in_danger(view)
+
         def laid_key(command: Discard) -> tuple[float, ...]:
             card = by_id[command.card]
             feeds = next_can_hit and tactics.fits_table(card, groups)
-            return (card.is_joker, feeds, -min(gap(card, groups), FAR), -tactics.card_cost(card, view))
+            far, cost = -min(gap(card, groups), FAR), -tactics.card_cost(card, view)
+            return (card.is_joker, feeds, round(4 * takes.get(card.id, 0.0)), *((cost, far) if danger else (far, cost)))
 
         return min(discards, key=laid_key)
     dist = distance(hand, req)
     spare = {c.id for c in spare_cards(hand, req, dist)}
-    left = unseen(view)
-    next_req = v.phase_of(view, nxt) if nxt is not None else None
-    next_size = int(nxt.get("hand_size", 0)) if nxt is not None else 0
+    total = max(1, sum(left.values()))
     rushed = dist >= 2 and in_danger(view) and len({tactics.card_cost(c, view) for c in hand}) > 1
     counted: dict[tuple[object, ...], int] = {}
 
@@ -139,12 +129,12 @@ def choose_discard(tactics: Tactics, view: v.View, discards: Sequence[Discard],
         card = by_id[command.card]
         feeds = next_can_hit and tactics.fits_table(card, groups)
         cost = -tactics.card_cost(card, view)
-        if rushed:
-            return (card.is_joker, feeds, cost, card.id not in spare)
         spare_card = card.id in spare and not card.is_joker
+        if rushed:
+            return (card.is_joker, not spare_card, feeds, cost)
+        worth = round(OUTS_WEIGHT * left_outs(card) / total - takes.get(card.id, 0.0), 3) if spare_card else 0.0
         risk = round(feed_risk(card, next_req, left, next_size), 1) if next_req is not None else 0.0
-        return (card.is_joker, not spare_card, feeds, -left_outs(card) if spare_card else 0, risk,
-                synergy(card, hand, req), cost)
+        return (card.is_joker, not spare_card, feeds, -worth, risk, synergy(card, hand, req), cost)
 
     return min(discards, key=key)
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from app.bots import LEVELS, choose
 from app.bots.counting import feed_risk, outs, unseen
-from app.bots.hard import gap
+from app.bots.hard import gap, take_chance
 from app.rules.board.state import Move
 from app.rules.core.cards import Card, CardKind, Colour, card_to_json
 from app.rules.core.commands import Discard, LayPhase
@@ -156,3 +156,30 @@ def test_gap_counts_the_cards_missing_before_a_hit_c4() -> None:
     assert gap(num(2), [run, sets]) == 1
     assert gap(num(11), [run, sets]) == 3
     assert gap(num(12), [sets]) == 99
+
+
+def test_hard_once_laid_does_not_feed_the_next_players_phase_c3_c9_m4() -> None:
+    """Phase down, the next player's (two sets of three) not: a 12 of which seven copies are unseen is the card
+    they most likely collect (M-4), while six of the eight 10s are in hand. Hard keeps the 12 although it is
+    further from a hit (C-4) and throws a 10; by distance from a hit alone it would throw the 12."""
+    twelve = num(12, Colour.BLUE)
+    tens = [num(10, c) for c in (Colour.RED, Colour.BLUE, Colour.GREEN, Colour.YELLOW, Colour.RED, Colour.BLUE)]
+    run = LaidGroup(owner=0, kind=RUN, cards=tuple(num(n) for n in range(2, 9)), start=2)
+    v = view([twelve, *tens], None, two(me_laid=True), [run])
+    left = unseen(v)
+    assert take_chance(twelve, [(SET, 3), (SET, 3)], left, 10) > take_chance(tens[0], [(SET, 3), (SET, 3)], left, 10)
+    assert take_chance(twelve, None, left, 10) == 0.0
+    for legal in ((Discard(twelve.id), *(Discard(c.id) for c in tens)), (*(Discard(c.id) for c in tens),
+                                                                        Discard(twelve.id))):
+        assert choose("hard", "mattel", v, legal, random.Random(0)) != Discard(twelve.id)
+
+
+
+def test_hard_once_laid_sheds_the_costliest_card_when_an_opponent_is_about_to_go_out_m7() -> None:
+    """Both phases down, the other player holds two cards: the round may end on their turn, so hard throws the
+    10 (10 points, M-7) although it is one card from a hit and the 4 (5 points) never will be."""
+    ten, four = num(10), num(4, Colour.BLUE)
+    run = LaidGroup(owner=0, kind=RUN, cards=tuple(num(n) for n in range(2, 9)), start=2)
+    v = view([ten, four], None, two(me_laid=True, other={"laid": True, "hand_size": 2}), [run])
+    for legal in ((Discard(ten.id), Discard(four.id)), (Discard(four.id), Discard(ten.id))):
+        assert choose("hard", "mattel", v, legal, random.Random(0)) == Discard(ten.id)
