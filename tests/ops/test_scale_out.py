@@ -33,7 +33,10 @@ PAGES_PER_TABLE = 2  # one page per seat
 @pytest.fixture()
 def cluster(database_url: str, tmp_path: Path) -> Iterator[tuple[str, list[Server]]]:
     """The proxy's host:port and the app processes behind it (on the migrated test database)."""
-    env = {"FORWARDED_ALLOW_IPS": "127.0.0.1", "PHASE10_METRICS_ALLOW": "127.0.0.1"}
+    # The test reads each page's socket only between its steps, and setting up 18 tables takes longer than the
+    # heartbeat's idle timeout (10 s) on a slow machine: a page it has not read for that long is not a lost one.
+    env = {"FORWARDED_ALLOW_IPS": "127.0.0.1", "PHASE10_METRICS_ALLOW": "127.0.0.1",
+           "PHASE10_WS_IDLE_TIMEOUT_SECONDS": "300"}
     apps = [Server(database_url, env=env, args=("--proxy-headers",)) for _ in range(APPS)]
     with caddy_in_front_of(apps, tmp_path, ready_path="/readyz", seconds=40) as proxy:
         yield proxy, apps

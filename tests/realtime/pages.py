@@ -1,7 +1,8 @@
 """A table page's socket for the tests with real server processes, as static/js/table/socket.js behaves: it
-follows snapshots and updates (asserting that every update starts where the page is: no gap, no repeat) and,
-when its socket closes, notes the close code and reconnects at once with ``since=<its version>&game=<its
-game>`` to the first address that accepts it (the proxy's one address, or the live processes, another first)."""
+follows snapshots and updates (asserting that every update starts where the page is: no gap, no repeat), answers
+the server's heartbeat ``ping`` with ``pong`` when it reads one and, when its socket closes, notes the close code
+and reconnects at once with ``since=<its version>&game=<its game>`` to the first address that accepts it (the
+proxy's one address, or the live processes, another first)."""
 
 from __future__ import annotations
 
@@ -48,7 +49,12 @@ class Page:
             time.sleep(0.1)
 
     def _handle(self, msg: dict[str, Any]) -> None:
-        if msg["type"] == "snapshot":
+        if msg["type"] == "ping":  # the server's heartbeat, answered as the browser page does
+            try:
+                self.ws.send(json.dumps({"type": "pong"}))
+            except ConnectionClosed:
+                pass  # the close is read, noted and followed by a reconnect on the next recv
+        elif msg["type"] == "snapshot":
             self.version, self.game_id = msg["version"], msg["game_id"]
         elif msg["type"] == "update":
             # No gap: an update starts where this page is (since=N on reconnect, the last version otherwise).
