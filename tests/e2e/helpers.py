@@ -216,6 +216,21 @@ def play_until_over(pages: list[Any], stats: dict[str, int], limit: int = 120,
     raise AssertionError("the game did not finish")
 
 
+def seat_and_start(host: Any, invite: str, guests: list[tuple[Any, str]]) -> list[Any]:
+    """Each guest page joins with the invite link under its name, the host sees them all and starts the game;
+    every page (the host's first) shows the table at version 0."""
+    for page, name in guests:
+        join_table(page, invite, name)
+    for _, name in guests:
+        host.wait_for_selector(f"#seat-list li:has-text('{name}')")
+    host.click("#start-button")
+    pages = [host, *(page for page, _ in guests)]
+    for page in pages:
+        page.wait_for_selector("#game:not(.hidden)")
+        wait_version(page, 0)
+    return pages
+
+
 def start_two(server: Any, new_page: Any, ruleset: str, options: dict[str, Any],
               lobby_shot: Any = None, ben_locale: str = "en-GB", ben_width: int = 1280,
               spectators: bool = False) -> tuple[Any, Any, str]:
@@ -224,12 +239,7 @@ def start_two(server: Any, new_page: Any, ruleset: str, options: dict[str, Any],
     ben = new_page(locale=ben_locale, width=ben_width, height=780 if ben_width < 500 else 900)
     invite = create_table(anna, server.url, ruleset, "Anna", options=options, screenshot=lobby_shot,
                           spectators=spectators)
-    join_table(ben, invite, "Ben")
-    anna.wait_for_selector("#seat-list li:has-text('Ben')")
-    anna.click("#start-button")
-    for page in (anna, ben):
-        page.wait_for_selector("#game:not(.hidden)")
-        wait_version(page, 0)
+    seat_and_start(anna, invite, [(ben, "Ben")])
     return anna, ben, invite
 
 

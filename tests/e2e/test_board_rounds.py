@@ -562,13 +562,7 @@ def start_game(server: Any, new_page: Any, names: list[str], ring: list[str],
                phase1: list[JSON] | None = None, first: int = 0) -> PageDriver:
     pages = [new_page() for _ in names]
     invite = create_board_table(pages[0], server.url, len(names), ring, phase1, first)
-    for page, name in zip(pages[1:], names[1:], strict=True):
-        h.join_table(page, invite, name)
-        pages[0].wait_for_selector(f"#seat-list li:has-text('{name}')")
-    pages[0].click("#start-button")
-    for page in pages:
-        page.wait_for_selector("#game:not(.hidden)")
-        h.wait_version(page, 0)
+    h.seat_and_start(pages[0], invite, list(zip(pages[1:], names[1:], strict=True)))
     d = PageDriver(pages)
     v = d.view(0)
     assert [f["field"] for f in v["ring"]] == ring and v["turn"] == first  # the options reached the game

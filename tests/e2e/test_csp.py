@@ -29,12 +29,7 @@ def test_pages_run_under_the_content_security_policy(start_server: Any, new_page
     response = anna.goto(server.url + "/")
     assert "script-src 'self'" in response.headers["content-security-policy"]
     invite = h.create_table(anna, server.url, "mattel", "Anna")
-    h.join_table(ben, invite, "Ben")
-    anna.wait_for_selector("#seat-list li:has-text('Ben')")
-    anna.click("#start-button")
-    for page in (anna, ben):
-        page.wait_for_selector("#game:not(.hidden)")
-        h.wait_version(page, 0)
+    h.seat_and_start(anna, invite, [(ben, "Ben")])
     stats: dict[str, int] = {}
     h.act(h.awaited_page([anna, ben]) or anna, stats)  # one move through the page's own scripts
     table_url = anna.url

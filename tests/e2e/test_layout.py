@@ -344,14 +344,7 @@ def test_a_phone_table_with_a_turn_timer_laid_groups_and_three_seats_in_german_a
     cara = new_page()
     invite = h.create_table(anna, server.url, "mattel", "Anna-Lena Schmidt", seats=3, options={"phases_to_win": 1})
     anna.select_option("#turn-timer", "relaxed")
-    h.join_table(ben, invite, "Ben")
-    h.join_table(cara, invite, "Cara")
-    anna.wait_for_selector("#seat-list li:has-text('Cara')")
-    anna.click("#start-button")
-    pages = [anna, ben, cara]
-    for page in pages:
-        page.wait_for_selector("#game:not(.hidden)")
-        h.wait_version(page, 0)
+    pages = h.seat_and_start(anna, invite, [(ben, "Ben"), (cara, "Cara")])
     anna_seat = h.view(anna)["seat"]
     stats: dict[str, int] = {}
     for _ in range(40):  # moves over REST until a phase lies on the table and Anna is to draw

@@ -62,14 +62,7 @@ def test_a_tie_break_game_tells_every_seat_what_happened(start_server: Any, new_
     ben = new_page(locale="de-DE", width=360, height=740, color_scheme="dark")
     cara = new_page(width=390, height=844)
     invite = h.create_table(anna, server.url, "mattel", "Anna", seats=3, options=TIE_OPTIONS)
-    h.join_table(ben, invite, "Ben")
-    h.join_table(cara, invite, "Cara")
-    anna.wait_for_selector("#seat-list li:has-text('Cara')")
-    anna.click("#start-button")
-    pages = [anna, ben, cara]
-    for page in pages:
-        page.wait_for_selector("#game:not(.hidden)")
-        h.wait_version(page, 0)
+    pages = h.seat_and_start(anna, invite, [(ben, "Ben"), (cara, "Cara")])
     stats: dict[str, int] = {}
     # The first move: the other two pages' ticker says who moved and how, politely (a status live region).
     mover = h.awaited_page(pages)

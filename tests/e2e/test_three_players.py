@@ -136,14 +136,8 @@ def start_three(server: Any, new_page: Any, ruleset: str, options: JSON) -> list
         page.on("websocket", lambda ws, page=page: ws.on(
             "framereceived", lambda payload, page=page: page.p10_frames.append(payload)))
     invite = h.create_table(pages[0], server.url, ruleset, NAMES[0], seats=3, options=options)
-    for page, name in zip(pages[1:], NAMES[1:], strict=True):
-        h.join_table(page, invite, name)
-    for name in NAMES[1:]:
-        pages[0].wait_for_selector(f"#seat-list li:has-text('{name}')")
-    pages[0].click("#start-button")
+    h.seat_and_start(pages[0], invite, list(zip(pages[1:], NAMES[1:], strict=True)))
     for seat, page in enumerate(pages):
-        page.wait_for_selector("#game:not(.hidden)")
-        h.wait_version(page, 0)
         assert page.evaluate("P10.state.seat") == seat
     return pages
 
