@@ -142,6 +142,19 @@ ON_TOP = """() => {
   const must = (id) => { const n = document.getElementById(id); if (!shown(n)) out.push('missing ' + id); return n; };
   for (const id of ['pile-draw', 'pile-discard']) { const n = must(id); if (shown(n)) check(n, 'pile'); }
   if (view.ruleset === 'master') { const n = must('pile-blue'); if (shown(n)) check(n, 'pile'); }
+  // a pile's count lies on the pile, never on what its top card shows (index, face, symbol, caption, colours)
+  document.querySelectorAll('#piles .pile').forEach((pile) => {
+    const badge = pile.querySelector('.pile-count'), card = pile.querySelector('.card');
+    if (!shown(badge) || !card) return;
+    const b = badge.getBoundingClientRect();
+    for (const part of card.children) {
+      if (part.classList.contains('sr-only') || !shown(part)) continue;
+      const q = part.getBoundingClientRect();
+      if (b.left < q.right - 0.5 && q.left < b.right - 0.5 && b.top < q.bottom - 0.5 && q.top < b.bottom - 0.5) {
+        out.push('the count of ' + pile.id + " covers its card's " + (part.className || part.tagName));
+      }
+    }
+  });
   if (view.ruleset === 'board') {
     const ring = document.querySelector('#board svg');
     if (!shown(ring)) out.push('missing ring'); else check(ring, 'ring');

@@ -317,7 +317,8 @@ def test_every_moment_of_every_rule_set_fits_one_screen_on_top_in_every_language
                 words.append((lang, width, height, found[:6]))
             if lang in ("de", "ru") and (width, height) == (360, 740):
                 shot(anna, f"card-words-{lang}-{width}x{height}")
-    assert not failed, (len(failed), failed[:12])
+    # what failed, in words (the moment and what of it was not on top), readable in pytest's one-line message
+    assert not failed, (len(failed), [(lang, w, h, f["what"], f["found"]) for lang, w, h, f in failed[:12]])
     assert not covered, ("covered while notices show", len(covered), covered[:8])
     assert not words, ("card words", len(words), words[:12])
     assert not anna.p10_errors, anna.p10_errors
