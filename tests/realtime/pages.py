@@ -6,6 +6,7 @@ proxy's one address, or the live processes, another first)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 import uuid
@@ -50,10 +51,9 @@ class Page:
 
     def _handle(self, msg: dict[str, Any]) -> None:
         if msg["type"] == "ping":  # the server's heartbeat, answered as the browser page does
-            try:
+            # a closed socket's close is read, noted and followed by a reconnect on the next recv
+            with contextlib.suppress(ConnectionClosed):
                 self.ws.send(json.dumps({"type": "pong"}))
-            except ConnectionClosed:
-                pass  # the close is read, noted and followed by a reconnect on the next recv
         elif msg["type"] == "snapshot":
             self.version, self.game_id = msg["version"], msg["game_id"]
         elif msg["type"] == "update":
