@@ -1,0 +1,102 @@
+"""What ``hard`` would gain by knowing which discard the next player takes: an upper bound, not a bot.
+
+    python bench/denial.py [--ruleset mattel|master] [--games 200] [--seed 1] [--oracle both|build|laid|none]
+
+``hard`` weighs each candidate discard by the chance that the next player takes it from the discard pile
+(``app.bots.hard.take_chance``, from public information only, C-9). Here that chance is replaced, for the
+benchmark's ``hard`` seat only, by the truth: the game state is advanced by the candidate discard and the
+next player's own bot (``normal``) is asked whether it draws from the discard pile. This uses hidden
+information (the next player's hand) on purpose, to measure how much a perfect estimate of the other player's
+takes is worth; no bot ever does this (``tests/bots/test_hidden_information.py``). ``--oracle build``: only
+while hard's phase is not down; ``laid``: only once it is; ``none``: hard as it plays (the same games without
+the oracle, for comparison). Heads-up against ``normal``, seats alternating; prints hard's wins with a 95 %
+Wilson interval every 100 games. The card games only: in the board game the next player's first choice is a
+move (B-5), not a draw, so there is nothing to look up.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from app.bots import hard  # noqa: E402
+from app.bots import view as v  # noqa: E402
+from app.bots.driver import bot_command, bot_inputs  # noqa: E402
+from app.bots.simulate import wilson  # noqa: E402
+from app.rules import registry  # noqa: E402
+from app.rules.core.commands import Discard, Draw, Pile  # noqa: E402
+from app.rules.core.errors import RuleError  # noqa: E402
+
+_public_take_chance = hard.take_chance
+
+
+def _truth(ruleset: Any, state: Any, seat: int, options: list[Discard]) -> dict[int, float]:
+    """Card id -> 1.0 when the next player's ``normal`` bot would take that discard, else 0.0."""
+    out: dict[int, float] = {}
+    for option in options:
+        try:
+            after, _ = ruleset.apply(state, seat, option)
+        except RuleError:
+            continue
+        awaited = () if ruleset.is_over(after) else ruleset.awaited(after)
+        if not awaited or awaited[0] == seat:
+            continue
+        _, legal = bot_inputs(ruleset, after, awaited[0])
+        if not any(isinstance(c, Draw) for c in legal):
+            continue
+        command = bot_command("normal", ruleset, after, awaited[0], random.Random(0))
+        out[option.card] = 1.0 if isinstance(command, Draw) and command.pile is Pile.DISCARD else 0.0
+    return out
+
+
+def _known(by_card: dict[int, float]) -> Any:
+    """A stand-in for ``take_chance`` that answers from ``by_card`` (card id -> taken)."""
+    return lambda card, *_args, **_kw: by_card.get(card.id, 0.0)
+
+
+def play(ruleset: Any, seed: int, hard_seat: int, oracle: str) -> bool:
+    levels = ["normal", "normal"]
+    levels[hard_seat] = "hard"
+    state = ruleset.new_game(seed, 2, ruleset.parse_options({}))
+    rngs = [random.Random(seed * 7919 + s) for s in range(2)]
+    while not ruleset.is_over(state):
+        seat = ruleset.awaited(state)[0]
+        hard.take_chance = _public_take_chance
+        if oracle != "none" and seat == hard_seat:
+            view, legal = bot_inputs(ruleset, state, seat)
+            options = [c for c in legal if isinstance(c, Discard) and c.target is None]
+            stage = "laid" if v.has_laid(view) else "build"
+            if options and not any(isinstance(c, Draw) for c in legal) and oracle in ("both", stage):
+                truth = _truth(ruleset, state, seat, options)
+                hard.take_chance = _known({c.id: truth.get(c.id, 0.0) for c in v.hand(view)})
+        command = bot_command(levels[seat], ruleset, state, seat, rngs[seat])
+        state, _ = ruleset.apply(state, seat, command)
+    hard.take_chance = _public_take_chance
+    return hard_seat in ruleset.winners(state)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--ruleset", default="mattel", choices=("mattel", "master"))
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--oracle", default="both", choices=("both", "build", "laid", "none"))
+    args = parser.parse_args()
+    ruleset = registry.get(args.ruleset)
+    wins = 0
+    for game in range(args.games):
+        wins += play(ruleset, args.seed + game, game % 2, args.oracle)
+        if (game + 1) % 100 == 0 or game + 1 == args.games:
+            low, high = wilson(wins, game + 1)
+            print(f"{args.ruleset} oracle={args.oracle}: hard {wins} / {game + 1} = {wins / (game + 1):.1%} "
+                  f"({low:.1%}–{high:.1%})", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
