@@ -64,19 +64,21 @@ def play(ruleset: Any, seed: int, hard_seat: int, oracle: str) -> bool:
     levels[hard_seat] = "hard"
     state = ruleset.new_game(seed, 2, ruleset.parse_options({}))
     rngs = [random.Random(seed * 7919 + s) for s in range(2)]
-    while not ruleset.is_over(state):
-        seat = ruleset.awaited(state)[0]
+    try:
+        while not ruleset.is_over(state):
+            seat = ruleset.awaited(state)[0]
+            hard.take_chance = _public_take_chance
+            if oracle != "none" and seat == hard_seat:
+                view, legal = bot_inputs(ruleset, state, seat)
+                options = [c for c in legal if isinstance(c, Discard) and c.target is None]
+                stage = "laid" if v.has_laid(view) else "build"
+                if options and not any(isinstance(c, Draw) for c in legal) and oracle in ("both", stage):
+                    truth = _truth(ruleset, state, seat, options)
+                    hard.take_chance = _known({c.id: truth.get(c.id, 0.0) for c in v.hand(view)})
+            command = bot_command(levels[seat], ruleset, state, seat, rngs[seat])
+            state, _ = ruleset.apply(state, seat, command)
+    finally:  # the public estimate back, whatever happened
         hard.take_chance = _public_take_chance
-        if oracle != "none" and seat == hard_seat:
-            view, legal = bot_inputs(ruleset, state, seat)
-            options = [c for c in legal if isinstance(c, Discard) and c.target is None]
-            stage = "laid" if v.has_laid(view) else "build"
-            if options and not any(isinstance(c, Draw) for c in legal) and oracle in ("both", stage):
-                truth = _truth(ruleset, state, seat, options)
-                hard.take_chance = _known({c.id: truth.get(c.id, 0.0) for c in v.hand(view)})
-        command = bot_command(levels[seat], ruleset, state, seat, rngs[seat])
-        state, _ = ruleset.apply(state, seat, command)
-    hard.take_chance = _public_take_chance
     return hard_seat in ruleset.winners(state)
 
 
