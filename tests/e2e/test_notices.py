@@ -178,6 +178,8 @@ def test_the_waiting_room_and_a_timers_move_made_for_the_player(start_server: An
     anna.wait_for_selector("#chat-log li:has-text('Hallo!')")
     bubble = anna.locator(".bubble:has-text('Hallo!')")
     bubble.wait_for()
+    # measured where it comes to rest: its entry animation starts it a little higher
+    anna.wait_for_function("[...document.querySelectorAll('.bubble')].every((b) => b.getAnimations().length === 0)")
     seat_row = anna.locator("#seat-list li:has-text('Ben') .seat-name").bounding_box()
     where = bubble.bounding_box()
     assert seat_row and where and 0 <= where["y"] - (seat_row["y"] + seat_row["height"]) <= 12, (seat_row, where)
