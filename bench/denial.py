@@ -4,14 +4,14 @@
 
 ``hard`` weighs each candidate discard by the chance that the next player takes it from the discard pile
 (``app.bots.hard.take_chance``, from public information only, C-9). Here that chance is replaced, for the
-benchmark's ``hard`` seat only, by the truth: the game state is advanced by the candidate discard and the
-next player's own bot (``normal``) is asked whether it draws from the discard pile. This uses hidden
-information (the next player's hand) on purpose, to measure how much a perfect estimate of the other player's
-takes is worth; no bot ever does this (``tests/bots/test_hidden_information.py``). ``--oracle build``: only
-while hard's phase is not down; ``laid``: only once it is; ``none``: hard as it plays (the same games without
-the oracle, for comparison). Heads-up against ``normal``, seats alternating; prints hard's wins with a 95 %
-Wilson interval every 100 games. The card games only: in the board game the next player's first choice is a
-move (B-5), not a draw, so there is nothing to look up.
+benchmark's ``hard`` seat only, by the truth (``hard.discard_by`` around it): the game state is advanced by
+the candidate discard and the next player's own bot (``normal``) is asked whether it draws from the discard
+pile. This uses hidden information (the next player's hand) on purpose, to measure how much a perfect estimate
+of the other player's takes is worth; no bot ever does this (``tests/bots/test_hidden_information.py``).
+``--oracle build``: only while hard's phase is not down; ``laid``: only once it is; ``none``: hard as it plays
+(the same games without the oracle, for comparison). Heads-up against ``normal``, seats alternating; prints
+hard's wins with a 95 % Wilson interval every 100 games. The card games only: in the board game the next
+player's first choice is a move (B-5), not a draw, so there is nothing to look up.
 """
 
 from __future__ import annotations
@@ -28,11 +28,11 @@ from app.bots import hard  # noqa: E402
 from app.bots import view as v  # noqa: E402
 from app.bots.driver import bot_command, bot_inputs  # noqa: E402
 from app.bots.simulate import wilson  # noqa: E402
+from app.bots.tactics import Policy  # noqa: E402
+from app.bots.tactics import play as bot_play  # noqa: E402
 from app.rules import registry  # noqa: E402
 from app.rules.core.commands import Discard, Draw, Pile  # noqa: E402
 from app.rules.core.errors import RuleError  # noqa: E402
-
-_public_take_chance = hard.take_chance
 
 
 def _truth(ruleset: Any, state: Any, seat: int, options: list[Discard]) -> dict[int, float]:
@@ -64,21 +64,21 @@ def play(ruleset: Any, seed: int, hard_seat: int, oracle: str) -> bool:
     levels[hard_seat] = "hard"
     state = ruleset.new_game(seed, 2, ruleset.parse_options({}))
     rngs = [random.Random(seed * 7919 + s) for s in range(2)]
-    try:
-        while not ruleset.is_over(state):
-            seat = ruleset.awaited(state)[0]
-            hard.take_chance = _public_take_chance
-            if oracle != "none" and seat == hard_seat:
-                view, legal = bot_inputs(ruleset, state, seat)
-                options = [c for c in legal if isinstance(c, Discard) and c.target is None]
-                stage = "laid" if v.has_laid(view) else "build"
-                if options and not any(isinstance(c, Draw) for c in legal) and oracle in ("both", stage):
-                    truth = _truth(ruleset, state, seat, options)
-                    hard.take_chance = _known({c.id: truth.get(c.id, 0.0) for c in v.hand(view)})
+    while not ruleset.is_over(state):
+        seat = ruleset.awaited(state)[0]
+        command = None
+        if oracle != "none" and seat == hard_seat:
+            view, legal = bot_inputs(ruleset, state, seat)
+            options = [c for c in legal if isinstance(c, Discard) and c.target is None]
+            stage = "laid" if v.has_laid(view) else "build"
+            if options and not any(isinstance(c, Draw) for c in legal) and oracle in ("both", stage):
+                truth = _truth(ruleset, state, seat, options)
+                knowing = hard.discard_by(_known({c.id: truth.get(c.id, 0.0) for c in v.hand(view)}))
+                policy = Policy(hard.LEVEL, hard.choose_draw, hard.choose_lay, hard.choose_hit, knowing)
+                command = bot_play(policy, ruleset.id, view, legal, rngs[seat])
+        if command is None:
             command = bot_command(levels[seat], ruleset, state, seat, rngs[seat])
-            state, _ = ruleset.apply(state, seat, command)
-    finally:  # the public estimate back, whatever happened
-        hard.take_chance = _public_take_chance
+        state, _ = ruleset.apply(state, seat, command)
     return hard_seat in ruleset.winners(state)
 
 

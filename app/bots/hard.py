@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from app.rules.core.cards import Card
 from app.rules.core.commands import Discard, Draw
@@ -71,6 +71,11 @@ def gap(card: Card, groups: Sequence[LaidGroup]) -> int:
     return best
 
 
+TakeChance = Callable[[Card, Requirement | None, dict[Shape, int], int], float]
+"""An estimate of the chance that the next player takes a discard: ``(card, their phase, unseen cards, their
+hand size) -> chance``."""
+
+
 def take_chance(card: Card, requirement: Requirement | None, left: dict[Shape, int], hand_size: int) -> float:
     """The chance that a player on ``requirement`` with ``hand_size`` hidden cards takes ``card`` from the discard
     pile (M-4, R-6): at least one partner of it among their cards, ``feed_risk`` being the expected number
@@ -86,8 +91,7 @@ def in_danger(view: v.View) -> bool:
     return any(p.get("laid") and int(p.get("hand_size", 99)) <= 2 for p in v.opponents(view))
 
 
-def choose_discard(tactics: Tactics, view: v.View, discards: Sequence[Discard],
-                   rng: random.Random | None = None) -> Discard:
+def _choose_discard(estimate: TakeChance, tactics: Tactics, view: v.View, discards: Sequence[Discard]) -> Discard:
     """M-4, R-6, B-5 step 3: a spare card with the most outs left that feeds the next player least — never one
     they can hit (C-4); once its phase is down one the next player is unlikely to collect, then the card
     furthest from a hit, the costliest (M-7, R-12) among equally far ones — the costliest first when an
@@ -102,7 +106,7 @@ def choose_discard(tactics: Tactics, view: v.View, discards: Sequence[Discard],
     left = unseen(view)
     next_req = v.phase_of(view, nxt) if nxt is not None else None
     next_size = int(nxt.get("hand_size", 0)) if nxt is not None else 0
-    takes = {c.card: take_chance(by_id[c.card], next_req, left, next_size) for c in discards}
+    takes = {c.card: estimate(by_id[c.card], next_req, left, next_size) for c in discards}
     if req is None:
         danger = in_danger(view)
 
@@ -137,6 +141,19 @@ def choose_discard(tactics: Tactics, view: v.View, discards: Sequence[Discard],
         return (card.is_joker, not spare_card, feeds, -worth, risk, synergy(card, hand, req), cost)
 
     return min(discards, key=key)
+
+
+def discard_by(estimate: TakeChance) -> Callable[[Tactics, v.View, Sequence[Discard], random.Random | None], Discard]:
+    """``hard``'s discard choice around ``estimate`` of the next player's takes: ``take_chance`` as it plays (C-9),
+    another estimate where a benchmark measures what a better one would be worth (``bench/denial.py``)."""
+    def choose(tactics: Tactics, view: v.View, discards: Sequence[Discard],
+               rng: random.Random | None = None) -> Discard:
+        return _choose_discard(estimate, tactics, view, discards)
+
+    return choose
+
+
+choose_discard = discard_by(take_chance)
 
 
 POLICY = Policy(LEVEL, choose_draw, choose_lay, choose_hit, choose_discard)

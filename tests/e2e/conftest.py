@@ -24,6 +24,8 @@ from typing import Any
 
 import pytest
 
+from app.persistence.db import upgrade
+
 CHROMIUM = Path(os.environ.get("E2E_CHROMIUM", "/usr/bin/chromium"))
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -61,15 +63,12 @@ def _free_port() -> int:
 
 @functools.cache
 def migrated_template() -> Path:
-    """A SQLite database upgraded to the head (``alembic upgrade head``, as deployed) once per test run: each
+    """A SQLite database upgraded to the head (``app.persistence.db.upgrade``, as deployed) once per test run: each
     server's own database starts as a copy of it (an upgrade per server took about 2 s of the suite each)."""
     folder = Path(tempfile.mkdtemp(prefix="phase10-e2e-"))
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     database = folder / "template.db"
-    env = dict(os.environ, DATABASE_URL=f"sqlite:///{database}")
-    env.pop("PHASE10_DATABASE_URL", None)
-    subprocess.run([sys.executable, "-m", "alembic", "upgrade", "head"], cwd=ROOT, env=env, check=True,
-                   capture_output=True)
+    upgrade(f"sqlite:///{database}")
     return database
 
 
