@@ -36,6 +36,7 @@ _SWAP_MAX, _KEEP_MAX = 4, 5
 
 class BoardTactics(Tactics):
     policy = TURNED
+    draw_is_a_choice = False  # B-5: the field a pawn lands on says where the cards come from
 
     def card_cost(self, card: Card, view: v.View) -> float:
         """B-8: no penalty points; a joker is worth keeping, so it costs most to lose."""

@@ -1,8 +1,10 @@
 """Running bots against the engine in-process: the one place where a game state meets a bot (C-9).
 
 ``bot_command`` turns a state into the bot's only inputs — ``player_view(state, seat)`` and
-``legal_commands(state, seat)`` — and asks the bot. ``play_game`` plays a whole game with bots in every seat
-(used by the simulation and the tests); any command the engine rejects raises ``BotError``.
+``legal_commands(state, seat)``, with the seat's memory of the round where its level keeps one — and asks the
+bot. ``remember`` folds a command's events, redacted for the seat, into that memory. ``play_game`` plays a whole
+game with bots in every seat (used by the simulation and the tests); any command the engine rejects raises
+``BotError``.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from app.rules.core.errors import RuleError
 from app.rules.core.events import RoundEnded
 from app.rules.registry import AnyRuleset
 
-from . import choose
+from . import REMEMBERING, choose
+from .memory import Memory, observe, start
 
 
 class BotError(RuntimeError):
@@ -29,12 +32,23 @@ def bot_inputs(ruleset: AnyRuleset, state: Any, seat: int) -> tuple[dict[str, An
     return ruleset.player_view(state, seat), tuple(ruleset.legal_commands(state, seat))
 
 
-def bot_command(level: str, ruleset: AnyRuleset, state: Any, seat: int, rng: random.Random) -> Any:
+def bot_command(level: str, ruleset: AnyRuleset, state: Any, seat: int, rng: random.Random,
+                memory: Memory | None = None) -> Any:
     """The command the bot of ``level`` plays for ``seat`` now."""
     view, legal = bot_inputs(ruleset, state, seat)
     if not legal:
         raise BotError(f"seat {seat} has no legal command")
-    return choose(level, ruleset.id, view, legal, rng)
+    return choose(level, ruleset.id, view, legal, rng, memory)
+
+
+def first_memory(ruleset: AnyRuleset, state: Any, seat: int) -> Memory:
+    """What ``seat`` knows of the first round before any command: the discard pile's top in its view."""
+    return start(ruleset.player_view(state, seat))
+
+
+def remember(ruleset: AnyRuleset, memory: Memory, seat: int, events: Sequence[Any]) -> Memory:
+    """``memory`` after ``events``, as ``seat`` was shown them (C-9: ``redact_event``)."""
+    return observe(memory, [ruleset.redact_event(e, seat) for e in events])
 
 
 @dataclass
@@ -91,6 +105,7 @@ def play_game(ruleset: AnyRuleset, levels: Sequence[str], seed: int, options: Ma
     """Play one whole game with a bot of ``levels[seat]`` in every seat; every command must be accepted."""
     state = ruleset.new_game(seed, len(levels), ruleset.parse_options(options or {}))
     rngs = [random.Random(seed * 7919 + seat) for seat in range(len(levels))]
+    memories = {seat: first_memory(ruleset, state, seat) for seat, level in enumerate(levels) if level in REMEMBERING}
     record = GameRecord()
     tried: set[tuple[int, int]] = set()
     phases = _phases(ruleset, state)
@@ -102,13 +117,15 @@ def play_game(ruleset: AnyRuleset, levels: Sequence[str], seed: int, options: Ma
         if not awaited:
             raise BotError("no seat is awaited in a running game")
         seat = awaited[0]
-        command = bot_command(levels[seat], ruleset, state, seat, rngs[seat])
+        command = bot_command(levels[seat], ruleset, state, seat, rngs[seat], memories.get(seat))
         try:
             state, events = ruleset.apply(state, seat, command)
         except RuleError as err:
             raise BotError(f"{levels[seat]} bot at seat {seat} played a rejected command {command!r}: {err}") \
                 from err
         record.commands += 1
+        for s, memory in memories.items():
+            memories[s] = remember(ruleset, memory, s, events)
         for event in events:
             name = type(event).__name__
             if name == "TurnStarted":

@@ -14,6 +14,7 @@ from app.rules.core.commands import Discard, Draw, Hit, LayPhase, Pile
 
 from . import view as v
 from .evaluate import synergy
+from .memory import Memory
 from .tactics import Command, Policy, Tactics, play
 
 LEVEL = "easy"
@@ -46,6 +47,7 @@ def discard(tactics: Tactics, view: v.View, discards: list[Discard], rng: random
 POLICY = Policy(LEVEL, draw, lay, hit, discard)
 
 
-def choose(ruleset_id: str, view: v.View, legal: Sequence[Command], rng: random.Random) -> Command:
-    """One legal command for the seat whose ``view`` this is."""
+def choose(ruleset_id: str, view: v.View, legal: Sequence[Command], rng: random.Random,
+           memory: Memory | None = None) -> Command:
+    """One legal command for the seat whose ``view`` this is (this level remembers nothing: ``memory`` unused)."""
     return play(POLICY, ruleset_id, view, legal, rng)

@@ -21,16 +21,17 @@ import math
 import random
 from collections.abc import Callable, Sequence
 
-from app.rules.core.cards import Card
+from app.rules.core.cards import Card, CardKind
 from app.rules.core.commands import Discard, Draw
 from app.rules.core.groups import GroupKind, LaidGroup
 
 from . import view as v
 from .counting import Shape, feed_risk, outs, unseen
 from .evaluate import Requirement, distance, spare_cards, synergy
+from .memory import Memory, for_round
 from .normal import choose_draw as normal_draw
 from .normal import choose_hit, choose_lay
-from .tactics import Command, Policy, Tactics, play
+from .tactics import Command, Policy, Tactics, play, tactics_for
 
 LEVEL = "hard"
 
@@ -83,6 +84,66 @@ def take_chance(card: Card, requirement: Requirement | None, left: dict[Shape, i
     if requirement is None:
         return 0.0
     return 1.0 - math.exp(-feed_risk(card, requirement, left, hand_size))
+
+
+SAMPLES = 24
+"""Hands sampled for the next player when the seat remembers the round (``remembered_take_chance``)."""
+
+PASSES = 3
+PASS_WEIGHT = 0.15
+"""A sampled hand that would have taken one of the next player's last ``PASSES`` passed cards counts this much
+(they drew blind instead, so such a hand is unlikely)."""
+
+
+def would_take(hand: Sequence[Card], requirement: Requirement, card: Card) -> bool:
+    """Whether a player on ``requirement`` holding ``hand`` takes ``card`` from the discard pile (M-4, R-6): a
+    joker always, a number card when it brings the phase one card closer."""
+    if card.is_joker:
+        return True
+    if not card.is_natural:
+        return False
+    before = distance(hand, requirement)
+    return before > 0 and distance([*hand, card], requirement, before - 1) < before
+
+
+def remembered_take_chance(view: v.View, memory: Memory, rng: random.Random) -> TakeChance | None:
+    """The chance that the next player takes a discard, read from ``SAMPLES`` hands dealt them at random from
+    the cards the seat cannot place (C-9): the cards they took from the discard pile and still hold are in each,
+    the cards buried in the pile in none, and hands that would have taken a card they just passed count less.
+    ``None`` when the next player's phase is down (or there is none)."""
+    nxt = v.next_player(view)
+    requirement = v.phase_of(view, nxt) if nxt is not None else None
+    if nxt is None or requirement is None:
+        return None
+    seat, size = int(nxt["seat"]), int(nxt.get("hand_size", 0))
+    on_table = {c.get("id") for g in view.get("table") or () for c in g.get("cards") or ()}
+    held = [c for c in memory.held_by(seat) if c.id not in on_table][:size]
+    left = unseen(view)
+    for card in [*memory.buried, *held]:
+        if card.number is not None and card.colour is not None and left.get((card.number, card.colour), 0) > 0:
+            left[card.number, card.colour] -= 1
+    pool = [shape for shape, count in sorted(left.items()) for _ in range(count)]
+    passed = memory.passed_by(seat)[-PASSES:]
+    need = min(max(0, size - len(held)), len(pool))
+    samples: list[tuple[list[Card], float]] = []
+    for _ in range(SAMPLES):
+        dealt = [Card(-300 - i, CardKind.NUMBER, number=n, colour=c) for i, (n, c) in enumerate(rng.sample(pool, need))]
+        hand = [*held, *dealt]
+        weight = 1.0
+        for card in passed:
+            if would_take(hand, requirement, card):
+                weight *= PASS_WEIGHT
+        samples.append((hand, weight))
+    total = sum(weight for _, weight in samples) or 1.0
+    known: dict[tuple[object, ...], float] = {}
+
+    def chance(card: Card, *_: object) -> float:
+        key = (card.kind, card.number, card.colour, card.low, card.high)
+        if key not in known:
+            known[key] = sum(w for hand, w in samples if would_take(hand, requirement, card)) / total
+        return known[key]
+
+    return chance
 
 
 def in_danger(view: v.View) -> bool:
@@ -159,6 +220,22 @@ choose_discard = discard_by(take_chance)
 POLICY = Policy(LEVEL, choose_draw, choose_lay, choose_hit, choose_discard)
 
 
-def choose(ruleset_id: str, view: v.View, legal: Sequence[Command], rng: random.Random) -> Command:
-    """One legal command for the seat whose ``view`` this is."""
-    return play(POLICY, ruleset_id, view, legal, rng)
+def _remembering(memory: Memory) -> Callable[[Tactics, v.View, Sequence[Discard], random.Random | None], Discard]:
+    """The discard choice with the next player's takes read from ``memory`` (``remembered_take_chance``)."""
+    def choose(tactics: Tactics, view: v.View, discards: Sequence[Discard],
+               rng: random.Random | None = None) -> Discard:
+        estimate = remembered_take_chance(view, memory, random.Random(rng.random() if rng else 0))
+        return _choose_discard(estimate or take_chance, tactics, view, discards)
+
+    return choose
+
+
+def choose(ruleset_id: str, view: v.View, legal: Sequence[Command], rng: random.Random,
+           memory: Memory | None = None) -> Command:
+    """One legal command for the seat whose ``view`` this is; with ``memory`` of the round (the events the seat
+    was shown, ``app.bots.memory``) the next player's takes are read from it where a draw is a choice."""
+    remembered = for_round(memory, view)
+    if remembered is None or not tactics_for(ruleset_id).draw_is_a_choice:
+        return play(POLICY, ruleset_id, view, legal, rng)
+    policy = Policy(LEVEL, choose_draw, choose_lay, choose_hit, _remembering(remembered))
+    return play(policy, ruleset_id, view, legal, rng)

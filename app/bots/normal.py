@@ -18,6 +18,7 @@ from app.rules.core.commands import Discard, Draw, Hit, LayPhase, Pile
 
 from . import view as v
 from .evaluate import distance, spare_cards, synergy
+from .memory import Memory
 from .tactics import Command, Policy, Tactics, play
 
 LEVEL = "normal"
@@ -85,6 +86,7 @@ def choose_discard(tactics: Tactics, view: v.View, discards: Sequence[Discard],
 POLICY = Policy(LEVEL, choose_draw, choose_lay, choose_hit, choose_discard)
 
 
-def choose(ruleset_id: str, view: v.View, legal: Sequence[Command], rng: random.Random) -> Command:
-    """One legal command for the seat whose ``view`` this is."""
+def choose(ruleset_id: str, view: v.View, legal: Sequence[Command], rng: random.Random,
+           memory: Memory | None = None) -> Command:
+    """One legal command for the seat whose ``view`` this is (this level remembers nothing: ``memory`` unused)."""
     return play(POLICY, ruleset_id, view, legal, rng)

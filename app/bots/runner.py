@@ -22,9 +22,10 @@ For each table it holds the runner reads the game and, for every awaited seat, s
 seat after ``delay_seconds``; a seat disconnected longer than the grace period at a ``stand_in`` table
 after ``delay_seconds`` (until it reconnects); any other seat at its ``turn_timer`` deadline, with the
 ``easy`` logic. A decision is the bot's choice from the seat's view and legal commands only
-(``app.bots.driver.bot_inputs``), submitted through ``GameService.submit_as`` — validated, persisted,
-published and replayable exactly like a human's — with a deterministic ``command_id`` and the expected
-version, so a decision that lost a race (or that two processes both made) is applied at most once. A decision or
+(``app.bots.driver.bot_inputs``) and, for a level that remembers, the seat's memory of the round
+(``app.bots.recall``: the events its socket was shown), submitted through ``GameService.submit_as`` —
+validated, persisted, published and replayable exactly like a human's — with a deterministic ``command_id`` and
+the expected version, so a decision that lost a race (or that two processes both made) is applied at most once. A decision or
 a plan that failed (the database was unreachable) is tried again after ``RETRY_SECONDS``.
 """
 
@@ -50,10 +51,11 @@ from app.services.base import ATTRIBUTIONS
 from app.services.errors import ServiceError
 from app.services.games import GameRef, GameService
 
-from . import choose
+from . import REMEMBERING, choose
 from .driver import bot_inputs
 from .leases import Leases, utc
 from .models import BotSeat, DutyLease, TableClock
+from .recall import Recall
 from .settings import BotSettings
 from .timers import (
     Clock,
@@ -158,6 +160,7 @@ class BotRunner:
         self.tell_owner: TellOwner | None = None
         # Called (from any thread) when this process takes a table's lease: the push reminders are planned again.
         self.on_acquire: Callable[[str], None] = lambda _table_id: None
+        self.recall = Recall(service)  # the memories of the seats whose level remembers the round
 
     # -- lifecycle -------------------------------------------------------------------------------------
 
@@ -468,11 +471,12 @@ class BotRunner:
                 return None
             ruleset = service._ruleset(game.ruleset)
             state = service._state(s, ruleset, game)
-        view, legal = bot_inputs(ruleset, state, decision.seat)
-        if not legal:
-            return None
+            view, legal = bot_inputs(ruleset, state, decision.seat)
+            if not legal:
+                return None
+            memory = self.recall.memory(s, ruleset, game, decision.seat) if decision.level in REMEMBERING else None
         rng = random.Random(f"{decision.game_id}:{decision.version}:{decision.seat}")
-        command = choose(decision.level, ruleset.id, view, legal, rng)
+        command = choose(decision.level, ruleset.id, view, legal, rng, memory)
         command_id = f"{decision.kind}:{decision.game_id}:{decision.version}:{decision.seat}"
         # a bot seat plays as itself; a timer's or a stand-in's decision is attributed to it in the events
         by = decision.kind if decision.kind in ATTRIBUTIONS else None

@@ -31,6 +31,9 @@ class Tactics:
     """Defaults that suit any rule set; a rule set overrides what it needs."""
 
     policy: JokerPolicy = UNIVERSAL
+    draw_is_a_choice: bool = True
+    """Whether a player chooses between the draw pile and the discard pile's top (M-4, R-6): then what they take
+    and leave there tells what they collect (``app.bots.memory``)."""
 
     def card_cost(self, card: Card, view: View) -> float:
         """What ``card`` costs if it is still in hand when the round ends (for discard tie-breaks)."""

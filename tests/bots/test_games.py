@@ -43,7 +43,7 @@ def test_a_rejected_bot_command_fails_the_game(monkeypatch: pytest.MonkeyPatch) 
     """The driver never swallows an illegal command: a bot that discards a card it lacks raises BotError."""
     from app.rules.core.commands import Discard
 
-    def cheat(ruleset_id, view, legal, rng):  # type: ignore[no-untyped-def]
+    def cheat(ruleset_id, view, legal, rng, memory):  # type: ignore[no-untyped-def]
         return Discard(card=-99)
 
     monkeypatch.setitem(LEVELS, "cheat", cheat)

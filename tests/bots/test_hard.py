@@ -7,7 +7,8 @@ from typing import Any
 
 from app.bots import LEVELS, choose
 from app.bots.counting import feed_risk, outs, unseen
-from app.bots.hard import gap, take_chance
+from app.bots.hard import gap, remembered_take_chance, take_chance
+from app.bots.memory import Memory
 from app.rules.board.state import Move
 from app.rules.core.cards import Card, CardKind, Colour, card_to_json
 from app.rules.core.commands import Discard, LayPhase
@@ -183,3 +184,51 @@ def test_hard_once_laid_sheds_the_costliest_card_when_an_opponent_is_about_to_go
     v = view([ten, four], None, two(me_laid=True, other={"laid": True, "hand_size": 2}), [run])
     for legal in ((Discard(ten.id), Discard(four.id)), (Discard(four.id), Discard(ten.id))):
         assert choose("hard", "mattel", v, legal, random.Random(0)) == Discard(ten.id)
+
+
+def _spares_position() -> tuple[list[Card], dict[str, Any]]:
+    """Phase 1 (two sets of three) with the 3s made and a pair of 9s: the 1, the 7 and the 11 are all spare."""
+    hand = [num(3), num(3, Colour.BLUE), num(3, Colour.GREEN), num(9), num(9, Colour.BLUE),
+            num(1, Colour.YELLOW), num(7, Colour.YELLOW), num(11, Colour.GREEN)]
+    return hand, view(hand, [(SET, 3), (SET, 3)], two(), round=1)
+
+
+def test_hard_keeps_back_the_number_the_next_player_took_from_the_discard_pile_c9_m4() -> None:
+    """Of three spare cards ``hard`` throws the 11 (the costliest, M-7). Told that the next player took two 11s
+    from the discard pile this round (everyone saw it), it keeps the 11 back, as a third one makes their set."""
+    hand, seen = _spares_position()
+    legal = tuple(Discard(c.id) for c in hand)
+    spare = {hand[5].id, hand[6].id, hand[7].id}
+    assert choose("hard", "mattel", seen, legal, random.Random(0)).card == hand[7].id
+    memory = Memory(round=1, held=((1, num(11)), (1, num(11, Colour.BLUE))))
+    chosen = choose("hard", "mattel", seen, legal, random.Random(0), memory)
+    assert chosen.card in spare - {hand[7].id}
+
+
+def test_a_remembered_take_is_read_from_the_cards_held_and_passed_c9() -> None:
+    """The chance that the next player takes a card: far higher for the number whose pair they took (unless the
+    rest of their hand holds its third already) than for any other, and lower for a number they just left on the
+    discard pile."""
+    hand, seen = _spares_position()
+    held = Memory(round=1, held=((1, num(7)), (1, num(7, Colour.BLUE))))
+    chance = remembered_take_chance(seen, held, random.Random(1))
+    blind = remembered_take_chance(seen, Memory(round=1), random.Random(1))
+    assert chance is not None and blind is not None
+    seven, twelve = num(7, Colour.GREEN), num(12, Colour.GREEN)
+    assert chance(seven) > blind(seven) + 0.25
+    assert chance(seven) > chance(twelve) + 0.25
+    passed = Memory(round=1, passed=((1, num(12, Colour.BLUE)),))
+    after_pass = remembered_take_chance(seen, passed, random.Random(1))
+    assert after_pass is not None
+    assert after_pass(twelve) < blind(twelve)
+    assert remembered_take_chance(dict(seen, players=two(other={"laid": True})), held, random.Random(1)) is None
+
+
+def test_a_memory_of_another_round_is_not_read_c9() -> None:
+    """A memory left from the round before (its cards are back in the deck) is ignored: the same choice as with
+    no memory at all."""
+    hand, seen = _spares_position()
+    legal = tuple(Discard(c.id) for c in hand)
+    old = Memory(round=0, held=((1, num(7)), (1, num(7, Colour.BLUE))))
+    assert choose("hard", "mattel", seen, legal, random.Random(0), old) == \
+        choose("hard", "mattel", seen, legal, random.Random(0))

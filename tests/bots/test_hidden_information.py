@@ -12,7 +12,8 @@ import pytest
 
 import app.bots as bots
 from app.bots import LEVELS, choose
-from app.bots.driver import bot_command, bot_inputs
+from app.bots.driver import bot_command, bot_inputs, first_memory
+from app.bots.memory import observe
 from app.rules import registry
 
 RULESETS = registry.ruleset_ids()
@@ -24,9 +25,9 @@ def test_the_checks_below_cover_every_level_hard_included() -> None:
 
 
 @pytest.mark.parametrize("level", sorted(LEVELS))
-def test_a_bot_is_a_function_of_view_legal_commands_and_rng_only(level: str) -> None:
+def test_a_bot_is_a_function_of_view_legal_commands_rng_and_memory_only(level: str) -> None:
     params = list(inspect.signature(LEVELS[level]).parameters)
-    assert params == ["ruleset_id", "view", "legal", "rng"]
+    assert params == ["ruleset_id", "view", "legal", "rng", "memory"]
 
 
 def _midgame(ruleset_id: str, players: int = 3, steps: int = 40, seed: int = 11) -> Any:
@@ -47,9 +48,9 @@ def test_the_driver_hands_the_bot_only_the_view_and_legal_commands(ruleset_id: s
     seat = ruleset.awaited(state)[0]
     seen: list[tuple[Any, ...]] = []
 
-    def spy(level: str, rid: str, view: Any, legal: Any, rng: random.Random) -> Any:
+    def spy(level: str, rid: str, view: Any, legal: Any, rng: random.Random, memory: Any) -> Any:
         seen.append((level, rid, view, legal))
-        return choose(level, rid, view, legal, rng)
+        return choose(level, rid, view, legal, rng, memory)
 
     monkeypatch.setattr("app.bots.driver.choose", spy)
     bot_command("normal", ruleset, state, seat, random.Random(1))
@@ -111,3 +112,26 @@ def test_a_bot_decides_the_same_from_a_json_copy_of_its_view(ruleset_id: str) ->
         copy = json.loads(json.dumps(view))
         assert bots.choose(level, ruleset_id, copy, legal, random.Random(2)) == \
             bots.choose(level, ruleset_id, view, legal, random.Random(2))
+
+
+@pytest.mark.parametrize("ruleset_id", ["mattel", "master"])
+def test_a_seats_memory_of_the_round_is_what_a_spectator_could_remember_c9(ruleset_id: str) -> None:
+    """The memory ``hard`` reads (the cards taken from and left on the discard pile, the cards under its top) is
+    folded from the events as the seat was shown them, and it equals a spectator's at every step: nothing of
+    the seat's own hand or draws, let alone another's, gets into it (C-9)."""
+    ruleset = registry.get(ruleset_id)
+    state = ruleset.new_game(21, 3, ruleset.parse_options({}))
+    rngs = [random.Random(s) for s in range(3)]
+    memories = {seat: first_memory(ruleset, state, seat) for seat in (0, 1, 2, None)}
+    held = 0
+    for _ in range(400):
+        if ruleset.is_over(state):
+            break
+        seat = ruleset.awaited(state)[0]
+        command = bot_command("hard", ruleset, state, seat, rngs[seat], memories[seat])
+        state, events = ruleset.apply(state, seat, command)
+        for who, memory in memories.items():
+            memories[who] = observe(memory, [ruleset.redact_event(e, who) for e in events])
+        assert memories[0] == memories[1] == memories[2] == memories[None]
+        held = max(held, len(memories[None].held))
+    assert held >= 1, "someone took a card from the discard pile"
