@@ -94,6 +94,10 @@ PASS_WEIGHT = 0.15
 """A sampled hand that would have taken one of the next player's last ``PASSES`` passed cards counts this much
 (they drew blind instead, so such a hand is unlikely)."""
 
+THROWN_WEIGHT = 0.3
+"""A sampled hand that would take a card the next player threw away this round counts this much per such card
+(they could spare it, so such a hand is less likely)."""
+
 
 def would_take(hand: Sequence[Card], requirement: Requirement, card: Card) -> bool:
     """Whether a player on ``requirement`` holding ``hand`` takes ``card`` from the discard pile (M-4, R-6): a
@@ -109,7 +113,8 @@ def would_take(hand: Sequence[Card], requirement: Requirement, card: Card) -> bo
 def remembered_take_chance(view: v.View, memory: Memory, rng: random.Random) -> TakeChance | None:
     """The chance that the next player takes a discard, read from ``SAMPLES`` hands dealt them at random from
     the cards the seat cannot place (C-9): the cards they took from the discard pile and still hold are in each,
-    the cards buried in the pile in none, and hands that would have taken a card they just passed count less.
+    the cards buried in the pile in none, and hands that would have taken a card they just passed, or would take
+    one they threw away, count less.
     ``None`` when the next player's phase is down (or there is none)."""
     nxt = v.next_player(view)
     requirement = v.phase_of(view, nxt) if nxt is not None else None
@@ -124,6 +129,7 @@ def remembered_take_chance(view: v.View, memory: Memory, rng: random.Random) -> 
             left[card.number, card.colour] -= 1
     pool = [shape for shape, count in sorted(left.items()) for _ in range(count)]
     passed = memory.passed_by(seat)[-PASSES:]
+    thrown = memory.thrown_by(seat)
     need = min(max(0, size - len(held)), len(pool))
     samples: list[tuple[list[Card], float]] = []
     for _ in range(SAMPLES):
@@ -133,6 +139,9 @@ def remembered_take_chance(view: v.View, memory: Memory, rng: random.Random) -> 
         for card in passed:
             if would_take(hand, requirement, card):
                 weight *= PASS_WEIGHT
+        for card in thrown:
+            if would_take(hand, requirement, card):
+                weight *= THROWN_WEIGHT
         samples.append((hand, weight))
     total = sum(weight for _, weight in samples) or 1.0
     known: dict[tuple[object, ...], float] = {}

@@ -9,6 +9,7 @@ carried), so it can hold nothing the seat was not shown:
   them for their phase (laid ones show on the table);
 * ``passed``: the number cards each player left on top of the discard pile when they drew from the draw pile
   instead — they did not want them then;
+* ``thrown``: the cards each player threw onto the discard pile — they could spare them;
 * ``buried``: the cards thrown this round that still lie under the top (C-8: a rebuilt draw pile takes them
   all but the top), which are in nobody's hand.
 
@@ -36,6 +37,7 @@ class Memory:
     top: Card | None = None
     held: Seen = ()
     passed: Seen = ()
+    thrown: Seen = ()
     buried: tuple[Card, ...] = ()
 
     def held_by(self, seat: int) -> list[Card]:
@@ -43,6 +45,9 @@ class Memory:
 
     def passed_by(self, seat: int) -> list[Card]:
         return [card for who, card in self.passed if who == seat]
+
+    def thrown_by(self, seat: int) -> list[Card]:
+        return [card for who, card in self.thrown if who == seat]
 
 
 def start(view: Mapping[str, Any]) -> Memory:
@@ -65,7 +70,8 @@ def observe(memory: Memory, events: Iterable[Mapping[str, Any]]) -> Memory:
             card = card_from_json(event["card"])
             buried = memory.buried + (memory.top,) if memory.top is not None else memory.buried
             held = tuple((who, c) for who, c in memory.held if c.id != card.id)
-            memory = replace(memory, top=card, buried=buried, held=held)
+            thrown = memory.thrown + ((int(event["seat"]), card),)
+            memory = replace(memory, top=card, buried=buried, held=held, thrown=thrown)
         elif kind == "draw_pile_rebuilt":
             memory = replace(memory, buried=())
     return memory

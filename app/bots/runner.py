@@ -25,8 +25,8 @@ after ``delay_seconds`` (until it reconnects); any other seat at its ``turn_time
 (``app.bots.driver.bot_inputs``) and, for a level that remembers, the seat's memory of the round
 (``app.bots.recall``: the events its socket was shown), submitted through ``GameService.submit_as`` —
 validated, persisted, published and replayable exactly like a human's — with a deterministic ``command_id`` and
-the expected version, so a decision that lost a race (or that two processes both made) is applied at most once. A decision or
-a plan that failed (the database was unreachable) is tried again after ``RETRY_SECONDS``.
+the expected version, so a decision that lost a race (or that two processes both made) is applied at most once.
+A decision or a plan that failed (the database was unreachable) is tried again after ``RETRY_SECONDS``.
 """
 
 from __future__ import annotations
