@@ -4,9 +4,10 @@
 
 Per rule set it prints the decisions' median, p99 and worst time, by this process's CPU time
 (``time.process_time_ns``: one core, the fair figure on a shared machine) and by the wall clock, for all
-decisions and for those taken with the longest hands (hands at least as long as the top tenth seen); the
-seconds a whole game of six bots takes (wall clock, median and worst, and CPU); and the process's peak memory
-(the bots' caches are bounded: ``app.bots.evaluate`` keeps at most 65,536 solver answers). The targets: median
+decisions (each with the seat's memory of the round, for a level that keeps one) and for those taken with the
+longest hands (hands at least as long as the top tenth seen); the seconds a whole game of six bots takes (wall
+clock, median and worst, and CPU); and the process's peak memory (the bots' caches are bounded:
+``app.bots.evaluate`` keeps at most 65,536 solver answers). The targets: median
 at most 50 ms and p99 at most 250 ms per decision, on one core.
 """
 
@@ -23,8 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.bots import choose  # noqa: E402
-from app.bots.driver import bot_inputs  # noqa: E402
+from app.bots import REMEMBERING, choose  # noqa: E402
+from app.bots.driver import bot_inputs, first_memory, remember  # noqa: E402
 from app.rules import registry  # noqa: E402
 
 
@@ -43,16 +44,19 @@ def run(ruleset_id: str, level: str, games: int, players: int, seed: int) -> dic
     for game in range(games):
         state = ruleset.new_game(seed + game, players, ruleset.parse_options({}))
         rngs = [random.Random((seed + game) * 7919 + s) for s in range(players)]
+        memories = {s: first_memory(ruleset, state, s) for s in range(players)} if level in REMEMBERING else {}
         start, start_cpu = time.perf_counter(), time.process_time()
         while not ruleset.is_over(state):
             seat = ruleset.awaited(state)[0]
             view, legal = bot_inputs(ruleset, state, seat)
             c0, w0 = time.process_time_ns(), time.perf_counter_ns()
-            command = choose(level, ruleset_id, view, legal, rngs[seat])
+            command = choose(level, ruleset_id, view, legal, rngs[seat], memories.get(seat))
             cpu.append((time.process_time_ns() - c0) / 1e6)
             wall.append((time.perf_counter_ns() - w0) / 1e6)
             sizes.append(len(view.get("hand") or ()))
-            state, _ = ruleset.apply(state, seat, command)
+            state, events = ruleset.apply(state, seat, command)
+            for s, memory in memories.items():
+                memories[s] = remember(ruleset, memory, s, events)
         game_seconds.append(time.perf_counter() - start)
         game_cpu.append(time.process_time() - start_cpu)
     cut = int(_quantile([float(s) for s in sizes], 0.9))
