@@ -1,15 +1,17 @@
 """The ``hard`` bot: ``normal``'s solver play plus card counting and an eye on the next player (C-3, C-4, C-9).
 
-It sees exactly what ``normal`` sees — the seat's view, its legal commands, a private random generator — and
-infers the rest from public information only (``app.bots.counting``: the cards it can see are in nobody's
-hidden hand).
+It sees what ``normal`` sees — the seat's view, its legal commands, a private random generator — plus the
+seat's memory of the round (``app.bots.memory``: the events as the seat was shown them), and infers the rest
+from public information only (``app.bots.counting``: the cards it can see are in nobody's hidden hand).
 
 * discard: of the spare cards, the one whose loss leaves the most unseen cards that would bring the phase one
   closer ("outs"), weighed against the chance that the next player takes it for their own phase (C-9: from
-  the unseen cards and their hand size); never a card the next player could hit onto the table (C-4); once
-  its phase is down, first a card the next player is unlikely to collect while their phase is not down, then
-  the card furthest from a hit (so it goes out sooner and the others have fewer turns to lay their phase,
-  M-7, R-12) and, among equally far ones, the costliest;
+  the unseen cards and their hand size; in the card games, with the seat's memory of the round, from hands
+  sampled for them that hold what they took from the discard pile and fit what they passed and threw); never
+  a card the next player could hit onto the table (C-4); once its phase is down, first a card the next player
+  is unlikely to collect while their phase is not down, then the card furthest from a hit (so it goes out
+  sooner and the others have fewer turns to lay their phase, M-7, R-12) and, among equally far ones, the
+  costliest;
 * draw: takes the discard pile's top card when it brings the phase closer, as ``normal``;
 * lays its phase at once, hits every card it can (going out as fast as it can), and answers the rule sets'
   own prompts with their tactics at level ``hard`` (the board game's die, Master's and Mattel's skips).
