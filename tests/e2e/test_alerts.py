@@ -120,15 +120,21 @@ def test_the_service_worker_shows_a_push_and_keeps_its_url_on_the_site(start_ser
         {"type": "reminder", "table_id": "t2", "ruleset": "board", "title": "Phase 10 online",
          "body": "Your time is nearly up.", "url": "https://elsewhere.example/", "tag": "turn-t2"},
     ]
-    for payload in payloads:
-        cdp.send("ServiceWorker.deliverPushMessage", {"origin": server.url + "/",
-                                                      "registrationId": live[0]["registrationId"],
-                                                      "data": json.dumps(payload)})
-    # Polled from here: the count comes from a promise, which wait_for_function would not wait for.
-    deadline = time.monotonic() + 10
-    while page.evaluate("() => navigator.serviceWorker.ready.then(r => r.getNotifications())"
-                        ".then(ns => ns.length)") < 2:
-        assert time.monotonic() < deadline, "the worker showed fewer than 2 notifications"
+    shown = ("() => navigator.serviceWorker.ready.then(r => r.getNotifications())"
+             ".then(ns => ns.map(n => n.tag))")
+    # Polled from here: the tags come from a promise, which wait_for_function would not wait for. A push the
+    # worker did not show yet is delivered again every 2 s, as a push service retries (one tag, one
+    # notification: a repeat replaces it); once in a loaded CI run a push delivered at once was never shown.
+    deadline, sent = time.monotonic() + 20, 0.0
+    while len(tags := set(page.evaluate(shown))) < 2:
+        assert time.monotonic() < deadline, f"the worker showed {sorted(tags)} of the 2 notifications"
+        if time.monotonic() - sent >= 2:
+            for payload in payloads:
+                if payload["tag"] not in tags:
+                    cdp.send("ServiceWorker.deliverPushMessage", {"origin": server.url + "/",
+                                                                  "registrationId": live[0]["registrationId"],
+                                                                  "data": json.dumps(payload)})
+            sent = time.monotonic()
         page.wait_for_timeout(100)
     notes = page.evaluate("() => navigator.serviceWorker.ready.then(r => r.getNotifications())"
                           ".then(ns => ns.map(n => ({title: n.title, body: n.body, tag: n.tag, url: n.data.url})))")
