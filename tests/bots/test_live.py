@@ -318,22 +318,29 @@ def test_the_runner_decides_from_the_seat_view_and_legal_commands_only(live: Tes
 def test_a_hard_bot_remembers_the_round_as_its_seat_was_shown_it_c9_m4(live: TestClient,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """The runner hands ``hard`` its memory of the round: at each decision exactly what folding the game's events,
-    as a spectator receives them, gives (C-9: nothing hidden in it), also after the runner forgot it (a process
-    that took the table over rebuilds it from the database)."""
+    as a spectator receives them, up to the decision's version gives (C-9: nothing hidden in it), also after the
+    runner forgot it (a process that took the table over rebuilds it from the database)."""
     import app.bots.runner as runner_module
 
-    seen: list[tuple[int, Any]] = []
-    real = runner_module.choose
+    runner = live.app.state.bots  # type: ignore[attr-defined]
+    recalled: list[tuple[int, Any]] = []
+    handed: list[Any] = []
+    real_memory, real_choose = runner.recall.memory, runner_module.choose
+
+    def memory_at(s: Any, ruleset: Any, game: Any, seat: int) -> Any:
+        memory = real_memory(s, ruleset, game, seat)
+        recalled.append((game.version, memory))
+        return memory
 
     def spy(level: str, ruleset_id: str, view: Any, legal: Any, rng: random.Random, memory: Any) -> Any:
-        seen.append((len(commands(live, t.id)), memory))
-        return real(level, ruleset_id, view, legal, rng, memory)
+        handed.append(memory)
+        return real_choose(level, ruleset_id, view, legal, rng, memory)
 
+    monkeypatch.setattr(runner.recall, "memory", memory_at)
     monkeypatch.setattr(runner_module, "choose", spy)
     t = new_table(live, players=1, seats=2)
     add_bot(live, t.id, t.tokens[0], "hard")
     live.post(f"/api/tables/{t.id}/start", headers=bearer(t.tokens[0]))
-    runner = live.app.state.bots  # type: ignore[attr-defined]
     rng = random.Random(5)
 
     def played(enough: int) -> Callable[[], bool]:
@@ -341,21 +348,21 @@ def test_a_hard_bot_remembers_the_round_as_its_seat_was_shown_it_c9_m4(live: Tes
             ruleset, state, _ = server_game(live, t.id)
             if 0 in ruleset.awaited(state):
                 human_move(live, t.id, t.tokens[0], 0, rng)
-            return len(seen) >= enough
+            return len(handed) >= enough
         return check
 
-    wait_for(played(12), timeout=30)
+    wait_for(played(12), timeout=60)
     runner.recall._kept.clear()
-    wait_for(played(len(seen) + 4), timeout=30)
+    wait_for(played(len(handed) + 4), timeout=60)
     ruleset, _, game = server_game(live, t.id)
     first = ruleset.new_game(game.seed, game.players, ruleset.parse_options(game.options))
     folded = [first_memory(ruleset, first, None)]
     for _row, redacted in recomputed(live, t.id):
         folded.append(observe(folded[-1], redacted[SPECTATOR]))
-    assert all(memory is not None for _, memory in seen)
-    for version, memory in seen:
+    assert len(handed) >= 16 and all(any(m is memory for _, m in recalled) for memory in handed)
+    for version, memory in recalled:
         assert memory == folded[version], version
-    assert any(memory.buried or memory.held or memory.passed for _, memory in seen)
+    assert any(memory.buried or memory.held or memory.passed for _, memory in recalled)
 
 
 def test_a_timer_switched_on_mid_decision_starts_a_full_clock(settings: Any) -> None:
