@@ -78,6 +78,16 @@ def distance(hand: Sequence[Card], requirement: Requirement, at_least: int = 0) 
     return k
 
 
+def closer(hand: Sequence[Card], requirement: Requirement, card: Card) -> int | None:
+    """The distance of ``hand`` with ``card`` added when that card brings the phase one card closer (C-3), else
+    ``None`` (also when the phase can be laid already)."""
+    before = distance(hand, requirement)
+    if before == 0:
+        return None
+    after = distance([*hand, card], requirement, before - 1)
+    return after if after < before else None
+
+
 def spare_cards(hand: Sequence[Card], requirement: Requirement, dist: int | None = None) -> list[Card]:
     """The cards whose loss would not raise the distance (one solver call per distinct card)."""
     if dist is None:

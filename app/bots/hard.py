@@ -29,7 +29,7 @@ from app.rules.core.groups import GroupKind, LaidGroup
 
 from . import view as v
 from .counting import Shape, feed_risk, outs, unseen
-from .evaluate import Requirement, distance, spare_cards, synergy
+from .evaluate import Requirement, closer, distance, spare_cards, synergy
 from .memory import Memory, for_round
 from .normal import choose_draw as normal_draw
 from .normal import choose_hit, choose_lay
@@ -106,10 +106,7 @@ def would_take(hand: Sequence[Card], requirement: Requirement, card: Card) -> bo
     joker always, a number card when it brings the phase one card closer."""
     if card.is_joker:
         return True
-    if not card.is_natural:
-        return False
-    before = distance(hand, requirement)
-    return before > 0 and distance([*hand, card], requirement, before - 1) < before
+    return card.is_natural and closer(hand, requirement, card) is not None
 
 
 def remembered_take_chance(view: v.View, memory: Memory, rng: random.Random) -> TakeChance | None:

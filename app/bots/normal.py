@@ -17,7 +17,7 @@ from app.rules.core.cards import Card
 from app.rules.core.commands import Discard, Draw, Hit, LayPhase, Pile
 
 from . import view as v
-from .evaluate import distance, spare_cards, synergy
+from .evaluate import closer, spare_cards, synergy
 from .memory import Memory
 from .tactics import Command, Policy, Tactics, play
 
@@ -36,14 +36,12 @@ def wants(tactics: Tactics, view: v.View, card: Card, hand: Sequence[Card] | Non
     req = v.requirement(view)
     if req is None:
         return tactics.fits_table(card, v.table(view))
-    before = distance(hand, req)
-    after = [*hand, card]
-    reach = distance(after, req, max(0, before - 1))
-    if reach >= before:
+    reach = closer(hand, req, card)
+    if reach is None:
         return False
     if any(not (c.is_natural or c.is_joker) for c in hand):
         return True  # an action card can end the turn
-    return any(c.id != card.id and not c.is_joker for c in spare_cards(after, req, reach))
+    return any(c.id != card.id and not c.is_joker for c in spare_cards([*hand, card], req, reach))
 
 
 def choose_draw(tactics: Tactics, view: v.View, draws: Sequence[Draw], rng: random.Random | None = None) -> Draw:
