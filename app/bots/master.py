@@ -10,13 +10,14 @@ that holds jokers.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from app.rules.core.cards import Card, CardKind
 from app.rules.master.deck import ALL_MINE, GIVE_ME_FIVE, RANGED_JOKERS, SKIP, TAKE_TWO, card_points
 from app.rules.master.state import ChooseTakeTwo, KeepHand, OfferCard, PlayAction, TakeOffer
 
 from . import view as v
+from .counting import feed_risk, unseen
 from .evaluate import distance, spare_cards, synergy
 from .mattel import threat
 from .tactics import Command, Tactics
@@ -50,7 +51,9 @@ class MasterTactics(Tactics):
             cards = v.cards_from_json([o["card"] for o in offers if o.get("card")])
             return _best_pick(self, view, take, [c.card for c in take], cards)
         if offer:
-            return _least_needed(self, view, offer)
+            return _least_needed(self, view, offer, deny=level == "hard")
+        if keep and level == "hard":
+            return next(c for c in keep if c.keep == _worth_keeping(view, rng))
         if keep:
             hand = v.hand(view)
             good = sum(1 for c in hand if c.is_joker) + sum(1 for c in hand if c.action == SKIP)
@@ -100,20 +103,68 @@ def _best_pick(tactics: Tactics, view: v.View, commands: Sequence[Command], ids:
     return commands[max(scored)[1]]
 
 
-def _least_needed(tactics: Tactics, view: v.View, offers: Sequence[OfferCard]) -> OfferCard:
-    """R-11: offer an All mine or Take two first, then a spare card that fits our hand least; never a joker."""
+def _least_needed(tactics: Tactics, view: v.View, offers: Sequence[OfferCard], deny: bool = False) -> OfferCard:
+    """R-11: offer an All mine or Give me five first (a Skip or Take two after them), then a spare card, never a
+    joker while another card can go; among those the card that fits our hand least — with ``deny`` (``hard``)
+    first the one least likely to help the taker, who picks the best offered card (C-9: from their public phase
+    and hand size and the cards this seat cannot see, ``feed_risk``; once their phase is down, a card that
+    cannot be hit onto the table)."""
     hand = v.hand(view)
     by_id = {c.id: c for c in hand}
     req = v.requirement(view)
     spare = {c.id for c in spare_cards(hand, req)} if req is not None else set(by_id)
+    helps = _taker_help(tactics, view) if deny else None
 
     def key(c: OfferCard) -> tuple[float, ...]:
         card = by_id[c.card]
         if card.kind is CardKind.ACTION:
             return (0.0, float(_ACTION_ORDER.get(str(card.action), 9) < 2), 0.0)
-        return (1.0 + card.is_joker * 2 + (card.id not in spare), 0.0, synergy(card, hand, req))
+        return (1.0 + card.is_joker * 2 + (card.id not in spare), helps(card) if helps else 0.0,
+                synergy(card, hand, req))
 
     return min(offers, key=key)
 
 
+def _taker_help(tactics: Tactics, view: v.View) -> Callable[[Card], float]:
+    """How much an offered card would help the player who asked for the offer (R-11), rounded so that the
+    cards' own worth decides between near-equal ones."""
+    taker = next((p for p in v.opponents(view) if p.get("seat") == (view.get("prompt") or {}).get("taker")), None)
+    if taker is None:
+        return lambda card: 0.0
+    their = v.phase_of(view, taker)
+    if their is None:
+        groups = v.table(view)
+        return lambda card: float(tactics.fits_table(card, groups))
+    left = unseen(view)
+    size = int(taker.get("hand_size", 0))
+    return lambda card: round(feed_risk(card, their, left, size), 1)
+
+
 TACTICS = MasterTactics()
+
+
+KEEP_SAMPLES = 8
+"""Hands dealt at random on each side of the All-mine choice (``_worth_keeping``)."""
+
+
+def _worth_keeping(view: v.View, rng: random.Random) -> bool:
+    """R-9, R-13: keep the hand when, topped up to 10 cards, it is on average closer to next round's phase than
+    10 new cards (C-3: solver distance), both dealt at random from the number cards this seat cannot see (C-9).
+    The new cards are number cards only (unseen jokers are not counted), which leans a little towards keeping a
+    hand with jokers."""
+    me = v.me(view)
+    requirement = v.phase_of(view, {**me, "laid": False})
+    if requirement is None:
+        return False
+    hand = [c for c in v.hand(view) if c.is_natural or c.is_joker]
+    left = unseen(view)
+    pool = [shape for shape, count in sorted(left.items()) for _ in range(count)]
+    deal = random.Random(rng.random())
+
+    def dealt(size: int) -> list[Card]:
+        return [Card(-400 - i, CardKind.NUMBER, number=n, colour=c)
+                for i, (n, c) in enumerate(deal.sample(pool, min(size, len(pool))))]
+
+    kept = sum(distance([*hand, *dealt(10 - len(v.hand(view)))], requirement) for _ in range(KEEP_SAMPLES))
+    fresh = sum(distance(dealt(10), requirement) for _ in range(KEEP_SAMPLES))
+    return kept < fresh

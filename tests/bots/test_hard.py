@@ -14,7 +14,7 @@ from app.rules.core.cards import Card, CardKind, Colour, card_to_json
 from app.rules.core.commands import Discard, LayPhase
 from app.rules.core.events import group_to_json
 from app.rules.core.groups import GroupKind, LaidGroup
-from app.rules.master.state import PlayAction
+from app.rules.master.state import KeepHand, OfferCard, PlayAction
 
 SET, RUN = GroupKind.SET, GroupKind.RUN
 _ids = iter(range(1000))
@@ -121,6 +121,39 @@ def test_hard_master_skips_the_leader_r10() -> None:
                {"seat": 3, "laid": False, "hand_size": 7, "phases_done": 4}]
     legal = (Discard(hand[0].id), Discard(hand[1].id), *(PlayAction(skip.id, target=s) for s in (1, 2, 3)))
     assert choose("hard", "master", view(hand, [(SET, 3)], players), legal, random.Random(0)) == PlayAction(skip.id, 2)
+
+
+def test_hard_master_offers_the_card_least_likely_to_help_the_taker_r11_c9() -> None:
+    """Seat 1 (phase 7: two sets of 4) asked for an offer (Give me five). Of hard's two spare cards, the 4 and
+    the 9, six of the eight 9s lie on the table and hard holds the seventh, so a 9 hardly helps the taker, while
+    seven 4s are unseen. ``normal`` cannot tell the two apart and offers the first; hard offers the 9."""
+    nine, four = num(9, Colour.YELLOW), num(4)
+    hand = [num(5), num(5, Colour.BLUE), num(5, Colour.GREEN), num(7), num(7, Colour.BLUE), four, nine]
+    nines = LaidGroup(owner=2, kind=SET, number=9, cards=tuple(
+        num(9, colour) for colour in (Colour.RED, Colour.BLUE, Colour.GREEN) for _ in range(2)))
+    players = [{"seat": 0, "laid": False, "hand_size": 7, "phases_done": 0, "phase": 1},
+               {"seat": 1, "laid": False, "hand_size": 10, "phases_done": 6, "phase": 7},
+               {"seat": 2, "laid": True, "hand_size": 4, "phases_done": 0, "phase": 1}]
+    v = view(hand, [(SET, 3), (SET, 3)], players, [nines], prompt={"action": "offer", "taker": 1, "count": 1})
+    legal = (OfferCard(four.id), OfferCard(nine.id))
+    assert choose("normal", "master", v, legal, random.Random(0)) == OfferCard(four.id)
+    assert choose("hard", "master", v, legal, random.Random(0)) == OfferCard(nine.id)
+
+
+def test_hard_master_keeps_an_all_mine_hand_that_is_closer_to_its_next_phase_r9() -> None:
+    """All mine at round end, next phase 7 (two sets of 4): four 5s and three 9s are one card from it, better
+    than 10 new cards, so hard keeps them (``normal`` keeps only a hand with a joker or a Skip); nine cards of
+    nine numbers, six cards from it, are worse than 10 new cards, so hard lets them go."""
+    good = [*(num(5, c) for c in Colour), num(9), num(9, Colour.BLUE), num(9, Colour.GREEN)]
+    poor = [num(n, list(Colour)[n % 4]) for n in range(1, 10)]
+    legal = (KeepHand(True), KeepHand(False))
+    for hand, keep in ((good, True), (poor, False)):
+        me = {"seat": 0, "laid": True, "hand_size": len(hand), "phases_done": 6, "phase": 7}
+        players = [me, {"seat": 1, "laid": False, "hand_size": 6, "phases_done": 5, "phase": 6}]
+        v = view(hand, None, players, prompt={"action": "keep_hand", "hand_size": len(hand)})
+        assert choose("normal", "master", v, legal, random.Random(0)) == KeepHand(False)
+        for seed in range(5):
+            assert choose("hard", "master", v, legal, random.Random(seed)) == KeepHand(keep)
 
 
 _RING = ["choice", "+1", "+3", "again", "joker", "+2", "search", "all"]
