@@ -53,7 +53,8 @@ class MasterTactics(Tactics):
         if offer:
             return _least_needed(self, view, offer, deny=level == "hard")
         if keep and level == "hard":
-            return next(c for c in keep if c.keep == _worth_keeping(view, rng))
+            worth = _worth_keeping(view, rng)
+            return next(c for c in keep if c.keep == worth)
         if keep:
             hand = v.hand(view)
             good = sum(1 for c in hand if c.is_joker) + sum(1 for c in hand if c.action == SKIP)
