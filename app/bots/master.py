@@ -4,7 +4,8 @@ Action cards never fit a group, so ``normal`` ends its turn with one whenever it
 sheds a card just as a discard does): a Skip on the player closest to winning (R-10), Take two and All mine in
 front of itself (R-8, R-9), Give me five asking for the offer while its phase is not down (R-11). It keeps the
 better Take-two card, takes the offer that helps most, offers what it needs least, and keeps an All-mine hand
-that holds jokers.
+that holds jokers. ``hard`` offers, of what it needs least, what the taker needs least, and keeps an All-mine
+hand when it is closer to next round's phase than a new one would be.
 """
 
 from __future__ import annotations
@@ -141,8 +142,6 @@ def _taker_help(tactics: Tactics, view: v.View) -> Callable[[Card], float]:
     return lambda card: round(feed_risk(card, their, left, size), 1)
 
 
-TACTICS = MasterTactics()
-
 
 KEEP_SAMPLES = 8
 """Hands dealt at random on each side of the All-mine choice (``_worth_keeping``)."""
@@ -166,6 +165,9 @@ def _worth_keeping(view: v.View, rng: random.Random) -> bool:
         return [Card(-400 - i, CardKind.NUMBER, number=n, colour=c)
                 for i, (n, c) in enumerate(deal.sample(pool, min(size, len(pool))))]
 
-    kept = sum(distance([*hand, *dealt(10 - len(v.hand(view)))], requirement) for _ in range(KEEP_SAMPLES))
+    kept = sum(distance([*hand, *dealt(max(0, 10 - len(v.hand(view))))], requirement) for _ in range(KEEP_SAMPLES))
     fresh = sum(distance(dealt(10), requirement) for _ in range(KEEP_SAMPLES))
     return kept < fresh
+
+
+TACTICS = MasterTactics()

@@ -143,11 +143,13 @@ def test_hard_master_offers_the_card_least_likely_to_help_the_taker_r11_c9() -> 
 def test_hard_master_keeps_an_all_mine_hand_that_is_closer_to_its_next_phase_r9() -> None:
     """All mine at round end, next phase 7 (two sets of 4): four 5s and three 9s are one card from it, better
     than 10 new cards, so hard keeps them (``normal`` keeps only a hand with a joker or a Skip); nine cards of
-    nine numbers, six cards from it, are worse than 10 new cards, so hard lets them go."""
+    nine numbers, six cards from it, are worse than 10 new cards, so hard lets them go; eleven cards with the
+    good seven are kept too (none are dealt to a hand of more than 10)."""
     good = [*(num(5, c) for c in Colour), num(9), num(9, Colour.BLUE), num(9, Colour.GREEN)]
     poor = [num(n, list(Colour)[n % 4]) for n in range(1, 10)]
     legal = (KeepHand(True), KeepHand(False))
-    for hand, keep in ((good, True), (poor, False)):
+    eleven = [*good, num(1), num(2), num(3), num(4)]  # R-9: more than 10 cards are all kept
+    for hand, keep in ((good, True), (poor, False), (eleven, True)):
         me = {"seat": 0, "laid": True, "hand_size": len(hand), "phases_done": 6, "phase": 7}
         players = [me, {"seat": 1, "laid": False, "hand_size": 6, "phases_done": 5, "phase": 6}]
         v = view(hand, None, players, prompt={"action": "keep_hand", "hand_size": len(hand)})
