@@ -37,6 +37,7 @@ _SWAP_MAX, _KEEP_MAX = 4, 5
 class BoardTactics(Tactics):
     policy = TURNED
     draw_is_a_choice = False  # B-5: the field a pawn lands on says where the cards come from
+    totals_decide = False  # B-9: the first marker past the last phase wins; no points are counted (B-8)
 
     def card_cost(self, card: Card, view: v.View) -> float:
         """B-8: no penalty points; a joker is worth keeping, so it costs most to lose."""

@@ -74,6 +74,11 @@ def gap(card: Card, groups: Sequence[LaidGroup]) -> int:
     return best
 
 
+TAKE_STEPS = 4
+"""Once its phase is down, take chances this close (1 / ``TAKE_STEPS``) count as one, and the card's distance from
+a hit decides between them."""
+
+
 TakeChance = Callable[[Card, Requirement | None, dict[Shape, int], int], float]
 """An estimate of the chance that the next player takes a discard: ``(card, their phase, unseen cards, their
 hand size) -> chance``."""
@@ -160,12 +165,31 @@ def in_danger(view: v.View) -> bool:
     return any(p.get("laid") and int(p.get("hand_size", 99)) <= 2 for p in v.opponents(view))
 
 
+def points_race(tactics: Tactics, view: v.View) -> bool | None:
+    """M-8, R-14: with its last phase down while an opponent also has their last phase down, the game ends with
+    this round and the lower total wins. ``True`` when this seat's total is the lower one: it then keeps its
+    hand cheap (the costliest card first), so that it still wins if that opponent goes out first; ``False``
+    when it is not: whatever it holds, only going out first can win. ``None`` outside such a race."""
+    if not tactics.totals_decide:
+        return None
+    phases = view.get("phases") or ()
+    last = phases[-1].get("number") if phases else None
+    me = v.me(view)
+    if last is None or not me.get("laid") or me.get("phase") != last:
+        return None
+    rivals = [int(p.get("score", 0)) for p in v.opponents(view) if p.get("laid") and p.get("phase") == last]
+    if not rivals:
+        return None
+    return int(me.get("score", 0)) < min(rivals)
+
+
 def _choose_discard(estimate: TakeChance, tactics: Tactics, view: v.View, discards: Sequence[Discard]) -> Discard:
     """M-4, R-6, B-5 step 3: a spare card with the most outs left that feeds the next player least — never one
     they can hit (C-4); once its phase is down one the next player is unlikely to collect, then the card
     furthest from a hit, the costliest (M-7, R-12) among equally far ones — the costliest first when an
-    opponent is about to go out; and when an opponent is about to go out and its own phase is still far, the
-    costliest spare card."""
+    opponent is about to go out, or when both have their last phase down and its total is the lower one
+    (``points_race``: never when it is not); and when an opponent is about to go out and its own phase is still
+    far, the costliest spare card."""
     hand = v.hand(view)
     by_id = {c.id: c for c in hand}
     req = v.requirement(view)
@@ -177,13 +201,15 @@ def _choose_discard(estimate: TakeChance, tactics: Tactics, view: v.View, discar
     next_size = int(nxt.get("hand_size", 0)) if nxt is not None else 0
     takes = {c.card: estimate(by_id[c.card], next_req, left, next_size) for c in discards}
     if req is None:
-        danger = in_danger(view)
+        race = points_race(tactics, view)
+        danger = in_danger(view) if race is None else race
 
         def laid_key(command: Discard) -> tuple[float, ...]:
             card = by_id[command.card]
             feeds = next_can_hit and tactics.fits_table(card, groups)
             far, cost = -min(gap(card, groups), FAR), -tactics.card_cost(card, view)
-            return (card.is_joker, feeds, round(4 * takes.get(card.id, 0.0)), *((cost, far) if danger else (far, cost)))
+            taken = round(TAKE_STEPS * takes.get(card.id, 0.0))
+            return (card.is_joker, feeds, taken, *((cost, far) if danger else (far, cost)))
 
         return min(discards, key=laid_key)
     dist = distance(hand, req)

@@ -35,6 +35,10 @@ class Tactics:
     """Whether a player chooses between the draw pile and the discard pile's top (M-4, R-6): then what they take
     and leave there tells what they collect (``app.bots.memory``)."""
 
+    totals_decide: bool = True
+    """Whether, when several players make the last phase in the same round, the lowest total of penalty points
+    wins (M-8, R-14): then what is left in hand counts in the last round too."""
+
     def card_cost(self, card: Card, view: View) -> float:
         """What ``card`` costs if it is still in hand when the round ends (for discard tie-breaks)."""
         if card.is_joker:

@@ -228,6 +228,24 @@ def _spares_position() -> tuple[list[Card], dict[str, Any]]:
     return hand, view(hand, [(SET, 3), (SET, 3)], two(), round=1)
 
 
+def test_hard_in_the_last_round_points_race_keeps_its_lead_or_races_out_m8_r14() -> None:
+    """Both players have their last phase down, so the lower total wins (M-8). Left: a 10, one card from a hit on
+    the run 5–8, and a 1, three cards from one. Ahead on points, hard throws the costly 10 (if the other goes
+    out first, what it holds counts), although the other player holds five cards; behind, only going out first
+    can win, so it throws the far 1, although the other player may go out next turn."""
+    ten, one = num(10), num(1, Colour.BLUE)
+    run = LaidGroup(owner=0, kind=RUN, cards=tuple(num(n, Colour.GREEN) for n in range(5, 9)), start=5)
+    sets = LaidGroup(owner=1, kind=SET, cards=(num(12), num(12, Colour.GREEN), num(12, Colour.YELLOW)), number=12)
+    phases = [{"number": 10, "groups": [{"kind": "set", "size": 3}, {"kind": "run", "size": 4}]}]
+    legal = (Discard(ten.id), Discard(one.id))
+    for mine, theirs, their_hand, thrown in ((50, 100, 5, ten), (150, 100, 2, one)):
+        players = [{"seat": 0, "laid": True, "hand_size": 2, "phase": 10, "phases_done": 9, "score": mine},
+                   {"seat": 1, "laid": True, "hand_size": their_hand, "phase": 10, "phases_done": 9,
+                    "score": theirs}]
+        v = view([ten, one], None, players, [run, sets], phases=phases)
+        assert choose("hard", "mattel", v, legal, random.Random(0)) == Discard(thrown.id)
+
+
 def test_hard_keeps_back_the_number_the_next_player_took_from_the_discard_pile_c9_m4() -> None:
     """Of three spare cards ``hard`` throws the 11 (the costliest, M-7). Told that the next player took two 11s
     from the discard pile this round (everyone saw it), it keeps the 11 back, as a third one makes their set."""
