@@ -142,7 +142,6 @@ def _taker_help(tactics: Tactics, view: v.View) -> Callable[[Card], float]:
     return lambda card: round(feed_risk(card, their, left, size), 1)
 
 
-
 KEEP_SAMPLES = 8
 """Hands dealt at random on each side of the All-mine choice (``_worth_keeping``)."""
 
