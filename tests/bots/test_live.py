@@ -388,17 +388,18 @@ def test_the_stand_in_plays_at_the_level_chosen_for_the_table(live: TestClient, 
     """The host chooses the stand-in's level where the stand-in is chosen (``PUT .../clock``): it is stored,
     shown in the table info and used by the runner for every stand-in decision; a level the server does not
     offer is refused with a stable code and changes nothing. Until chosen, the server's default holds."""
-    import app.bots.runner as runner_module
+    from app.bots.runner import BotRunner, Decision
 
-    levels: list[str] = []
-    real = runner_module.choose
-
-    def spy(level: str, *args: Any) -> Any:
-        levels.append(level)
-        return real(level, *args)
-
-    monkeypatch.setattr(runner_module, "choose", spy)
     t = new_table(live, players=2)
+    levels: list[str] = []
+    real = BotRunner.decide
+
+    def spy(self: BotRunner, table_id: str, decision: Decision) -> Any:
+        if table_id == t.id and decision.kind == "stand_in":  # games of earlier tests may still be playing
+            levels.append(decision.level)
+        return real(self, table_id, decision)
+
+    monkeypatch.setattr(BotRunner, "decide", spy)
     assert live.get(f"/api/tables/{t.id}").json()["stand_in_level"] == FAST.stand_in_level  # the default
     r = live.put(f"/api/tables/{t.id}/clock", json={"stand_in": True, "stand_in_level": "hard"},
                  headers=bearer(t.tokens[0]))
