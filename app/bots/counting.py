@@ -10,6 +10,7 @@ outs, a hand that many cards can complete has many (C-3).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Mapping, Sequence
 
 from app.rules.core.cards import MAX_NUMBER, MIN_NUMBER, Card, CardKind, Colour
@@ -50,6 +51,18 @@ def unseen(view: v.View) -> dict[Shape, int]:
         if shape in left and left[shape] > 0:
             left[shape] -= 1
     return left
+
+
+def pool(left: Mapping[Shape, int]) -> list[Shape]:
+    """The unseen number cards one by one, in a fixed order (for ``deal``)."""
+    return [shape for shape, count in sorted(left.items()) for _ in range(count)]
+
+
+def deal(cards: Sequence[Shape], size: int, rng: random.Random) -> list[Card]:
+    """``size`` cards dealt at random from ``cards`` (a ``pool``; all of it when it holds fewer): stand-ins for
+    cards this seat cannot see, for sampling a hidden hand or a new deal (C-9)."""
+    return [Card(-300 - i, CardKind.NUMBER, number=n, colour=c)
+            for i, (n, c) in enumerate(rng.sample(cards, min(max(0, size), len(cards))))]
 
 
 def probes(requirement: Requirement, left: Mapping[Shape, int]) -> tuple[tuple[Card, int], ...]:

@@ -23,12 +23,12 @@ import math
 import random
 from collections.abc import Callable, Sequence
 
-from app.rules.core.cards import Card, CardKind
+from app.rules.core.cards import Card
 from app.rules.core.commands import Discard, Draw
 from app.rules.core.groups import GroupKind, LaidGroup
 
 from . import view as v
-from .counting import Shape, feed_risk, outs, unseen
+from .counting import Shape, deal, feed_risk, outs, pool, unseen
 from .evaluate import Requirement, closer, distance, spare_cards, synergy
 from .memory import Memory, for_round
 from .normal import choose_draw as normal_draw
@@ -131,14 +131,12 @@ def remembered_take_chance(view: v.View, memory: Memory, rng: random.Random) -> 
     for card in [*memory.buried, *held]:
         if card.number is not None and card.colour is not None and left.get((card.number, card.colour), 0) > 0:
             left[card.number, card.colour] -= 1
-    pool = [shape for shape, count in sorted(left.items()) for _ in range(count)]
+    unseen_cards = pool(left)
     passed = memory.passed_by(seat)[-PASSES:]
     thrown = memory.thrown_by(seat)
-    need = min(max(0, size - len(held)), len(pool))
     samples: list[tuple[list[Card], float]] = []
     for _ in range(SAMPLES):
-        dealt = [Card(-300 - i, CardKind.NUMBER, number=n, colour=c) for i, (n, c) in enumerate(rng.sample(pool, need))]
-        hand = [*held, *dealt]
+        hand = [*held, *deal(unseen_cards, size - len(held), rng)]
         weight = 1.0
         for card in passed:
             if would_take(hand, requirement, card):

@@ -18,7 +18,7 @@ from app.rules.master.deck import ALL_MINE, GIVE_ME_FIVE, RANGED_JOKERS, SKIP, T
 from app.rules.master.state import ChooseTakeTwo, KeepHand, OfferCard, PlayAction, TakeOffer
 
 from . import view as v
-from .counting import feed_risk, unseen
+from .counting import deal, feed_risk, pool, unseen
 from .evaluate import distance, spare_cards, synergy
 from .mattel import threat
 from .tactics import Command, Tactics
@@ -155,17 +155,11 @@ def _worth_keeping(view: v.View, rng: random.Random) -> bool:
     requirement = v.phase_of(view, {**me, "laid": False})
     if requirement is None:
         return False
-    hand = [c for c in v.hand(view) if c.is_natural or c.is_joker]
-    left = unseen(view)
-    pool = [shape for shape, count in sorted(left.items()) for _ in range(count)]
-    deal = random.Random(rng.random())
-
-    def dealt(size: int) -> list[Card]:
-        return [Card(-400 - i, CardKind.NUMBER, number=n, colour=c)
-                for i, (n, c) in enumerate(deal.sample(pool, min(size, len(pool))))]
-
-    kept = sum(distance([*hand, *dealt(max(0, 10 - len(v.hand(view))))], requirement) for _ in range(KEEP_SAMPLES))
-    fresh = sum(distance(dealt(10), requirement) for _ in range(KEEP_SAMPLES))
+    held = v.hand(view)
+    hand = [c for c in held if c.is_natural or c.is_joker]
+    cards, dealer = pool(unseen(view)), random.Random(rng.random())
+    kept = sum(distance([*hand, *deal(cards, 10 - len(held), dealer)], requirement) for _ in range(KEEP_SAMPLES))
+    fresh = sum(distance(deal(cards, 10, dealer), requirement) for _ in range(KEEP_SAMPLES))
     return kept < fresh
 
 
