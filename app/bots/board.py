@@ -182,7 +182,7 @@ def _ask(tactics: Tactics, view: v.View, options: Sequence[Ask]) -> Ask:
     """B-5 ask: the number that helps most, towards the side whose first player holds more cards."""
     hand = v.hand(view)
     colours = [c.colour for c in hand if c.colour is not None]
-    colour = max(set(colours), key=colours.count) if colours else Colour.RED
+    colour = max(colours, key=colours.count) if colours else Colour.RED
 
     def worth(number: int) -> tuple[float, ...]:
         card = Card(-100, CardKind.NUMBER, number=number, colour=colour)

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 from app.bots import LEVELS
@@ -84,6 +88,28 @@ def test_simulate_with_worker_processes_gives_the_same_figures() -> None:
     two = simulate("board", 2, 4, ["easy", "easy"], seed=40, jobs=2)
     assert (one.wins, one.winners, one.rounds, one.turns, one.commands) == \
         (two.wins, two.winners, two.rounds, two.turns, two.commands)
+
+
+_REPLAY = (
+    "from app.bots.driver import play_game\n"
+    "from app.rules import registry\n"
+    "for seed in range(1, 41):\n"
+    "    r = play_game(registry.get('board'), ['hard', 'normal'], seed)\n"
+    "    print(seed, r.winners, r.rounds, r.turns, r.commands)\n"
+)
+
+
+def test_bot_games_do_not_depend_on_the_interpreters_hash_seed() -> None:
+    """A bot is deterministic for a given seed: in another process (another ``PYTHONHASHSEED``, as in a worker
+    of the simulator or another server) the same games are played the same way, whatever the order of a set
+    (the board game's ask once broke a tie between colours by the order of a set of them)."""
+    runs = []
+    for hash_seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        done = subprocess.run([sys.executable, "-c", _REPLAY], env=env, capture_output=True, text=True, check=True)
+        runs.append(done.stdout)
+    assert runs[0].count("\n") == 40
+    assert runs[0] == runs[1]
 
 
 def test_simulate_prints_win_rates_with_intervals_and_rates_the_levels(capsys: pytest.CaptureFixture[str]) -> None:
