@@ -31,6 +31,9 @@ _AFTER = {"joker": 10, "choice": 9.5, "search": 9, "again": 8, "ask": 6, "all": 
 # shed), ``choice`` can pick it, a joker or an asked number can be hit at once (B-5, B-6).
 _SHED = {"again": 10, "choice": 9.8, "joker": 9.5, "ask": 9, "search": 8.5, "all": 5, "+1": 4, "swap": 3, "+2": 2,
          "+N": 2, "+3": 1}
+# ``hard``, two or more cards from its phase: ``again`` is a card and a whole further turn (another field that
+# brings cards), worth more than the one card of a search or a choice of action short of a joker (B-5).
+_GROW = {**_BEFORE, "again": 9.8}
 _SWAP_MAX, _KEEP_MAX = 4, 5
 
 
@@ -122,7 +125,7 @@ def _hard_move(tactics: Tactics, view: v.View, moves: Sequence[Move], fields: Ma
     """B-5 move for ``hard``: a hand that can lay its phase this turn (or has laid it) goes where it sheds cards
     fastest — a further turn first (the player who goes out moves two phases, B-8); a hand one card short goes
     to the field likeliest to complete it; a hand further off to the field that brings most cards it can
-    choose."""
+    choose, a further turn (``again``) before a search."""
     hand = v.hand(view)
     req = v.requirement(view)
     dist = distance(hand, req) if req is not None else 0
@@ -136,7 +139,7 @@ def _hard_move(tactics: Tactics, view: v.View, moves: Sequence[Move], fields: Ma
     if dist == 1:
         return max(moves, key=lambda c: (round(completion_chance(field_of(c), hand, req, view), 2),
                                           _BEFORE.get(field_of(c), 0)))
-    return max(moves, key=lambda c: _BEFORE.get(field_of(c), 0))
+    return max(moves, key=lambda c: _GROW.get(field_of(c), 0))
 
 
 def _gain(tactics: Tactics, view: v.View, hand: Sequence[Card], card: Card) -> tuple[float, ...]:

@@ -184,6 +184,15 @@ def test_hard_board_that_can_lay_now_goes_where_it_sheds_cards_b5_b8() -> None:
     assert choose("normal", "board", v, (Move(2), Move(3)), random.Random(0)) == Move(2)
 
 
+def test_hard_board_far_from_its_phase_takes_a_further_turn_before_a_search_b5() -> None:
+    """Three cards short of 2 sets of 3: again (a card and a whole further turn, B-5) brings more cards than
+    the one card of a search; normal goes to the search."""
+    hand = [num(3), num(3, Colour.BLUE), num(8), num(1), num(5, Colour.GREEN), num(11), num(12, Colour.YELLOW)]
+    v = _board(hand, [(SET, 3), (SET, 3)], {3: 3, 6: 6})
+    assert choose("hard", "board", v, (Move(3), Move(6)), random.Random(0)) == Move(3)
+    assert choose("normal", "board", v, (Move(3), Move(6)), random.Random(0)) == Move(6)
+
+
 def test_gap_counts_the_cards_missing_before_a_hit_c4() -> None:
     run = LaidGroup(owner=1, kind=RUN, cards=(num(4), num(5), num(6), num(7)), start=4)
     sets = LaidGroup(owner=1, kind=SET, cards=(num(9), num(9), num(9)), number=9)
