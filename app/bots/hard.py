@@ -29,7 +29,7 @@ from app.rules.core.groups import GroupKind, LaidGroup
 
 from . import view as v
 from .counting import Shape, deal, feed_risk, outs, pool, unseen
-from .evaluate import Requirement, closer, distance, spare_cards, synergy
+from .evaluate import Requirement, closer, distance, feasible, spare_cards, synergy
 from .memory import Memory, for_round
 from .normal import choose_draw as normal_draw
 from .normal import choose_hit, choose_lay
@@ -109,12 +109,16 @@ THROWN_WEIGHT = 0.3
 (they could spare it, so such a hand is less likely)."""
 
 
-def would_take(hand: Sequence[Card], requirement: Requirement, card: Card) -> bool:
-    """Whether a player on ``requirement`` holding ``hand`` takes ``card`` from the discard pile (M-4, R-6): a
-    joker always, a number card when it brings the phase one card closer."""
+def would_take(hand: Sequence[Card], requirement: Requirement, card: Card, dist: int | None = None) -> bool:
+    """Whether a player on ``requirement`` holding ``hand`` (``dist`` cards from it, when known) takes ``card``
+    from the discard pile (M-4, R-6): a joker always, a number card when it brings the phase one card closer."""
     if card.is_joker:
         return True
-    return card.is_natural and closer(hand, requirement, card) is not None
+    if not card.is_natural:
+        return False
+    if dist is None:
+        return closer(hand, requirement, card) is not None
+    return dist > 0 and feasible([*hand, card], requirement, dist - 1)
 
 
 def remembered_take_chance(view: v.View, memory: Memory, rng: random.Random) -> TakeChance | None:
@@ -137,24 +141,25 @@ def remembered_take_chance(view: v.View, memory: Memory, rng: random.Random) -> 
     unseen_cards = pool(left)
     passed = memory.passed_by(seat)[-PASSES:]
     thrown = memory.thrown_by(seat)
-    samples: list[tuple[list[Card], float]] = []
+    samples: list[tuple[list[Card], int, float]] = []
     for _ in range(SAMPLES):
         hand = [*held, *deal(unseen_cards, size - len(held), rng)]
+        dist = distance(hand, requirement)
         weight = 1.0
         for card in passed:
-            if would_take(hand, requirement, card):
+            if would_take(hand, requirement, card, dist):
                 weight *= PASS_WEIGHT
         for card in thrown:
-            if would_take(hand, requirement, card):
+            if would_take(hand, requirement, card, dist):
                 weight *= THROWN_WEIGHT
-        samples.append((hand, weight))
-    total = sum(weight for _, weight in samples) or 1.0
+        samples.append((hand, dist, weight))
+    total = sum(weight for _, _, weight in samples) or 1.0
     known: dict[tuple[object, ...], float] = {}
 
     def chance(card: Card, *_: object) -> float:
         key = (card.kind, card.number, card.colour, card.low, card.high)
         if key not in known:
-            known[key] = sum(w for hand, w in samples if would_take(hand, requirement, card)) / total
+            known[key] = sum(w for hand, d, w in samples if would_take(hand, requirement, card, d)) / total
         return known[key]
 
     return chance

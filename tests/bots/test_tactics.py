@@ -6,7 +6,8 @@ import random
 from typing import Any
 
 from app.bots import choose
-from app.bots.evaluate import distance, spare_cards
+from app.bots.evaluate import closer, distance, spare_cards
+from app.bots.hard import would_take
 from app.rules.board.state import Keep, Move
 from app.rules.core.cards import Card, CardKind, Colour, card_to_json
 from app.rules.core.commands import Discard, Draw, Pile
@@ -49,6 +50,28 @@ def test_distance_counts_the_missing_cards_c3() -> None:
     assert distance([num(3), num(3), num(3), num(5), num(5), num(5)], two_sets) == 0
     assert distance([num(n) for n in (1, 2, 3, 5, 6, 7, 8)], [(RUN, 8)]) == 1  # 4 is missing
     assert distance([], [(RUN, 4), (SET, 3)]) == 7
+
+
+def test_a_card_brings_a_phase_one_card_closer_at_most_so_closer_asks_the_solver_once_c3() -> None:
+    """``closer`` (and ``hard``'s ``would_take`` with the hand's distance known) answer as comparing the two
+    full distances would, on random hands of the card games' phases."""
+    rng = random.Random(5)
+    phases = [[(SET, 3), (SET, 3)], [(SET, 3), (RUN, 4)], [(RUN, 7)], [(GroupKind.COLOUR, 7)], [(SET, 5), (SET, 2)]]
+    deck = [(n, c) for n in range(1, 13) for c in Colour] * 2
+    taken = 0
+    for trial in range(300):
+        requirement = phases[trial % len(phases)]
+        drawn = rng.sample(deck, 11)
+        cards = [Card(i, CardKind.NUMBER, number=n, colour=c) for i, (n, c) in enumerate(drawn)]
+        hand = cards[:10] + ([Card(11, CardKind.JOKER)] if trial % 7 == 0 else [])
+        card = cards[10]
+        before, after = distance(hand, requirement), distance([*hand, card], requirement)
+        expected = after if after < before else None
+        assert closer(hand, requirement, card) == expected
+        assert would_take(hand, requirement, card, before) is (expected is not None)
+        assert would_take(hand, requirement, card) is (expected is not None)
+        taken += expected is not None
+    assert 20 < taken < 280  # both answers were met
 
 
 def test_spare_cards_are_the_ones_a_lay_down_does_not_need() -> None:
