@@ -78,10 +78,11 @@ def distance(hand: Sequence[Card], requirement: Requirement, at_least: int = 0) 
     return k
 
 
-def closer(hand: Sequence[Card], requirement: Requirement, card: Card) -> int | None:
-    """The distance of ``hand`` with ``card`` added when that card brings the phase one card closer (C-3), else
-    ``None`` (also when the phase can be laid already)."""
-    before = distance(hand, requirement)
+def closer(hand: Sequence[Card], requirement: Requirement, card: Card, before: int | None = None) -> int | None:
+    """The distance of ``hand`` (``before``, when already known) with ``card`` added when that card brings the
+    phase one card closer (C-3), else ``None`` (also when the phase can be laid already)."""
+    if before is None:
+        before = distance(hand, requirement)
     if before == 0:
         return None
     # One card fills at most one missing place, so the distance can fall by one at most: one solver call.

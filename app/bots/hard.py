@@ -29,7 +29,7 @@ from app.rules.core.groups import GroupKind, LaidGroup
 
 from . import view as v
 from .counting import Shape, deal, feed_risk, outs, pool, unseen
-from .evaluate import Requirement, closer, distance, feasible, spare_cards, synergy
+from .evaluate import Requirement, closer, distance, spare_cards, synergy
 from .memory import Memory, for_round
 from .normal import choose_draw as normal_draw
 from .normal import choose_hit, choose_lay
@@ -114,11 +114,7 @@ def would_take(hand: Sequence[Card], requirement: Requirement, card: Card, dist:
     from the discard pile (M-4, R-6): a joker always, a number card when it brings the phase one card closer."""
     if card.is_joker:
         return True
-    if not card.is_natural:
-        return False
-    if dist is None:
-        return closer(hand, requirement, card) is not None
-    return dist > 0 and feasible([*hand, card], requirement, dist - 1)
+    return card.is_natural and closer(hand, requirement, card, dist) is not None
 
 
 def remembered_take_chance(view: v.View, memory: Memory, rng: random.Random) -> TakeChance | None:
