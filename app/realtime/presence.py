@@ -13,7 +13,8 @@ in memory, the seats connected to every other live process, learnt from announce
 * ``hb``: P is alive, every ``heartbeat`` seconds (5 s). A process not heard from for ``expire_after``
   seconds (15 s: a killed process, a lost network) is forgotten with all its seats.
 * ``bye``: P is stopping; forget it now.
-* ``hello``: P (re)started listening and knows nothing: every process announces all its tables again.
+* ``hello``: P (re)started listening and knows nothing: every process announces all its tables again. P's own
+  tables go out just before its hello.
 * ``want``: a message came from a process we do not know (we forgot it after a pause): it announces again.
 
 ``Hub.presence`` = this process's own sockets (exact, in memory) plus the seats of the other live processes.
@@ -155,9 +156,13 @@ class PgPresence:
         self._wakeup.set()
 
     def listening(self) -> None:
-        """Our LISTEN connection is (again) up: whatever we knew may be stale; ask everyone to announce."""
+        """Our LISTEN connection is (again) up: whatever we knew may be stale; ask everyone to announce, and
+        announce our own seats with the hello. A process that hears our hello knows us from then on (it asks
+        nothing more of us), and it may have forgotten our seats while its own LISTEN was down, when our last
+        announcement and its own hello were lost on the way."""
         for process_id in self.remote.processes():
             self._wake(self.remote.forget(process_id))
+        self._announce_all()
         self._queue({"k": "hello"})
 
     def receive(self, payload: str) -> None:

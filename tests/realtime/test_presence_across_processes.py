@@ -196,3 +196,41 @@ def test_visible_pages_are_announced_with_the_seats() -> None:
         now[0] += 1.5
         presence.expire()
     assert presence.remote.visible("T") == set() and presence.remote.seats("T") == set()
+
+
+def test_a_process_that_missed_the_others_seats_and_hello_learns_them_from_its_hello() -> None:
+    """After a database restart the two processes' LISTEN connections come back one after the other. Here:
+    ``one``'s socket seats go out while ``two`` is deaf; ``two`` comes back (it forgets ``one``) and says hello while
+    ``one`` is deaf; then ``one`` comes back and says hello. ``two`` must know ``one``'s seats again, or a connected
+    player is taken for gone and a stand-in plays their turns for as long as nothing changes at the table."""
+    hubs = FakeHub(), FakeHub()
+    hubs[0].local = {"T": {7}}
+    one, two = (PgPresence("", hub, heartbeat=1.0, expire_after=30.0, clock=lambda: 100.0) for hub in hubs)
+
+    def deliver(sender: PgPresence, to: list[PgPresence]) -> None:
+        """What ``sender`` has to say, heard by ``to`` (the processes whose LISTEN is up)."""
+        for message in sender._messages():
+            for receiver in to:
+                receiver.receive(json.dumps({**message, "p": sender.process_id}))
+
+    one.listening()
+    two.listening()
+    deliver(one, [two])
+    deliver(two, [one])
+    deliver(one, [two])
+    assert two.remote.seats("T") == {7}  # both up: known
+
+    one._announce_all()  # one's connection to send on came back first: its seats, while two is deaf
+    deliver(one, [])
+    two.listening()  # two's LISTEN is back: it forgets one, and its hello is lost (one is deaf)
+    deliver(two, [])
+    assert two.remote.seats("T") == set()
+    one.listening()  # one's LISTEN is back: its hello reaches two
+    deliver(one, [two])
+    deliver(two, [one])
+    deliver(one, [two])
+    assert two.remote.seats("T") == {7}
+    for _ in range(3):  # and it stays so: nothing more is asked or said
+        deliver(two, [one])
+        deliver(one, [two])
+    assert two.remote.seats("T") == {7}
