@@ -79,6 +79,33 @@ window.P10 = window.P10 || {};
 
   P10.clear = function (node) { while (node.firstChild) node.removeChild(node.firstChild); return node; };
 
+  /* Bring `node`'s children to `fresh` (nodes as P10.el makes them) in place: a child equal to its counterpart is
+     kept as it is, one of the same tag and id is brought up to it attribute by attribute and child by child, any
+     other is replaced. What a player is doing there survives a render that changes something else: a click
+     between its press and its release, text typed into a field, a <details> they opened. The kept nodes keep
+     their listeners, so those must not depend on what the render knew (they read the state when called). */
+  P10.patch = function (node, fresh) {
+    fresh = fresh.flat().filter((c) => c !== null && c !== undefined && c !== false)
+      .map((c) => (typeof c === "string" || typeof c === "number" ? document.createTextNode(String(c)) : c));
+    const old = [...node.childNodes];
+    if (old.length !== fresh.length) { node.replaceChildren(...fresh); return node; }
+    old.forEach((was, i) => {
+      const now = fresh[i];
+      if (was.isEqualNode(now)) return;
+      if (was.nodeType !== 1 || now.nodeType !== 1 || was.tagName !== now.tagName || was.id !== now.id ||
+          was.tagName === "INPUT" || was.tagName === "BUTTON") {
+        node.replaceChild(now, was);
+        return;
+      }
+      for (const { name } of [...was.attributes]) {
+        if (!now.hasAttribute(name) && !(name === "open" && was.tagName === "DETAILS")) was.removeAttribute(name);
+      }
+      for (const { name, value } of [...now.attributes]) if (was.getAttribute(name) !== value) was.setAttribute(name, value);
+      P10.patch(was, [...now.childNodes]);
+    });
+    return node;
+  };
+
   P10.uuid = function () {
     if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
     return "c" + Date.now().toString(36) + Math.random().toString(36).slice(2, 10);

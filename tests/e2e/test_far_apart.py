@@ -94,7 +94,17 @@ def test_a_rematch_offer_is_dealt_only_when_all_three_pages_accepted(start_serve
         page.wait_for_selector("#rematch")
         page.wait_for_function("() => document.querySelectorAll('#rematch li').length === 3")
     assert answers(anna) == ["pending", "accepted", "pending"]
+    # The host starts editing the next game's options and is about to accept when Cara's decline re-renders the
+    # page: the button under her finger and her unsaved edit stay (the controls are patched, not rebuilt).
+    anna.click(".rematch-options summary")
+    anna.fill("#rematch-opt-phases_to_win", "2")
+    anna.evaluate("document.querySelector('#rematch-accept').mark = 'pressed'")
     cara.click("#rematch-decline")
+    anna.wait_for_function("() => [...document.querySelectorAll('#rematch li')].map((e) => e.dataset.answer)"
+                           ".join() === 'pending,accepted,declined'")
+    assert anna.evaluate("document.querySelector('#rematch-accept').mark") == "pressed"
+    assert anna.input_value("#rematch-opt-phases_to_win") == "2"
+    assert anna.evaluate("document.querySelector('.rematch-options').open")
     anna.click("#rematch-accept")
     for page in pages:
         page.wait_for_function("() => [...document.querySelectorAll('#rematch li')].map((e) => e.dataset.answer)"
@@ -104,9 +114,8 @@ def test_a_rematch_offer_is_dealt_only_when_all_three_pages_accepted(start_serve
         assert page.evaluate("P10.state.gameId") == finished and h.view(page)["over"]
     assert anna.locator("#rematch-start").count() == 1 and ben.locator("#rematch-start").count() == 0
     assert ben.locator("#rematch-options-save").count() == 0  # only the host changes the options
-    anna.click(".rematch-options summary")  # the host changes the options: everyone is asked again
-    anna.fill("#rematch-opt-phases_to_win", "2")
-    anna.click("#rematch-options-save")
+    assert anna.input_value("#rematch-opt-phases_to_win") == "2"  # still open, still edited
+    anna.click("#rematch-options-save")  # the host changes the options: everyone is asked again
     for page in pages:
         page.wait_for_function("() => [...document.querySelectorAll('#rematch li')].map((e) => e.dataset.answer)"
                                ".join() === 'accepted,pending,pending'")

@@ -18,12 +18,12 @@ export function renderPrompt() {
   const v = S.view;
   const p = prompt();
   const promptNode = $("prompt");
-  const controls = clear($("prompt-controls"));
   const actions = clear($("actions"));
   const builder = clear($("builder"));
   builder.classList.add("hidden");
   if (S.seat === null) promptNode.textContent = t("table.spectating") + " " + waitingText(v);
-  if (v.over) { renderOver(promptNode, controls); return; }
+  if (v.over) { renderOver(promptNode, $("prompt-controls")); return; }  // patched in place, not cleared
+  const controls = clear($("prompt-controls"));
   const action = myTurnAction();
   if (!action) { if (S.seat !== null) promptNode.textContent = waitingText(v); return; }
   if (v.ruleset === "board" && P10.renderBoardPrompt &&

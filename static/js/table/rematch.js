@@ -59,23 +59,23 @@ function optionsEditor(options) {
   for (const [name, value] of Object.entries(options)) {
     const id = "rematch-opt-" + name;
     let input = null;
-    if (typeof value === "boolean") input = el("input", { type: "checkbox", id, "data-option": name, "data-kind": "bool" });
+    if (typeof value === "boolean") input = el("input", { type: "checkbox", id, "data-option": name, "data-kind": "bool", checked: value });
     else if (typeof value === "number") input = el("input", { type: "number", id, "data-option": name, "data-kind": "number", value: String(value) });
     else if (typeof value === "string") input = el("input", { type: "text", id, "data-option": name, "data-kind": "text", value });
     if (!input) continue;
-    if (typeof value === "boolean") input.checked = value;
     fields.push(el("div", { class: "form-row" + (typeof value === "boolean" ? " check" : "") },
       el("label", { for: id }, optionLabel(name)), input));
   }
   if (!fields.length) return null;
-  const form = el("details", { class: "rematch-options" }, el("summary", null, t("rematch.options")), ...fields,
-    el("button", { type: "button", id: "rematch-options-save", onclick: () => {
-      const changed = { ...options };
+  // The button may outlive this render (P10.patch keeps equal nodes): it reads the offer and its form when clicked.
+  return el("details", { class: "rematch-options" }, el("summary", null, t("rematch.options")), ...fields,
+    el("button", { type: "button", id: "rematch-options-save", onclick: (event) => {
+      const form = event.currentTarget.closest("details");
+      const changed = { ...((S.table && S.table.rematch && S.table.rematch.options) || options) };
       form.querySelectorAll("[data-option]").forEach((node) => {
         const kind = node.dataset.kind;
         changed[node.dataset.option] = kind === "bool" ? node.checked : kind === "number" ? Number(node.value) : node.value;
       });
       call("", { options: changed });
     } }, t("rematch.options_save")));
-  return form;
 }

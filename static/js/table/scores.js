@@ -44,13 +44,14 @@ function gameNumber() { return S.table && S.table.game ? S.table.game.number : 1
 
 /* The end of a game stays usable after a refresh or a late arrival: the prompt offers the result, the
    replay and (to the seated players) the rematch; the score sheet links the replays of every finished game
-   at this table. */
+   at this table. The controls are patched in place (P10.patch): another player's answer to the rematch, or a
+   seat connecting, re-renders the page while this player clicks a button or edits the next game's options. */
 export function renderOver(promptNode, controls) {
   promptNode.textContent = t("prompt.over");
-  P10.add(controls,
+  P10.patch(controls, [
     el("button", { type: "button", id: "over-summary", onclick: openSummary }, t("summary.show")),
     el("a", { class: "button", id: "over-replay", href: replayHref(gameNumber()) }, t("summary.replay")),
-    rematchPanel());
+    rematchPanel()]);
 }
 
 function pastGames() {
