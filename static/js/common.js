@@ -42,6 +42,7 @@ window.P10 = window.P10 || {};
   /** el("button", {class: "x", onclick: f, "aria-label": "..."}, child, "text", ...) */
   P10.el = function (tag, attrs, ...children) {
     const node = document.createElement(tag);
+    node.p10attrs = attrs || {};  // what this node was made from (P10.patch compares it)
     for (const [key, value] of Object.entries(attrs || {})) {
       if (value === null || value === undefined || value === false) continue;
       if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
@@ -79,6 +80,21 @@ window.P10 = window.P10 || {};
 
   P10.clear = function (node) { while (node.firstChild) node.removeChild(node.firstChild); return node; };
 
+  function made(node) {
+    // What P10.el made the node from, as text (listeners by name: a new render makes new functions). Attributes
+    // others add later (an extension's, a style the browser tooling sets) do not count, nor the user's own
+    // changes (a value typed, a <details> opened).
+    if (node.p10made === undefined) {
+      node.p10made = node.tagName + JSON.stringify(Object.entries(node.p10attrs || {})
+        .map(([key, value]) => (typeof value === "function" ? [key] : [key, value])));
+    }
+    return node.p10made;
+  }
+  function same(a, b) {
+    if (a.nodeType !== 1 || b.nodeType !== 1 || !a.p10attrs || !b.p10attrs) return a.isEqualNode(b);
+    if (made(a) !== made(b) || a.childNodes.length !== b.childNodes.length) return false;
+    return [...a.childNodes].every((child, i) => same(child, b.childNodes[i]));
+  }
   /* Bring `node`'s children to `fresh` (nodes as P10.el makes them) in place: a child equal to its counterpart is
      kept as it is, one of the same tag and id is brought up to it attribute by attribute and child by child, any
      other is replaced. What a player is doing there survives a render that changes something else: a click
@@ -91,7 +107,7 @@ window.P10 = window.P10 || {};
     if (old.length !== fresh.length) { node.replaceChildren(...fresh); return node; }
     old.forEach((was, i) => {
       const now = fresh[i];
-      if (was.isEqualNode(now)) return;
+      if (same(was, now)) return;
       if (was.nodeType !== 1 || now.nodeType !== 1 || was.tagName !== now.tagName || was.id !== now.id ||
           was.tagName === "INPUT" || was.tagName === "BUTTON") {
         node.replaceChild(now, was);
@@ -101,6 +117,8 @@ window.P10 = window.P10 || {};
         if (!now.hasAttribute(name) && !(name === "open" && was.tagName === "DETAILS")) was.removeAttribute(name);
       }
       for (const { name, value } of [...now.attributes]) if (was.getAttribute(name) !== value) was.setAttribute(name, value);
+      was.p10attrs = now.p10attrs;
+      was.p10made = undefined;
       P10.patch(was, [...now.childNodes]);
     });
     return node;
