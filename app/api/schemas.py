@@ -114,6 +114,7 @@ class RematchAnswerInfo(BaseModel):
 class RematchInfo(BaseModel):
     after: int = Field(description="the number of the finished game")
     options: dict[str, Any] = Field(description="the next game's engine options")
+    choices: dict[str, list[str]] = Field(description="the values of the options that are a closed list")
     by: int | None = Field(description="the seat (in the finished game) that offered it")
     answers: list[RematchAnswerInfo] = Field(description="every player of the finished game (bots accept)")
 

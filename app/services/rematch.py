@@ -159,7 +159,8 @@ class Rematches:
     # -- the service's TableExtension hooks -------------------------------------------------------------------
     def table_extras(self, s: Session, table_id: str, positions: dict[int, int], game: Game | None) -> JSONDict:
         """``rematch``: the open offer after the finished game, with every player's answer (``seat`` and ``by``
-        are seats of the finished game, in its order)."""
+        are seats of the finished game, in its order) and the values of its options that are a closed list
+        (``choices``, for the host's editor)."""
         if game is None or game.status != "finished":
             return {"rematch": None}
         offer = self._offer(s, table_id, game)
@@ -170,6 +171,8 @@ class Rematches:
         by = order.index(offer.by_seat_id) if offer.by_seat_id in order else None
         return {"rematch": {
             "after": offer.after, "options": offer.options, "by": by,
+            "choices": {o["name"]: o["choices"] for o in self.service._ruleset(game.ruleset).options_schema()
+                        if "choices" in o},
             "answers": [{"seat": order.index(x.id), "name": x.name, "is_host": x.is_host, "is_bot": x.is_bot,
                          "answer": "accepted" if x.is_bot or answers.get(x.id)
                          else "declined" if x.id in answers else "pending"}

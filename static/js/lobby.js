@@ -4,12 +4,6 @@
 (function (P10) {
   const { t, el, clear } = P10;
   const RULESETS = P10.data("p10-rulesets", []);
-  /* Options whose values are a closed list (the schema gives only the default). */
-  const CHOICES = {
-    phase_selection: ["all", "even", "odd"],
-    scoring: ["minus", "points"],
-    first_player: ["random", "host"],
-  };
   const KINDS = ["set", "run", "colour", "colour_run"];
   const DEFAULT_SEATS = 4;
 
@@ -140,9 +134,9 @@
     } else if (option.name === "ring") {
       control = el("input", { id, name: option.name, "aria-describedby": describedBy, "data-list": "1",
         placeholder: t("option.ring.placeholder") });
-    } else if (CHOICES[option.name]) {
+    } else if (option.choices) {
       control = el("select", { id, name: option.name, "aria-describedby": describedBy },
-        CHOICES[option.name].map((v) => el("option", { value: v, selected: v === option.default },
+        option.choices.map((v) => el("option", { value: v, selected: v === option.default },
           t("choice." + option.name + "." + v) === "choice." + option.name + "." + v ? v : t("choice." + option.name + "." + v))));
     } else if (option.default === null || typeof option.default === "number") {
       control = el("input", { type: "number", id, name: option.name, min: 1, max: 20,

@@ -38,6 +38,7 @@ def test_the_next_game_is_dealt_when_every_player_accepted(client: TestClient, f
     info = r.json()
     assert info["status"] == "finished" and info["game"]["number"] == 1  # an offer, not a deal
     assert info["rematch"]["by"] == 1 and info["rematch"]["after"] == 1
+    assert info["rematch"]["choices"]["phase_selection"] == ["all", "even", "odd"]  # for the host's editor
     assert answers(info) == ["pending", "accepted", "pending"]
     assert client.get(f"/api/tables/{t.id}").json()["rematch"] == info["rematch"]  # public table info too
     info = post(client, t, 0, "/answer", {"accept": True}).json()

@@ -21,6 +21,11 @@ def test_rulesets_lists_every_registry_ruleset(client: TestClient) -> None:
     mattel = by_id["mattel"]
     assert mattel["min_players"] >= 2 and mattel["max_players"] <= 6 and mattel["title"]
     assert any(o["name"] == "phases_to_win" for o in mattel["options_schema"])
+    # C-11: an option whose values are a closed list names them (the lobby and the rematch offer them in a list)
+    choices = {x["id"]: {o["name"]: o.get("choices") for o in x["options_schema"]} for x in r.json()}
+    assert choices["mattel"]["phase_selection"] == ["all", "even", "odd"]
+    assert choices["master"]["scoring"] == ["minus", "points"]
+    assert choices["mattel"]["phases_to_win"] is None and choices["board"]["first_player"] is None
 
 
 def test_create_table_gives_link_token_cookie(client: TestClient) -> None:

@@ -98,6 +98,9 @@ def test_a_rematch_offer_is_dealt_only_when_all_three_pages_accepted(start_serve
     # page: the button under her finger and her unsaved edit stay (the controls are patched, not rebuilt).
     anna.click(".rematch-options summary")
     anna.fill("#rematch-opt-phases_to_win", "2")
+    # a closed list is a list of its values in the page's words, the offer's value chosen (C-11)
+    assert anna.locator("#rematch-opt-phase_selection option").all_inner_texts() == ["all", "even only", "odd only"]
+    assert anna.input_value("#rematch-opt-phase_selection") == "all"
     anna.evaluate("document.querySelector('#rematch-accept').mark = 'pressed'")
     cara.click("#rematch-decline")
     anna.wait_for_function("() => [...document.querySelectorAll('#rematch li')].map((e) => e.dataset.answer)"

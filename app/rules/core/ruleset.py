@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import fields, is_dataclass
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Literal, Protocol, TypeVar, get_args, get_origin, get_type_hints
 
 from . import codec
 from .cards import Card
@@ -126,13 +126,17 @@ class CodecMixin(Generic[S, C, E, O]):
         return data
 
     def options_schema(self) -> list[JSONDict]:
-        """Every option with its default, for the lobby form (C-11)."""
+        """Every option with its default, for the lobby form and the rematch's options (C-11); an option whose
+        values are a closed list (a ``Literal``) also gives its ``choices``."""
         default = codec.to_json(self.options_type())
         out = []
         assert is_dataclass(self.options_type)
+        hints = get_type_hints(self.options_type)
         for f in fields(self.options_type):
-            out.append({"name": f.name, "default": default[f.name],
-                        "help": self.option_help.get(f.name, ""), **self.option_schema_extra.get(f.name, {})})
+            closed = get_origin(hints[f.name]) is Literal
+            out.append({"name": f.name, "default": default[f.name], "help": self.option_help.get(f.name, ""),
+                        **({"choices": list(get_args(hints[f.name]))} if closed else {}),
+                        **self.option_schema_extra.get(f.name, {})})
         return out
 
     def parse_command(self, raw: Any) -> C:

@@ -44,7 +44,7 @@ export function rematchPanel() {
     el("ul", { class: "rematch-answers" }, offer.answers.map((a) =>
       el("li", { "data-seat": a.seat, "data-answer": a.answer }, a.name + ": " + t("rematch." + a.answer)))),
     el("div", { class: "controls" }, buttons),
-    mine && mine.is_host ? optionsEditor(offer.options) : null);
+    mine && mine.is_host ? optionsEditor(offer.options, offer.choices || {}) : null);
 }
 
 function optionLabel(name) {
@@ -52,16 +52,24 @@ function optionLabel(name) {
   return label === "option." + name ? name.replace(/_/g, " ") : label;
 }
 
-/* The host may change the next game's simple options (yes/no, numbers, words; a custom phase list or ring stays
-   as it was); the server validates them and asks everyone again. */
-function optionsEditor(options) {
+function choiceLabel(name, value) {
+  const key = "choice." + name + "." + value;
+  return t(key) === key ? value : t(key);
+}
+
+/* The host may change the next game's simple options (yes/no, numbers, a value from a closed list, words; a custom
+   phase list or ring stays as it was); the server validates them and asks everyone again. */
+function optionsEditor(options, choices) {
   const fields = [];
   for (const [name, value] of Object.entries(options)) {
     const id = "rematch-opt-" + name;
     let input = null;
     if (typeof value === "boolean") input = el("input", { type: "checkbox", id, "data-option": name, "data-kind": "bool", checked: value });
     else if (typeof value === "number") input = el("input", { type: "number", id, "data-option": name, "data-kind": "number", value: String(value) });
-    else if (typeof value === "string") input = el("input", { type: "text", id, "data-option": name, "data-kind": "text", value });
+    else if (choices[name]) {
+      input = el("select", { id, "data-option": name, "data-kind": "text" },
+        choices[name].map((v) => el("option", { value: v, selected: v === value }, choiceLabel(name, v))));
+    } else if (typeof value === "string") input = el("input", { type: "text", id, "data-option": name, "data-kind": "text", value });
     if (!input) continue;
     fields.push(el("div", { class: "form-row" + (typeof value === "boolean" ? " check" : "") },
       el("label", { for: id }, optionLabel(name)), input));
