@@ -9,7 +9,8 @@ the candidate discard and the next player's own bot (``normal``) is asked whethe
 pile. This uses hidden information (the next player's hand) on purpose, to measure how much a perfect estimate
 of the other player's takes is worth; no bot ever does this (``tests/bots/test_hidden_information.py``).
 ``--oracle build``: only while hard's phase is not down; ``laid``: only once it is; ``none``: hard as it plays
-(the same games without the oracle, for comparison). Heads-up against ``normal``, seats alternating; prints
+(the same games without the oracle, for comparison). Against ``normal`` (heads-up, or ``--players`` seats),
+seats rotating; prints
 hard's wins with a 95 % Wilson interval every 100 games. The card games only: in the board game the next
 player's first choice is a move (B-5), not a draw, so there is nothing to look up.
 """
@@ -59,11 +60,11 @@ def _known(by_card: dict[int, float]) -> Any:
     return lambda card, *_args, **_kw: by_card.get(card.id, 0.0)
 
 
-def play(ruleset: Any, seed: int, hard_seat: int, oracle: str) -> bool:
-    levels = ["normal", "normal"]
+def play(ruleset: Any, seed: int, hard_seat: int, oracle: str, players: int = 2) -> bool:
+    levels = ["normal"] * players
     levels[hard_seat] = "hard"
-    state = ruleset.new_game(seed, 2, ruleset.parse_options({}))
-    rngs = [random.Random(seed * 7919 + s) for s in range(2)]
+    state = ruleset.new_game(seed, players, ruleset.parse_options({}))
+    rngs = [random.Random(seed * 7919 + s) for s in range(players)]
     while not ruleset.is_over(state):
         seat = ruleset.awaited(state)[0]
         command = None
@@ -88,15 +89,16 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--oracle", default="both", choices=("both", "build", "laid", "none"))
+    parser.add_argument("--players", type=int, default=2, help="seats: hard and normal bots (2-6)")
     args = parser.parse_args()
     ruleset = registry.get(args.ruleset)
     wins = 0
     for game in range(args.games):
-        wins += play(ruleset, args.seed + game, game % 2, args.oracle)
+        wins += play(ruleset, args.seed + game, game % args.players, args.oracle, args.players)
         if (game + 1) % 100 == 0 or game + 1 == args.games:
             low, high = wilson(wins, game + 1)
-            print(f"{args.ruleset} oracle={args.oracle}: hard {wins} / {game + 1} = {wins / (game + 1):.1%} "
-                  f"({low:.1%}–{high:.1%})", flush=True)
+            print(f"{args.ruleset} {args.players} players, oracle={args.oracle}: hard {wins} / {game + 1} = "
+                  f"{wins / (game + 1):.1%} ({low:.1%}–{high:.1%})", flush=True)
     return 0
 
 

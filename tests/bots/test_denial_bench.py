@@ -16,6 +16,7 @@ def test_the_denial_bench_plays_whole_games_with_and_without_the_oracle_c9_m4() 
     ruleset = registry.get("mattel")
     for oracle in ("both", "none"):
         assert denial.play(ruleset, 3, 0, oracle) in (True, False)
+    assert denial.play(ruleset, 3, 2, "both", players=4) in (True, False)  # four seats, hard in the third
 
 
 def test_hard_discards_by_the_estimate_it_is_given_c9_m4() -> None:
