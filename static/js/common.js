@@ -29,6 +29,12 @@ window.P10 = window.P10 || {};
     return text;
   };
 
+  /* The words for ``value`` of the option ``name`` whose values are a closed list (the value itself without them). */
+  P10.choiceLabel = function (name, value) {
+    const key = "choice." + name + "." + value;
+    return Object.prototype.hasOwnProperty.call(I18N, key) ? I18N[key] : String(value);
+  };
+
   /* A bot seat added without a name is called "Bot 2 (easy)" by the server (app/api/bots.py), the same for every
      reader; every page says it in its own language ("Robot 2 (facile)"). Any other name is the player's own and
      stays as it is. ``isBot`` false keeps a human's name as typed; unknown (a replay's or a series' seats) goes

@@ -136,8 +136,7 @@
         placeholder: t("option.ring.placeholder") });
     } else if (option.choices) {
       control = el("select", { id, name: option.name, "aria-describedby": describedBy },
-        option.choices.map((v) => el("option", { value: v, selected: v === option.default },
-          t("choice." + option.name + "." + v) === "choice." + option.name + "." + v ? v : t("choice." + option.name + "." + v))));
+        option.choices.map((v) => el("option", { value: v, selected: v === option.default }, P10.choiceLabel(option.name, v))));
     } else if (option.default === null || typeof option.default === "number") {
       control = el("input", { type: "number", id, name: option.name, min: 1, max: 20,
         value: option.default === null ? "" : option.default, placeholder: t("option.none"),

@@ -52,11 +52,6 @@ function optionLabel(name) {
   return label === "option." + name ? name.replace(/_/g, " ") : label;
 }
 
-function choiceLabel(name, value) {
-  const key = "choice." + name + "." + value;
-  return t(key) === key ? value : t(key);
-}
-
 /* The host may change the next game's simple options (yes/no, numbers, a value from a closed list, words; a custom
    phase list or ring stays as it was); the server validates them and asks everyone again. */
 function optionsEditor(options, choices) {
@@ -68,7 +63,7 @@ function optionsEditor(options, choices) {
     else if (typeof value === "number") input = el("input", { type: "number", id, "data-option": name, "data-kind": "number", value: String(value) });
     else if (choices[name]) {
       input = el("select", { id, "data-option": name, "data-kind": "text" },
-        choices[name].map((v) => el("option", { value: v, selected: v === value }, choiceLabel(name, v))));
+        choices[name].map((v) => el("option", { value: v, selected: v === value }, P10.choiceLabel(name, v))));
     } else if (typeof value === "string") input = el("input", { type: "text", id, "data-option": name, "data-kind": "text", value });
     if (!input) continue;
     fields.push(el("div", { class: "form-row" + (typeof value === "boolean" ? " check" : "") },
