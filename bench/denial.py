@@ -10,9 +10,8 @@ pile. This uses hidden information (the next player's hand) on purpose, to measu
 of the other player's takes is worth; no bot ever does this (``tests/bots/test_hidden_information.py``).
 ``--oracle build``: only while hard's phase is not down; ``laid``: only once it is; ``none``: hard as it plays
 (the same games without the oracle, for comparison). Against ``normal`` (heads-up, or ``--players`` seats),
-seats rotating; prints
-hard's wins with a 95 % Wilson interval every 100 games. The card games only: in the board game the next
-player's first choice is a move (B-5), not a draw, so there is nothing to look up.
+seats rotating; prints hard's wins with a 95 % Wilson interval every 100 games. The card games only: in the
+board game the next player's first choice is a move (B-5), not a draw, so there is nothing to look up.
 """
 
 from __future__ import annotations
