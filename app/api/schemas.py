@@ -131,7 +131,7 @@ class TableInfo(BaseModel):
     seats: list[SeatInfo]
     game: GameInfo | None
     # Bot seats, the clock and the running timer (app/bots/runner.py), as over the socket.
-    bots: list[BotInfo] = Field(default_factory=list)
+    bots: list[BotInfo] = Field(default_factory=list, description="the bot seats, in seat order")
     turn_timer: str = "off"
     stand_in: bool = False
     stand_in_level: str | None = Field(None, description="the level of the bot that stands in at this table")

@@ -504,7 +504,7 @@ class BotRunner:
 
     def table_extras(self, s: Session, table_id: str, positions: dict[int, int],
                      game: Game | None) -> JSONDict:
-        """Bot levels, the clock options, the seats played by stand-ins, and the running timer."""
+        """Bot levels (in seat order), the clock options, the seats played by stand-ins, and the running timer."""
         levels = session_levels(s, table_id)
         table_clock = session_clock(s, table_id)
         if table_id in self.quiet and (levels or not table_clock.ordinary):
@@ -521,8 +521,8 @@ class BotRunner:
             ruleset = self.service._ruleset(game.ruleset)
             awaited = ruleset.awaited(self.service._state(s, ruleset, game))
             timer = table_timer.for_view({"awaited": list(awaited)})
-        return {"bots": [{"seat": positions[seat_id], "level": level} for seat_id, level in levels.items()
-                         if seat_id in positions],
+        bots = sorted((positions[seat_id], level) for seat_id, level in levels.items() if seat_id in positions)
+        return {"bots": [{"seat": seat, "level": level} for seat, level in bots],
                 "turn_timer": table_clock.turn_timer, "stand_in": table_clock.stand_in,
                 "stand_in_level": table_clock.level(self.settings),
                 "stand_ins": sorted(positions[x] for x in stand_ins if x in positions), "timer": timer}
