@@ -29,6 +29,12 @@ window.P10 = window.P10 || {};
     return text;
   };
 
+  /* The label of the option ``name`` in the page's language (its name, spaced, without one). */
+  P10.optionLabel = function (name) {
+    const key = "option." + name;
+    return Object.prototype.hasOwnProperty.call(I18N, key) ? I18N[key] : name.replace(/_/g, " ");
+  };
+
   /* The words for ``value`` of the option ``name`` whose values are a closed list (the value itself without them). */
   P10.choiceLabel = function (name, value) {
     const key = "choice." + name + "." + value;

@@ -12,12 +12,6 @@
     return RULESETS.find((r) => r.id === (checked && checked.value)) || RULESETS[0];
   }
 
-  function optionLabel(ruleset, option) {
-    const key = "option." + option.name;
-    const label = t(key);
-    return label === key ? option.name.replace(/_/g, " ") : label;
-  }
-
   function optionHelp(option) {
     const key = "option." + option.name + ".help";
     const text = t(key);
@@ -119,13 +113,13 @@
     let control;
     if (/phases$/.test(option.name) || Array.isArray(option.default)) {
       return el("div", { class: "form-row option" },
-        el("span", { class: "label" }, optionLabel(ruleset, option)), phaseEditor(option, ruleset), helpNode);
+        el("span", { class: "label" }, P10.optionLabel(option.name)), phaseEditor(option, ruleset), helpNode);
     }
     if (typeof option.default === "boolean") {
       control = el("input", { type: "checkbox", id, name: option.name, checked: option.default,
         "aria-describedby": describedBy });
       return el("div", { class: "form-row check option" }, control,
-        el("label", { for: id }, optionLabel(ruleset, option)), helpNode);
+        el("label", { for: id }, P10.optionLabel(option.name)), helpNode);
     }
     if (option.name === "first_player") {
       control = el("select", { id, name: option.name, "aria-describedby": describedBy, "data-int": "1" },
@@ -144,7 +138,7 @@
     } else {
       control = el("input", { id, name: option.name, value: option.default, "aria-describedby": describedBy });
     }
-    return el("div", { class: "form-row option" }, el("label", { for: id }, optionLabel(ruleset, option)), control, helpNode);
+    return el("div", { class: "form-row option" }, el("label", { for: id }, P10.optionLabel(option.name)), control, helpNode);
   }
 
   function render() {
@@ -219,7 +213,7 @@
     button.disabled = false;
     if (!result.ok) {
       const err = result.data.error;
-      error.textContent = (err.field ? optionLabel(ruleset, { name: err.field }) + ": " : "") + P10.errorText(err);
+      error.textContent = (err.field ? P10.optionLabel(err.field) + ": " : "") + P10.errorText(err);
       return;
     }
     const link = new URL(result.data.invite_link, location.href).href;

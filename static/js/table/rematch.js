@@ -47,11 +47,6 @@ export function rematchPanel() {
     mine && mine.is_host ? optionsEditor(offer.options, offer.choices || {}) : null);
 }
 
-function optionLabel(name) {
-  const label = t("option." + name);
-  return label === "option." + name ? name.replace(/_/g, " ") : label;
-}
-
 /* The host may change the next game's simple options (yes/no, numbers, a value from a closed list, words; a custom
    phase list or ring stays as it was); the server validates them and asks everyone again. */
 function optionsEditor(options, choices) {
@@ -67,7 +62,7 @@ function optionsEditor(options, choices) {
     } else if (typeof value === "string") input = el("input", { type: "text", id, "data-option": name, "data-kind": "text", value });
     if (!input) continue;
     fields.push(el("div", { class: "form-row" + (typeof value === "boolean" ? " check" : "") },
-      el("label", { for: id }, optionLabel(name)), input));
+      el("label", { for: id }, P10.optionLabel(name)), input));
   }
   if (!fields.length) return null;
   // The button may outlive this render (P10.patch keeps equal nodes): it reads the offer and its form when clicked.
