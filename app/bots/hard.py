@@ -13,7 +13,8 @@ from public information only (``app.bots.counting``: the cards it can see are in
   sooner and the others have fewer turns to lay their phase, M-7, R-12) and, among equally far ones, the
   costliest;
 * draw: takes the discard pile's top card when it brings the phase closer, as ``normal``;
-* lays its phase at once, hits every card it can (going out as fast as it can), and answers the rule sets'
+* lays its phase at once, hits every card it can (going out as fast as it can), each where it lets the most
+  of its other cards follow (a joker at the run's end its next card continues), and answers the rule sets'
   own prompts with their tactics at level ``hard`` (the board game's die, Master's and Mattel's skips).
 """
 
@@ -24,15 +25,16 @@ import random
 from collections.abc import Callable, Sequence
 
 from app.rules.core.cards import Card
-from app.rules.core.commands import Discard, Draw
-from app.rules.core.groups import GroupKind, LaidGroup
+from app.rules.core.commands import Discard, Draw, Hit
+from app.rules.core.errors import IllegalMove
+from app.rules.core.groups import GroupKind, LaidGroup, extend_group
 
 from . import view as v
 from .counting import Shape, deal, feed_risk, outs, pool, unseen
 from .evaluate import Requirement, closer, distance, spare_cards, synergy
 from .memory import Memory, for_round
 from .normal import choose_draw as normal_draw
-from .normal import choose_hit, choose_lay
+from .normal import choose_lay
 from .tactics import Command, Policy, Tactics, play, tactics_for
 
 LEVEL = "hard"
@@ -43,6 +45,29 @@ def choose_draw(tactics: Tactics, view: v.View, draws: Sequence[Draw], rng: rand
     hit), as ``normal``: a card that merely adds outs costs the blind draw's chance of a card that brings it
     closer, and measured over dealt hands taking such cards made the phase later, not sooner."""
     return normal_draw(tactics, view, draws, rng)
+
+
+def choose_hit(view: v.View, hits: Sequence[Hit], rng: random.Random | None = None) -> Hit:
+    """C-4: naturals before jokers (a joker can still be hit later, when a harder hit needs it), as ``normal``;
+    of those, the hit after which the most of the other cards in hand fit the table: a joker at the run's end
+    that the next card continues, a card on the run it extends rather than on a set, so that more cards follow
+    it this turn and the hand empties sooner."""
+    tactics = tactics_for(str(view.get("ruleset")))
+    hand = v.hand(view)
+    by_id = {c.id: c for c in hand}
+    groups = v.table(view)
+
+    def key(hit: Hit) -> tuple[bool, int, int]:
+        card = by_id[hit.card]
+        after = list(groups)
+        try:
+            after[hit.group] = extend_group(groups[hit.group], card, tactics.policy, hit.end)
+        except IllegalMove:
+            return (card.is_joker, 0, hit.group)
+        follow = sum(1 for c in hand if c.id != card.id and tactics.fits_table(c, after))
+        return (card.is_joker, -follow, hit.group)
+
+    return min(hits, key=key)
 
 
 OUTS_WEIGHT = 2.0

@@ -11,9 +11,9 @@ from app.bots.hard import gap, remembered_take_chance, take_chance
 from app.bots.memory import Memory
 from app.rules.board.state import Move
 from app.rules.core.cards import Card, CardKind, Colour, card_to_json
-from app.rules.core.commands import Discard, LayPhase
+from app.rules.core.commands import Discard, Hit, LayPhase
 from app.rules.core.events import group_to_json
-from app.rules.core.groups import GroupKind, LaidGroup
+from app.rules.core.groups import End, GroupKind, LaidGroup
 from app.rules.master.state import KeepHand, OfferCard, PlayAction
 
 SET, RUN = GroupKind.SET, GroupKind.RUN
@@ -218,6 +218,35 @@ def test_hard_once_laid_does_not_feed_the_next_players_phase_c3_c9_m4() -> None:
                                                                         Discard(twelve.id))):
         assert choose("hard", "mattel", v, legal, random.Random(0)) != Discard(twelve.id)
 
+
+
+def wild() -> Card:
+    return Card(next(_ids), CardKind.JOKER)
+
+
+def test_hard_hits_a_wild_at_the_run_end_its_next_card_continues_c4_m5() -> None:
+    """Phase down, holding a wild, an 11 and a 2: the wild may go below or above the run 5–9 (C-4). Above, as the
+    10, the 11 can follow it this turn; below, as the 4, nothing can. Normal takes the first legal end; hard the
+    high one whatever the order."""
+    joker, eleven, two_ = wild(), num(11, Colour.BLUE), num(2, Colour.GREEN)
+    run = LaidGroup(owner=0, kind=RUN, cards=tuple(num(n) for n in range(5, 10)), start=5)
+    v = view([joker, eleven, two_], None, two(me_laid=True), [run], ruleset="mattel")
+    low, high = Hit(joker.id, 0, End.LOW), Hit(joker.id, 0, End.HIGH)
+    for legal in ((low, high, Discard(joker.id), Discard(eleven.id)), (high, low, Discard(eleven.id))):
+        assert choose("hard", "mattel", v, legal, random.Random(0)) == high
+    assert choose("normal", "mattel", v, (low, high), random.Random(0)) == low
+
+
+def test_hard_hits_a_card_onto_the_run_it_extends_rather_than_onto_a_set_c4() -> None:
+    """Phase down, holding a 7 and an 8: the 7 fits the set of 7s and the run 3–6. On the run it makes room for
+    the 8 this turn, on the set it does not. Normal hits the lower-numbered group, the set."""
+    seven, eight = num(7, Colour.BLUE), num(8, Colour.GREEN)
+    sevens = LaidGroup(owner=1, kind=SET, cards=(num(7), num(7, Colour.GREEN), num(7, Colour.YELLOW)), number=7)
+    run = LaidGroup(owner=0, kind=RUN, cards=tuple(num(n) for n in range(3, 7)), start=3)
+    v = view([seven, eight, num(12)], None, two(me_laid=True), [sevens, run], ruleset="mattel")
+    legal = (Hit(seven.id, 0), Hit(seven.id, 1, End.HIGH))
+    assert choose("hard", "mattel", v, legal, random.Random(0)) == Hit(seven.id, 1, End.HIGH)
+    assert choose("normal", "mattel", v, legal, random.Random(0)) == Hit(seven.id, 0)
 
 
 def test_hard_once_laid_sheds_the_costliest_card_when_an_opponent_is_about_to_go_out_m7() -> None:
