@@ -6,9 +6,11 @@ import random
 from typing import Any
 
 from app.bots import LEVELS, choose
+from app.bots.board import progress_chance
 from app.bots.counting import feed_risk, outs, unseen
 from app.bots.hard import gap, remembered_take_chance, take_chance
 from app.bots.memory import Memory
+from app.bots.view import hand as v_hand
 from app.rules.board.state import Move
 from app.rules.core.cards import Card, CardKind, Colour, card_to_json
 from app.rules.core.commands import Discard, Hit, LayPhase
@@ -184,11 +186,23 @@ def test_hard_board_that_can_lay_now_goes_where_it_sheds_cards_b5_b8() -> None:
     assert choose("normal", "board", v, (Move(2), Move(3)), random.Random(0)) == Move(2)
 
 
-def test_hard_board_far_from_its_phase_takes_a_further_turn_before_a_search_b5() -> None:
-    """Three cards short of 2 sets of 3: again (a card and a whole further turn, B-5) brings more cards than
-    the one card of a search; normal goes to the search."""
+def test_hard_board_far_from_its_phase_goes_where_a_card_it_needs_is_likeliest_b5() -> None:
+    """Three cards short of 2 sets of 3 (B-5): a search looks through the five cards of the discard pile, which
+    bring one of the many cards it needs (a third 3, a second 8, 1, 5, 11 or 12) with a chance of at least 0.9;
+    again brings one card and a further turn, 0.7. Ranked by the fields' fixed order alone, hard went to again."""
     hand = [num(3), num(3, Colour.BLUE), num(8), num(1), num(5, Colour.GREEN), num(11), num(12, Colour.YELLOW)]
     v = _board(hand, [(SET, 3), (SET, 3)], {3: 3, 6: 6})
+    assert progress_chance("search", v_hand(v), [(SET, 3), (SET, 3)], v, 3) == 0.9
+    assert round(progress_chance("again", v_hand(v), [(SET, 3), (SET, 3)], v, 3), 1) == 0.7
+    assert choose("hard", "board", v, (Move(3), Move(6)), random.Random(0)) == Move(6)
+
+
+def test_hard_board_far_from_its_phase_takes_a_further_turn_when_both_fields_bring_a_card_it_needs_b5() -> None:
+    """The same hand with a 3 on top of the discard pile: a search and again both bring a card it needs for
+    sure, and again adds a whole further turn (another field that brings cards), so hard goes there; normal,
+    by its fixed order, to the search."""
+    hand = [num(3), num(3, Colour.BLUE), num(8), num(1), num(5, Colour.GREEN), num(11), num(12, Colour.YELLOW)]
+    v = {**_board(hand, [(SET, 3), (SET, 3)], {3: 3, 6: 6}), "discard_top": card_to_json(num(3, Colour.GREEN))}
     assert choose("hard", "board", v, (Move(3), Move(6)), random.Random(0)) == Move(3)
     assert choose("normal", "board", v, (Move(3), Move(6)), random.Random(0)) == Move(6)
 
