@@ -10,7 +10,6 @@ from app.bots.board import progress_chance
 from app.bots.counting import feed_risk, outs, unseen
 from app.bots.hard import gap, remembered_take_chance, take_chance
 from app.bots.memory import Memory
-from app.bots.view import hand as v_hand
 from app.rules.board.state import Move
 from app.rules.core.cards import Card, CardKind, Colour, card_to_json
 from app.rules.core.commands import Discard, Hit, LayPhase
@@ -24,6 +23,10 @@ _ids = iter(range(1000))
 
 def num(number: int, colour: Colour = Colour.RED) -> Card:
     return Card(next(_ids), CardKind.NUMBER, number=number, colour=colour)
+
+
+def wild() -> Card:
+    return Card(next(_ids), CardKind.JOKER)
 
 
 def action(name: str) -> Card:
@@ -192,8 +195,8 @@ def test_hard_board_far_from_its_phase_goes_where_a_card_it_needs_is_likeliest_b
     again brings one card and a further turn, 0.7. Ranked by the fields' fixed order alone, hard went to again."""
     hand = [num(3), num(3, Colour.BLUE), num(8), num(1), num(5, Colour.GREEN), num(11), num(12, Colour.YELLOW)]
     v = _board(hand, [(SET, 3), (SET, 3)], {3: 3, 6: 6})
-    assert progress_chance("search", v_hand(v), [(SET, 3), (SET, 3)], v, 3) == 0.9
-    assert round(progress_chance("again", v_hand(v), [(SET, 3), (SET, 3)], v, 3), 1) == 0.7
+    assert progress_chance("search", hand, [(SET, 3), (SET, 3)], v, 3) == 0.9
+    assert round(progress_chance("again", hand, [(SET, 3), (SET, 3)], v, 3), 1) == 0.7
     assert choose("hard", "board", v, (Move(3), Move(6)), random.Random(0)) == Move(6)
 
 
@@ -231,11 +234,6 @@ def test_hard_once_laid_does_not_feed_the_next_players_phase_c3_c9_m4() -> None:
     for legal in ((Discard(twelve.id), *(Discard(c.id) for c in tens)), (*(Discard(c.id) for c in tens),
                                                                         Discard(twelve.id))):
         assert choose("hard", "mattel", v, legal, random.Random(0)) != Discard(twelve.id)
-
-
-
-def wild() -> Card:
-    return Card(next(_ids), CardKind.JOKER)
 
 
 def test_hard_hits_a_wild_at_the_run_end_its_next_card_continues_c4_m5() -> None:
