@@ -12,7 +12,8 @@ from public information only (``app.bots.counting``: the cards it can see are in
   is unlikely to collect while their phase is not down, then the card furthest from a hit (so it goes out
   sooner and the others have fewer turns to lay their phase, M-7, R-12) and, among equally far ones, the
   costliest;
-* draw: takes the discard pile's top card when it brings the phase closer, as ``normal``;
+* draw: takes the discard pile's top card when it brings the phase closer, as ``normal``; in Master, with a Take
+  two in front of it, also when the card below the top (remembered from when it was thrown) does (R-8);
 * lays its phase at once, hits every card it can (going out as fast as it can), each where it lets the most
   of its other cards follow (a joker at the run's end its next card continues), and answers the rule sets'
   own prompts with their tactics at level ``hard`` (the board game's die, Master's and Mattel's skips).
@@ -25,7 +26,7 @@ import random
 from collections.abc import Callable, Sequence
 
 from app.rules.core.cards import Card
-from app.rules.core.commands import Discard, Draw, Hit
+from app.rules.core.commands import Discard, Draw, Hit, Pile
 from app.rules.core.errors import IllegalMove
 from app.rules.core.groups import GroupKind, LaidGroup, extend_group
 
@@ -34,7 +35,7 @@ from .counting import Shape, deal, feed_risk, outs, pool, unseen
 from .evaluate import Requirement, closer, distance, spare_cards, synergy
 from .memory import Memory, for_round
 from .normal import choose_draw as normal_draw
-from .normal import choose_lay
+from .normal import choose_lay, wants
 from .tactics import Command, Policy, Tactics, play, tactics_for
 
 LEVEL = "hard"
@@ -281,6 +282,20 @@ choose_discard = discard_by(take_chance)
 POLICY = Policy(LEVEL, choose_draw, choose_lay, choose_hit, choose_discard)
 
 
+def _drawing(memory: Memory) -> Callable[[Tactics, v.View, Sequence[Draw], random.Random | None], Draw]:
+    """The draw choice with the discard pile's second card read from ``memory``: with a Take two in front of it
+    (R-8: two cards from one pile, the discard pile's top and the card below) it draws from the discard pile
+    when the card below the top is one it wants, though the top is not (``normal``'s ``wants``)."""
+    def choose(tactics: Tactics, view: v.View, draws: Sequence[Draw], rng: random.Random | None = None) -> Draw:
+        chosen = choose_draw(tactics, view, draws, rng)
+        take = next((c for c in draws if c.pile is Pile.DISCARD), None)
+        if take is None or chosen is take or not memory.buried or not (view.get("prompt") or {}).get("take_two"):
+            return chosen
+        return take if wants(tactics, view, memory.buried[-1]) else chosen
+
+    return choose
+
+
 def _remembering(memory: Memory) -> Callable[[Tactics, v.View, Sequence[Discard], random.Random | None], Discard]:
     """The discard choice with the next player's takes read from ``memory`` (``remembered_take_chance``)."""
     def choose(tactics: Tactics, view: v.View, discards: Sequence[Discard],
@@ -294,9 +309,10 @@ def _remembering(memory: Memory) -> Callable[[Tactics, v.View, Sequence[Discard]
 def choose(ruleset_id: str, view: v.View, legal: Sequence[Command], rng: random.Random,
            memory: Memory | None = None) -> Command:
     """One legal command for the seat whose ``view`` this is; with ``memory`` of the round (the events the seat
-    was shown, ``app.bots.memory``) the next player's takes are read from it where a draw is a choice."""
+    was shown, ``app.bots.memory``) the next player's takes, and the card under the discard pile's top, are read
+    from it where a draw is a choice."""
     remembered = for_round(memory, view)
     if remembered is None or not tactics_for(ruleset_id).draw_is_a_choice:
         return play(POLICY, ruleset_id, view, legal, rng)
-    policy = Policy(LEVEL, choose_draw, choose_lay, choose_hit, _remembering(remembered))
+    policy = Policy(LEVEL, _drawing(remembered), choose_lay, choose_hit, _remembering(remembered))
     return play(policy, ruleset_id, view, legal, rng)

@@ -12,7 +12,7 @@ from app.bots.hard import gap, remembered_take_chance, take_chance
 from app.bots.memory import Memory
 from app.rules.board.state import Move
 from app.rules.core.cards import Card, CardKind, Colour, card_to_json
-from app.rules.core.commands import Discard, Hit, LayPhase
+from app.rules.core.commands import Discard, Draw, Hit, LayPhase, Pile
 from app.rules.core.events import group_to_json
 from app.rules.core.groups import End, GroupKind, LaidGroup
 from app.rules.master.state import KeepHand, OfferCard, PlayAction
@@ -335,3 +335,24 @@ def test_a_memory_of_another_round_is_not_read_c9() -> None:
     old = Memory(round=0, held=((1, num(7)), (1, num(7, Colour.BLUE))))
     assert choose("hard", "mattel", seen, legal, random.Random(0), old) == \
         choose("hard", "mattel", seen, legal, random.Random(0))
+
+
+def test_hard_master_with_take_two_draws_from_the_discard_pile_for_the_card_below_its_top_r8_c9() -> None:
+    """R-8: a Take-two owner drawing from the discard pile gets its top and the card below. The top (a 12) does
+    not help a hand one pair short of four sets of two; the 3 below it, remembered from when it was thrown, does:
+    with a Take two in front of it ``hard`` draws from the discard pile, without one (or not knowing the card
+    below) from the draw pile."""
+    hand = [num(7), num(7, Colour.BLUE), num(9), num(9, Colour.BLUE), num(11), num(11, Colour.BLUE), num(3),
+            num(5)]
+    top, below = num(12), num(3, Colour.BLUE)
+    legal = (Draw(Pile.DRAW), Draw(Pile.DISCARD))
+    remembered = Memory(round=1, top=top, buried=(num(10), below))
+
+    def drawn(take_two: bool, memory: Memory) -> Draw:
+        seen = view(hand, [(SET, 2)] * 4, two(), discard_top=card_to_json(top), round=1,
+                    prompt={"action": "draw", "take_two": take_two})
+        return choose("hard", "master", seen, legal, random.Random(0), memory)
+
+    assert drawn(True, remembered) == Draw(Pile.DISCARD)
+    assert drawn(False, remembered) == Draw(Pile.DRAW)
+    assert drawn(True, Memory(round=1, top=top)) == Draw(Pile.DRAW)
