@@ -171,7 +171,12 @@ def act(page: Any, stats: dict[str, int]) -> dict[str, Any]:
     except Exception as err:
         raise AssertionError(f"{command} failed; page errors: {page.p10_errors}; prompt: {prompt}") from err
     stats[command["type"]] = stats.get(command["type"], 0) + 1
-    wait_version(page, before + 1)
+    try:
+        wait_version(page, before + 1)
+    except Exception as err:
+        shown = page.text_content("#action-error")
+        raise AssertionError(f"{command} was made but the page's version stayed {version(page)}; error shown: "
+                             f"{shown!r}; page errors: {page.p10_errors}; prompt: {prompt}") from err
     return command
 
 

@@ -518,3 +518,40 @@ def test_a_move_made_while_the_last_answer_is_late_is_sent_after_it_and_keeps_it
     sent_types = [json.loads(body)["command"]["type"] for body in ben.evaluate("window.__sent")]
     assert sent_types == ["draw", "discard"], sent_types  # the double click's second draw was not sent
     assert not ben.p10_errors, ben.p10_errors
+
+
+@pytest.mark.e2e
+def test_a_tap_is_not_lost_to_a_render_between_press_and_release_m4(start_server: Any, new_page: Any) -> None:
+    """M-4: a socket message re-renders the table while Anna's finger is on the draw pile. The render waits for
+    the release (the pile's node is not replaced under the finger, which would cost the click), so the tap
+    draws; the render is made at the release, and a press held past the page's limit renders anyway."""
+    server = start_server(SEED)
+    anna, _, _ = h.start_two(server, new_page, "mattel", {})
+    # (in a function: a bare expression's value, here the hook's unsubscribe function, would be called)
+    anna.evaluate("() => { window.__renders = 0; P10.table.on('rendered', () => { window.__renders++; }); }")
+    x, y = centre(anna, "#pile-draw")
+    anna.mouse.move(x, y)
+    anna.mouse.down()
+    anna.evaluate("P10.table.render()")  # what socket.js does with an update or a table message
+    assert anna.evaluate("window.__renders") == 0, "no render under a pressed pointer"
+    anna.mouse.up()
+    h.wait_version(anna, 1)
+    assert len(h.view(anna)["hand"]) == 11  # the tap drew (M-4)
+
+    # A press elsewhere (the table's background) defers a render until the release...
+    bx, by = centre(anna, "#game-title")
+    anna.mouse.move(bx, by)
+    anna.mouse.down()
+    before = anna.evaluate("window.__renders")
+    anna.evaluate("P10.table.render()")
+    anna.wait_for_timeout(200)
+    assert anna.evaluate("window.__renders") == before
+    anna.mouse.up()
+    anna.wait_for_function("n => window.__renders > n", arg=before)
+    # ...and one held longer than 1.5 s renders without waiting for it.
+    anna.mouse.down()
+    before = anna.evaluate("window.__renders")
+    anna.evaluate("P10.table.render()")
+    anna.wait_for_function("n => window.__renders > n", arg=before, timeout=5000)
+    anna.mouse.up()
+    assert not anna.p10_errors, anna.p10_errors

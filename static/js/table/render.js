@@ -27,7 +27,40 @@ function focusKey(node) {
   return (area ? "#" + CSS.escape(area.id) + " " : "") + node.tagName.toLowerCase() + parts.join("");
 }
 
+/* A tap is a press and a release on one node: a re-render between the two replaces the node, and the browser
+   then sends no click, so the tap is lost (a socket message landing mid-tap did that, with a pile or a card
+   under the finger). While a pointer is pressed, renders wait; its release renders once, after the click it
+   makes has run. A press held longer than HOLD_MS (a slow drag, or a release the page never heard of) holds
+   the table back no longer. */
+const HOLD_MS = 1500;
+const pressed = new Set();
+let held = false;
+let holdTimer = null;
+
+function release(event) {
+  pressed.delete(event.pointerId);
+  if (!pressed.size && held) setTimeout(flush, 0);  // after this release's click
+}
+document.addEventListener("pointerdown", (event) => { pressed.add(event.pointerId); }, true);
+document.addEventListener("pointerup", release, true);
+document.addEventListener("pointercancel", release, true);
+
+function flush() {
+  if (held) draw();
+}
+
 export function render() {
+  if (pressed.size) {
+    if (!held) holdTimer = setTimeout(flush, HOLD_MS);
+    held = true;
+    return;
+  }
+  draw();
+}
+
+function draw() {
+  held = false;
+  clearTimeout(holdTimer);
   const key = focusKey(document.activeElement);
   renderAll();
   if (key && (!document.activeElement || document.activeElement === document.body)) {
