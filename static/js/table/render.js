@@ -31,7 +31,7 @@ function focusKey(node) {
    then sends no click, so the tap is lost (a socket message landing mid-tap did that, with a pile or a card
    under the finger). While a pointer is pressed, renders wait; its release renders once, after the click it
    makes has run. A press held longer than HOLD_MS (a slow drag, or a release the page never heard of) holds
-   the table back no longer. */
+   the table back no longer, nor one whose window lost the focus. */
 const HOLD_MS = 1500;
 const pressed = new Set();
 let held = false;
@@ -44,6 +44,10 @@ function release(event) {
 document.addEventListener("pointerdown", (event) => { pressed.add(event.pointerId); }, true);
 document.addEventListener("pointerup", release, true);
 document.addEventListener("pointercancel", release, true);
+window.addEventListener("blur", () => {  // a release the page will not hear of (the window lost the pointer)
+  pressed.clear();
+  flush();
+});
 
 function flush() {
   if (held) draw();
