@@ -532,8 +532,9 @@ def test_a_tap_is_not_lost_to_a_render_between_press_and_release_m4(start_server
     x, y = centre(anna, "#pile-draw")
     anna.mouse.move(x, y)
     anna.mouse.down()
+    before = anna.evaluate("window.__renders")
     anna.evaluate("P10.table.render()")  # what socket.js does with an update or a table message
-    assert anna.evaluate("window.__renders") == 0, "no render under a pressed pointer"
+    assert anna.evaluate("window.__renders") == before, "no render under a pressed pointer"
     anna.mouse.up()
     h.wait_version(anna, 1)
     assert len(h.view(anna)["hand"]) == 11  # the tap drew (M-4)
