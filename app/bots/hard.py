@@ -288,10 +288,10 @@ def _drawing(memory: Memory) -> Callable[[Tactics, v.View, Sequence[Draw], rando
     when the card below the top is one it wants, though the top is not (``normal``'s ``wants``)."""
     def choose(tactics: Tactics, view: v.View, draws: Sequence[Draw], rng: random.Random | None = None) -> Draw:
         chosen = choose_draw(tactics, view, draws, rng)
-        take = next((c for c in draws if c.pile is Pile.DISCARD), None)
-        if take is None or chosen is take or not memory.buried or not (view.get("prompt") or {}).get("take_two"):
+        if chosen.pile is Pile.DISCARD or not memory.buried or not (view.get("prompt") or {}).get("take_two") \
+                or not wants(tactics, view, memory.buried[-1]):
             return chosen
-        return take if wants(tactics, view, memory.buried[-1]) else chosen
+        return next((c for c in draws if c.pile is Pile.DISCARD), chosen)
 
     return choose
 
