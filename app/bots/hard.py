@@ -11,7 +11,8 @@ from public information only (``app.bots.counting``: the cards it can see are in
   a card the next player could hit onto the table (C-4); once its phase is down, first a card the next player
   is unlikely to collect while their phase is not down, then the card furthest from a hit (so it goes out
   sooner and the others have fewer turns to lay their phase, M-7, R-12) and, among equally far ones, the
-  costliest;
+  costliest; on the board, before a phase of sets only is down, as ``normal``, keeping its pairs (B-5,
+  ``keeps_pairs``);
 * draw: takes the discard pile's top card when it brings the phase closer, as ``normal``; in Master, with a Take
   two in front of it, also when the card below the top (remembered from when it was thrown) does (R-8);
 * lays its phase at once, hits every card it can (going out as fast as it can), each where it lets the most
@@ -34,6 +35,7 @@ from . import view as v
 from .counting import Shape, deal, feed_risk, outs, pool, unseen
 from .evaluate import Requirement, closer, distance, spare_cards, synergy
 from .memory import Memory, for_round
+from .normal import choose_discard as normal_discard
 from .normal import choose_draw as normal_draw
 from .normal import choose_lay, wants
 from .tactics import Command, Policy, Tactics, play, tactics_for
@@ -211,6 +213,15 @@ def points_race(tactics: Tactics, view: v.View) -> bool | None:
     return int(me.get("score", 0)) < min(rivals)
 
 
+def keeps_pairs(tactics: Tactics, requirement: Requirement) -> bool:
+    """B-5: on the board, before a phase of sets only is down, ``hard`` discards as ``normal`` does: the spare
+    card that matches the fewest others in hand, so that every pair it holds stays. There the next player can
+    take the discard pile's top only from a ``+N`` or ``again`` field, so the denial that ``hard`` weighs against
+    its outs is worth little, while breaking a pair (its loss leaves the distance to the phase as it was, so it
+    is spare too) loses a set that a single card would have completed."""
+    return not tactics.draw_is_a_choice and all(kind is GroupKind.SET for kind, _ in requirement)
+
+
 def _choose_discard(estimate: TakeChance, tactics: Tactics, view: v.View, discards: Sequence[Discard]) -> Discard:
     """M-4, R-6, B-5 step 3: a spare card with the most outs left that feeds the next player least — never one
     they can hit (C-4); once its phase is down one the next player is unlikely to collect, then the card
@@ -240,6 +251,8 @@ def _choose_discard(estimate: TakeChance, tactics: Tactics, view: v.View, discar
             return (card.is_joker, feeds, taken, *((cost, far) if danger else (far, cost)))
 
         return min(discards, key=laid_key)
+    if keeps_pairs(tactics, req):
+        return normal_discard(tactics, view, discards)
     dist = distance(hand, req)
     spare = {c.id for c in spare_cards(hand, req, dist)}
     total = max(1, sum(left.values()))

@@ -356,3 +356,24 @@ def test_hard_master_with_take_two_draws_from_the_discard_pile_for_the_card_belo
     assert drawn(True, remembered) == Draw(Pile.DISCARD)
     assert drawn(False, remembered) == Draw(Pile.DRAW)
     assert drawn(True, Memory(round=1, top=top)) == Draw(Pile.DRAW)
+
+
+def test_hard_board_keeps_its_pairs_before_a_phase_of_sets_is_down_b5() -> None:
+    """3 sets of 3 (B-3 phase 7), two cards short with three pairs beside the 3s: a card of any pair is spare
+    too (the other two pairs still wait for one card each), and four 8s lie on the table, so an 8 would hardly
+    complete the next player's sets while the lone 2 could. In the card games ``hard`` weighs that and breaks
+    the pair of 8s (it still waits for a 5 or an 11); on the board, where the next player takes the discard
+    pile's top only from a ``+N`` or ``again`` field, it keeps every pair and lets the 2 go, as ``normal`` does."""
+    two_, eight = num(2), num(8)
+    hand = [num(3), num(3, Colour.BLUE), num(3, Colour.GREEN), eight, num(8, Colour.BLUE), num(5),
+            num(5, Colour.BLUE), num(11), num(11, Colour.BLUE), two_]
+    eights = LaidGroup(owner=2, kind=SET, number=8,
+                       cards=tuple(num(8, c) for c in (Colour.GREEN, Colour.YELLOW, Colour.RED, Colour.GREEN)))
+    players = [{"seat": 0, "laid": False, "hand_size": 10, "phases_done": 6, "phase": 7},
+               {"seat": 1, "laid": False, "hand_size": 10, "phases_done": 0, "phase": 1},
+               {"seat": 2, "laid": True, "hand_size": 6, "phases_done": 6, "phase": 7}]
+    v = view(hand, [(SET, 3)] * 3, players, [eights])
+    legal = tuple(Discard(c.id) for c in hand)
+    assert choose("hard", "mattel", v, legal, random.Random(0)) == Discard(eight.id)
+    assert choose("hard", "board", v, legal, random.Random(0)) == Discard(two_.id)
+    assert choose("normal", "board", v, legal, random.Random(0)) == Discard(two_.id)
