@@ -232,6 +232,8 @@ def _choose_discard(estimate: TakeChance, tactics: Tactics, view: v.View, discar
     hand = v.hand(view)
     by_id = {c.id: c for c in hand}
     req = v.requirement(view)
+    if req is not None and keeps_pairs(tactics, req):
+        return normal_discard(tactics, view, discards)
     groups = v.table(view)
     nxt = v.next_player(view)
     next_can_hit = bool(nxt and nxt.get("laid"))
@@ -251,8 +253,6 @@ def _choose_discard(estimate: TakeChance, tactics: Tactics, view: v.View, discar
             return (card.is_joker, feeds, taken, *((cost, far) if danger else (far, cost)))
 
         return min(discards, key=laid_key)
-    if keeps_pairs(tactics, req):
-        return normal_discard(tactics, view, discards)
     dist = distance(hand, req)
     spare = {c.id for c in spare_cards(hand, req, dist)}
     total = max(1, sum(left.values()))
