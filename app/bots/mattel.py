@@ -10,8 +10,12 @@ from app.rules.core.cards import Card
 from app.rules.core.commands import Discard
 from app.rules.mattel.deck import WILDS, card_points
 
+from .evaluate import spare_cards
 from .tactics import Command, Tactics
-from .view import View, opponents
+from .view import View, hand, opponents, requirement
+
+CLOSE = 3
+"""An opponent whose phase is down and who holds this many cards or fewer may go out within a turn or two."""
 
 
 def threat(player: Mapping[str, Any]) -> tuple[int, int, int]:
@@ -27,14 +31,31 @@ class MattelTactics(Tactics):
         return float(card_points(card))
 
     def end_turn(self, level: str, view: View, legal: Sequence[Command], rng: random.Random) -> Command | None:
-        """M-6: play a skip as the discard. ``easy`` names anyone; ``normal`` names the biggest threat."""
+        """M-6: play a skip as the discard. ``easy`` names anyone; ``normal`` names the biggest threat at once;
+        ``hard`` keeps it (``keeps_skip``) until an opponent may soon go out or it has no other card to spare,
+        then names the biggest threat."""
         skips = [c for c in legal if isinstance(c, Discard) and _is_skip(view, c.card)]
         if not skips:
             return None
         if level == "easy":
             return rng.choice(skips)
+        if level == "hard" and keeps_skip(view):
+            return None
         rank = {p["seat"]: threat(p) for p in opponents(view)}
         return max(skips, key=lambda c: rank.get(c.target, (-1, 0, 0)))
+
+
+def keeps_skip(view: View) -> bool:
+    """M-6 (a skip may be kept in hand): while its phase is not down, no opponent with their phase down holds
+    ``CLOSE`` cards or fewer, and a natural card of its hand is spare, ``hard`` throws that card and keeps the
+    skip for the turn a skip matters: an opponent about to go out loses a turn, and the seat that holds it
+    gets one more draw at its own phase before the round ends (M-7, C-5)."""
+    req = requirement(view)
+    if req is None:
+        return False
+    if any(p.get("laid") and int(p.get("hand_size", 99)) <= CLOSE for p in opponents(view)):
+        return False
+    return any(c.is_natural for c in spare_cards(hand(view), req))
 
 
 def _is_skip(view: View, card_id: int) -> bool:

@@ -377,3 +377,27 @@ def test_hard_board_keeps_its_pairs_before_a_phase_of_sets_is_down_b5() -> None:
     assert choose("hard", "mattel", v, legal, random.Random(0)) == Discard(eight.id)
     assert choose("hard", "board", v, legal, random.Random(0)) == Discard(two_.id)
     assert choose("normal", "board", v, legal, random.Random(0)) == Discard(two_.id)
+
+
+def test_hard_mattel_keeps_its_skip_until_an_opponent_may_go_out_m6() -> None:
+    """M-6 lets a skip be kept. With no opponent near going out, ``hard`` throws its spare 11 and keeps the skip
+    (``normal`` plays it at once); when an opponent has their phase down and two cards left, or when no natural
+    card is spare, or once its own phase is down, it plays the skip on the biggest threat."""
+    s = action("skip")
+    hand = [num(3), num(3, Colour.BLUE), num(3, Colour.GREEN), num(8), num(8, Colour.BLUE), num(11), s]
+    quiet = [{"seat": 0, "laid": False, "hand_size": 7, "phases_done": 2},
+             {"seat": 1, "laid": False, "hand_size": 10, "phases_done": 1},
+             {"seat": 2, "laid": False, "hand_size": 9, "phases_done": 3}]
+    close = [quiet[0], quiet[1], {**quiet[2], "laid": True, "hand_size": 2}]
+    legal = (*(Discard(c.id) for c in hand[:-1]), Discard(s.id, 1), Discard(s.id, 2))
+    req = [(SET, 3), (SET, 3)]
+    assert choose("hard", "mattel", view(hand, req, quiet), legal, random.Random(0)) == Discard(hand[5].id)
+    assert choose("normal", "mattel", view(hand, req, quiet), legal, random.Random(0)) == Discard(s.id, 2)
+    assert choose("hard", "mattel", view(hand, req, close), legal, random.Random(0)) == Discard(s.id, 2)
+    needed = [c for c in hand if c.id != hand[5].id]
+    legal_needed = (*(Discard(c.id) for c in needed[:-1]), Discard(s.id, 1), Discard(s.id, 2))
+    assert choose("hard", "mattel", view(needed, req, quiet), legal_needed, random.Random(0)) == Discard(s.id, 2)
+    laid = [{**quiet[0], "laid": True}, quiet[1], quiet[2]]
+    eleven = num(11)
+    legal_laid = (Discard(eleven.id), Discard(s.id, 1), Discard(s.id, 2))
+    assert choose("hard", "mattel", view([eleven, s], None, laid), legal_laid, random.Random(0)) == Discard(s.id, 2)
