@@ -192,7 +192,7 @@ def remembered_take_chance(view: v.View, memory: Memory, rng: random.Random) -> 
 def in_danger(view: v.View) -> bool:
     """Whether an opponent has laid their phase and holds at most two cards: they may go out on their next
     turn, and every card still in hand then counts (M-7, R-12)."""
-    return any(p.get("laid") and int(p.get("hand_size", 99)) <= 2 for p in v.opponents(view))
+    return v.opponent_near_out(view, 2)
 
 
 def points_race(tactics: Tactics, view: v.View) -> bool | None:

@@ -12,7 +12,7 @@ from app.rules.mattel.deck import WILDS, card_points
 
 from .evaluate import spare_cards
 from .tactics import Command, Tactics
-from .view import View, hand, opponents, requirement
+from .view import View, hand, opponent_near_out, opponents, requirement
 
 CLOSE = 3
 """An opponent whose phase is down and who holds this many cards or fewer may go out within a turn or two."""
@@ -53,7 +53,7 @@ def keeps_skip(view: View) -> bool:
     req = requirement(view)
     if req is None:
         return False
-    if any(p.get("laid") and int(p.get("hand_size", 99)) <= CLOSE for p in opponents(view)):
+    if opponent_near_out(view, CLOSE):
         return False
     return any(c.is_natural for c in spare_cards(hand(view), req))
 

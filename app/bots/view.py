@@ -84,6 +84,12 @@ def opponents(view: View) -> list[Mapping[str, Any]]:
     return [players[(seat + i) % n] for i in range(1, n) if players[(seat + i) % n].get("in_round", True)]
 
 
+def opponent_near_out(view: View, cards: int) -> bool:
+    """Whether an opponent has laid their phase and holds at most ``cards`` cards: they may go out within a
+    turn or two, and every card still in hand then counts (C-5, M-7, R-12)."""
+    return any(p.get("laid") and int(p.get("hand_size", 99)) <= cards for p in opponents(view))
+
+
 def next_player(view: View) -> Mapping[str, Any] | None:
     """The opponent who plays after the bot (C-7)."""
     others = opponents(view)
