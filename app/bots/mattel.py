@@ -12,7 +12,7 @@ from app.rules.mattel.deck import WILDS, card_points
 
 from .evaluate import spare_cards
 from .tactics import Command, Tactics
-from .view import View, hand, opponent_near_out, opponents, requirement
+from .view import View, hand, me, opponent_near_out, opponents, requirement
 
 CLOSE = 3
 """An opponent whose phase is down and who holds this many cards or fewer may go out within a turn or two."""
@@ -49,11 +49,18 @@ def keeps_skip(view: View) -> bool:
     """M-6 (a skip may be kept in hand): while its phase is not down, no opponent with their phase down holds
     ``CLOSE`` cards or fewer, and a natural card of its hand is spare, ``hard`` throws that card and keeps the
     skip for the turn a skip matters: an opponent about to go out loses a turn, and the seat that holds it
-    gets one more draw at its own phase before the round ends (M-7, C-5)."""
+    gets one more draw at its own phase before the round ends (M-7, C-5). It does not keep it while the
+    biggest threat is ahead of it on phases and has not laid this round's phase: a turn lost now may cost
+    that player the phase (C-3), which a turn lost once it is down cannot."""
     req = requirement(view)
     if req is None:
         return False
     if opponent_near_out(view, CLOSE):
+        return False
+    others = opponents(view)
+    leader = max(others, key=threat) if others else None
+    if leader is not None and not leader.get("laid") and \
+            int(leader.get("phases_done", 0)) > int(me(view).get("phases_done", 0)):
         return False
     return any(c.is_natural for c in spare_cards(hand(view), req))
 

@@ -385,7 +385,7 @@ def test_hard_mattel_keeps_its_skip_until_an_opponent_may_go_out_m6() -> None:
     card is spare, or once its own phase is down, it plays the skip on the biggest threat."""
     s = action("skip")
     hand = [num(3), num(3, Colour.BLUE), num(3, Colour.GREEN), num(8), num(8, Colour.BLUE), num(11), s]
-    quiet = [{"seat": 0, "laid": False, "hand_size": 7, "phases_done": 2},
+    quiet = [{"seat": 0, "laid": False, "hand_size": 7, "phases_done": 3},
              {"seat": 1, "laid": False, "hand_size": 10, "phases_done": 1},
              {"seat": 2, "laid": False, "hand_size": 9, "phases_done": 3}]
     close = [quiet[0], quiet[1], {**quiet[2], "laid": True, "hand_size": 2}]
@@ -401,3 +401,19 @@ def test_hard_mattel_keeps_its_skip_until_an_opponent_may_go_out_m6() -> None:
     eleven = num(11)
     legal_laid = (Discard(eleven.id), Discard(s.id, 1), Discard(s.id, 2))
     assert choose("hard", "mattel", view([eleven, s], None, laid), legal_laid, random.Random(0)) == Discard(s.id, 2)
+
+
+def test_hard_mattel_skips_a_leader_ahead_before_their_phase_is_down_m6_c3() -> None:
+    """M-6, C-3: the biggest threat has more phases done than ``hard`` and has not laid this round's phase, so a
+    turn lost now may cost them that phase: ``hard`` plays its skip on them at once rather than keep it. Once
+    their phase is down it keeps the skip again (nobody is near going out, and its 11 is spare)."""
+    s = action("skip")
+    hand = [num(3), num(3, Colour.BLUE), num(3, Colour.GREEN), num(8), num(8, Colour.BLUE), num(11), s]
+    ahead = [{"seat": 0, "laid": False, "hand_size": 7, "phases_done": 2},
+             {"seat": 1, "laid": False, "hand_size": 10, "phases_done": 1},
+             {"seat": 2, "laid": False, "hand_size": 9, "phases_done": 3}]
+    down = [ahead[0], ahead[1], {**ahead[2], "laid": True, "hand_size": 5}]
+    legal = (*(Discard(c.id) for c in hand[:-1]), Discard(s.id, 1), Discard(s.id, 2))
+    req = [(SET, 3), (SET, 3)]
+    assert choose("hard", "mattel", view(hand, req, ahead), legal, random.Random(0)) == Discard(s.id, 2)
+    assert choose("hard", "mattel", view(hand, req, down), legal, random.Random(0)) == Discard(hand[5].id)
