@@ -32,8 +32,8 @@ class MattelTactics(Tactics):
 
     def end_turn(self, level: str, view: View, legal: Sequence[Command], rng: random.Random) -> Command | None:
         """M-6: play a skip as the discard. ``easy`` names anyone; ``normal`` names the biggest threat at once;
-        ``hard`` keeps it (``keeps_skip``) until an opponent may soon go out or it has no other card to spare,
-        then names the biggest threat."""
+        ``hard`` keeps it (``keeps_skip``) until an opponent may soon go out, it has no other card to spare or the
+        biggest threat is ahead of it with their phase not down, then names the biggest threat."""
         skips = [c for c in legal if isinstance(c, Discard) and _is_skip(view, c.card)]
         if not skips:
             return None
