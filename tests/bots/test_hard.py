@@ -379,18 +379,29 @@ def test_hard_board_keeps_its_pairs_before_a_phase_of_sets_is_down_b5() -> None:
     assert choose("normal", "board", v, legal, random.Random(0)) == Discard(two_.id)
 
 
+SKIP_PHASE = [(SET, 3), (SET, 3)]
+
+
+def skip_table(my_phases: int) -> tuple[Card, list[Card], list[dict[str, Any]], tuple[Discard, ...]]:
+    """A Mattel turn of ``hard`` (seat 0, ``my_phases`` phases done) holding a skip, a spare 11 and two sets of
+    3 one card short, at a table of three where seat 2 leads with 3 phases done and nobody has laid: the skip,
+    the hand, the players and the legal discards."""
+    s = action("skip")
+    hand = [num(3), num(3, Colour.BLUE), num(3, Colour.GREEN), num(8), num(8, Colour.BLUE), num(11), s]
+    players = [{"seat": 0, "laid": False, "hand_size": 7, "phases_done": my_phases},
+               {"seat": 1, "laid": False, "hand_size": 10, "phases_done": 1},
+               {"seat": 2, "laid": False, "hand_size": 9, "phases_done": 3}]
+    legal = (*(Discard(c.id) for c in hand[:-1]), Discard(s.id, 1), Discard(s.id, 2))
+    return s, hand, players, legal
+
+
 def test_hard_mattel_keeps_its_skip_until_an_opponent_may_go_out_m6() -> None:
     """M-6 lets a skip be kept. With no opponent near going out, ``hard`` throws its spare 11 and keeps the skip
     (``normal`` plays it at once); when an opponent has their phase down and two cards left, or when no natural
     card is spare, or once its own phase is down, it plays the skip on the biggest threat."""
-    s = action("skip")
-    hand = [num(3), num(3, Colour.BLUE), num(3, Colour.GREEN), num(8), num(8, Colour.BLUE), num(11), s]
-    quiet = [{"seat": 0, "laid": False, "hand_size": 7, "phases_done": 3},
-             {"seat": 1, "laid": False, "hand_size": 10, "phases_done": 1},
-             {"seat": 2, "laid": False, "hand_size": 9, "phases_done": 3}]
+    s, hand, quiet, legal = skip_table(my_phases=3)
     close = [quiet[0], quiet[1], {**quiet[2], "laid": True, "hand_size": 2}]
-    legal = (*(Discard(c.id) for c in hand[:-1]), Discard(s.id, 1), Discard(s.id, 2))
-    req = [(SET, 3), (SET, 3)]
+    req = SKIP_PHASE
     assert choose("hard", "mattel", view(hand, req, quiet), legal, random.Random(0)) == Discard(hand[5].id)
     assert choose("normal", "mattel", view(hand, req, quiet), legal, random.Random(0)) == Discard(s.id, 2)
     assert choose("hard", "mattel", view(hand, req, close), legal, random.Random(0)) == Discard(s.id, 2)
@@ -407,13 +418,8 @@ def test_hard_mattel_skips_a_leader_ahead_before_their_phase_is_down_m6_c3() -> 
     """M-6, C-3: the biggest threat has more phases done than ``hard`` and has not laid this round's phase, so a
     turn lost now may cost them that phase: ``hard`` plays its skip on them at once rather than keep it. Once
     their phase is down it keeps the skip again (nobody is near going out, and its 11 is spare)."""
-    s = action("skip")
-    hand = [num(3), num(3, Colour.BLUE), num(3, Colour.GREEN), num(8), num(8, Colour.BLUE), num(11), s]
-    ahead = [{"seat": 0, "laid": False, "hand_size": 7, "phases_done": 2},
-             {"seat": 1, "laid": False, "hand_size": 10, "phases_done": 1},
-             {"seat": 2, "laid": False, "hand_size": 9, "phases_done": 3}]
+    s, hand, ahead, legal = skip_table(my_phases=2)
     down = [ahead[0], ahead[1], {**ahead[2], "laid": True, "hand_size": 5}]
-    legal = (*(Discard(c.id) for c in hand[:-1]), Discard(s.id, 1), Discard(s.id, 2))
-    req = [(SET, 3), (SET, 3)]
+    req = SKIP_PHASE
     assert choose("hard", "mattel", view(hand, req, ahead), legal, random.Random(0)) == Discard(s.id, 2)
     assert choose("hard", "mattel", view(hand, req, down), legal, random.Random(0)) == Discard(hand[5].id)
