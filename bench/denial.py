@@ -1,6 +1,6 @@
-"""What ``hard`` would gain by knowing which discard the next player takes: an upper bound, not a bot.
+"""What ``hard`` would gain by knowing hidden information: upper bounds, not a bot.
 
-    python bench/denial.py [--ruleset mattel|master] [--games 200] [--seed 1] [--oracle both|build|laid|none]
+    python bench/denial.py [--ruleset mattel|master] [--games 200] [--seed 1] [--oracle both|build|laid|draw|none]
 
 ``hard`` weighs each candidate discard by the chance that the next player takes it from the discard pile
 (``app.bots.hard.take_chance``, from public information only, C-9). Here that chance is replaced, for the
@@ -8,10 +8,13 @@ benchmark's ``hard`` seat only, by the truth (``hard.discard_by`` around it): th
 the candidate discard and the next player's own bot (``normal``) is asked whether it draws from the discard
 pile. This uses hidden information (the next player's hand) on purpose, to measure how much a perfect estimate
 of the other player's takes is worth; no bot ever does this (``tests/bots/test_hidden_information.py``).
-``--oracle build``: only while hard's phase is not down; ``laid``: only once it is; ``none``: hard as it plays
-(the same games without the oracle, for comparison). Against ``normal`` (heads-up, or ``--players`` seats),
-seats rotating; prints hard's wins with a 95 % Wilson interval every 100 games. The card games only: in the
-board game the next player's first choice is a move (B-5), not a draw, so there is nothing to look up.
+``--oracle build``: only while hard's phase is not down; ``laid``: only once it is; ``none``: hard as it plays,
+with its memory of the round as in the simulator (the same games without the oracle, for comparison).
+``--oracle draw`` measures the other choice a card game leaves open (M-4, R-6): ``hard`` sees the draw pile's
+top card when it picks a pile (``clairvoyant_draw``) and discards as it plays. Against ``normal`` (heads-up, or
+``--players`` seats), seats rotating; prints hard's wins with a 95 % Wilson interval every 100 games. The card
+games only: in the board game the next player's first choice is a move (B-5), not a draw, so there is nothing
+to look up.
 """
 
 from __future__ import annotations
@@ -24,13 +27,15 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.bots import hard  # noqa: E402
+from app.bots import REMEMBERING, hard  # noqa: E402
 from app.bots import view as v  # noqa: E402
-from app.bots.driver import bot_command, bot_inputs  # noqa: E402
+from app.bots.driver import bot_command, bot_inputs, first_memory, remember  # noqa: E402
+from app.bots.evaluate import distance  # noqa: E402
 from app.bots.simulate import wilson  # noqa: E402
-from app.bots.tactics import Policy  # noqa: E402
+from app.bots.tactics import Policy, tactics_for  # noqa: E402
 from app.bots.tactics import play as bot_play  # noqa: E402
 from app.rules import registry  # noqa: E402
+from app.rules.core.cards import Card  # noqa: E402
 from app.rules.core.commands import Discard, Draw, Pile  # noqa: E402
 from app.rules.core.errors import RuleError  # noqa: E402
 
@@ -59,11 +64,33 @@ def _known(by_card: dict[int, float]) -> Any:
     return lambda card, *_args, **_kw: by_card.get(card.id, 0.0)
 
 
+def clairvoyant_draw(ruleset: Any, state: Any, view: dict[str, Any], draws: list[Draw]) -> Draw | None:
+    """M-4, R-6 with the draw pile's top card known (hidden information, a bound): the discard pile's top card
+    when it leaves the phase fewer cards away than the blind card would (once the phase is down: when it can be
+    hit and the blind card cannot), else the draw pile. ``None`` when there is no choice to make."""
+    take = next((c for c in draws if c.pile is Pile.DISCARD), None)
+    blind = next((c for c in draws if c.pile is Pile.DRAW), None)
+    top = v.discard_top(view)
+    if take is None or blind is None or top is None or not state.piles.draw:
+        return None
+    hidden = state.piles.draw[-1]
+    hand, req = v.hand(view), v.requirement(view)
+    if req is None:
+        tactics, groups = tactics_for(ruleset.id), v.table(view)
+        return take if tactics.fits_table(top, groups) and not tactics.fits_table(hidden, groups) else blind
+
+    def after(card: Card) -> int:
+        return distance([*hand, card] if card.is_natural or card.is_joker else hand, req)
+
+    return take if after(top) < after(hidden) else blind
+
+
 def play(ruleset: Any, seed: int, hard_seat: int, oracle: str, players: int = 2) -> bool:
     levels = ["normal"] * players
     levels[hard_seat] = "hard"
     state = ruleset.new_game(seed, players, ruleset.parse_options({}))
     rngs = [random.Random(seed * 7919 + s) for s in range(players)]
+    memories = {s: first_memory(ruleset, state, s) for s, level in enumerate(levels) if level in REMEMBERING}
     while not ruleset.is_over(state):
         seat = ruleset.awaited(state)[0]
         command = None
@@ -71,14 +98,19 @@ def play(ruleset: Any, seed: int, hard_seat: int, oracle: str, players: int = 2)
             view, legal = bot_inputs(ruleset, state, seat)
             options = [c for c in legal if isinstance(c, Discard) and c.target is None]
             stage = "laid" if v.has_laid(view) else "build"
-            if options and not any(isinstance(c, Draw) for c in legal) and oracle in ("both", stage):
+            draws = [c for c in legal if isinstance(c, Draw)]
+            if oracle == "draw" and draws:
+                command = clairvoyant_draw(ruleset, state, view, draws)
+            elif options and not draws and oracle in ("both", stage):
                 truth = _truth(ruleset, state, seat, options)
                 knowing = hard.discard_by(_known({c.id: truth.get(c.id, 0.0) for c in v.hand(view)}))
                 policy = Policy(hard.LEVEL, hard.choose_draw, hard.choose_lay, hard.choose_hit, knowing)
                 command = bot_play(policy, ruleset.id, view, legal, rngs[seat])
         if command is None:
-            command = bot_command(levels[seat], ruleset, state, seat, rngs[seat])
-        state, _ = ruleset.apply(state, seat, command)
+            command = bot_command(levels[seat], ruleset, state, seat, rngs[seat], memories.get(seat))
+        state, events = ruleset.apply(state, seat, command)
+        for s, memory in memories.items():
+            memories[s] = remember(ruleset, memory, s, events)
     return hard_seat in ruleset.winners(state)
 
 
@@ -87,7 +119,7 @@ def main() -> int:
     parser.add_argument("--ruleset", default="mattel", choices=("mattel", "master"))
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--oracle", default="both", choices=("both", "build", "laid", "none"))
+    parser.add_argument("--oracle", default="both", choices=("both", "build", "laid", "draw", "none"))
     parser.add_argument("--players", type=int, default=2, help="seats: hard and normal bots (2-6)")
     args = parser.parse_args()
     ruleset = registry.get(args.ruleset)

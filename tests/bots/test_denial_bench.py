@@ -1,20 +1,23 @@
-"""bench/denial.py measures what knowing the next player's takes would be worth; the bot itself stays public (C-9)."""
+"""bench/denial.py measures what knowing the next player's takes, or the draw pile's top card, would be worth; the
+bot itself stays public (C-9)."""
 
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 
 from app.bots import hard
 from app.bots.driver import bot_inputs
 from app.bots.tactics import tactics_for
 from app.rules import registry
-from app.rules.core.commands import Discard
+from app.rules.core.cards import Card, CardKind, Colour, card_to_json
+from app.rules.core.commands import Discard, Draw, Pile
 from bench import denial
 
 
 def test_the_denial_bench_plays_whole_games_with_and_without_the_oracle_c9_m4() -> None:
     ruleset = registry.get("mattel")
-    for oracle in ("both", "none"):
+    for oracle in ("both", "draw", "none"):
         assert denial.play(ruleset, 3, 0, oracle) in (True, False)
     assert denial.play(ruleset, 3, 2, "both", players=4) in (True, False)  # four seats, hard in the third
 
@@ -34,3 +37,25 @@ def test_hard_discards_by_the_estimate_it_is_given_c9_m4() -> None:
     chosen = hard.choose_discard(tactics, view, discards, random.Random(0))
     avoid = hard.discard_by(lambda card, *_: 1.0 if card.id == chosen.card else 0.0)
     assert avoid(tactics, view, discards, random.Random(0)).card != chosen.card
+
+
+def test_the_draw_oracle_takes_the_discard_only_when_it_beats_the_hidden_card_m4() -> None:
+    """M-4 with the draw pile's top card known: hand 5 5 9 9 on two sets of 3. A 5 on the discard pile and a 2
+    under the draw pile's top: the 5 (one card from the phase against two). A 9 hidden instead: as close either
+    way, so the draw pile (as ``hard`` draws when the discard does not help more)."""
+    def card(i: int, number: int) -> Card:
+        return Card(i, CardKind.NUMBER, number=number, colour=Colour.RED)
+
+    hand = [card(1, 5), card(2, 5), card(3, 9), card(4, 9)]
+    draws = [Draw(Pile.DRAW), Draw(Pile.DISCARD)]
+    ruleset = registry.get("mattel")
+
+    def choice(top: Card, hidden: Card) -> Draw | None:
+        view = {"seat": 0, "hand": [card_to_json(c) for c in hand], "table": [], "players": [],
+                "discard_top": card_to_json(top), "my_phase": [{"kind": "set", "size": 3}] * 2}
+        state = SimpleNamespace(piles=SimpleNamespace(draw=(hidden,)))
+        return denial.clairvoyant_draw(ruleset, state, view, draws)
+
+    assert choice(card(5, 5), card(6, 2)) == Draw(Pile.DISCARD)
+    assert choice(card(5, 5), card(6, 9)) == Draw(Pile.DRAW)
+    assert choice(card(5, 2), card(6, 3)) == Draw(Pile.DRAW)
