@@ -41,8 +41,8 @@ def test_hard_discards_by_the_estimate_it_is_given_c9_m4() -> None:
 
 def test_the_draw_oracle_takes_the_discard_only_when_it_beats_the_hidden_card_m4() -> None:
     """M-4 with the draw pile's top card known: hand 5 5 9 9 on two sets of 3. A 5 on the discard pile and a 2
-    under the draw pile's top: the 5 (one card from the phase against two). A 9 hidden instead: as close either
-    way, so the draw pile (as ``hard`` draws when the discard does not help more)."""
+    on top of the draw pile: the 5 (one card from the phase against two). A 9 on the draw pile instead: as close
+    either way, so the draw pile; a 2 on the discard pile and a 3 on the draw pile: neither helps, the draw pile."""
     def card(i: int, number: int) -> Card:
         return Card(i, CardKind.NUMBER, number=number, colour=Colour.RED)
 
