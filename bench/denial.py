@@ -27,9 +27,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.bots import REMEMBERING, hard  # noqa: E402
+from app.bots import hard  # noqa: E402
 from app.bots import view as v  # noqa: E402
-from app.bots.driver import bot_command, bot_inputs, first_memory, remember  # noqa: E402
+from app.bots.driver import bot_command, bot_inputs, play_game  # noqa: E402
 from app.bots.evaluate import distance  # noqa: E402
 from app.bots.simulate import wilson  # noqa: E402
 from app.bots.tactics import Policy, tactics_for  # noqa: E402
@@ -88,30 +88,25 @@ def clairvoyant_draw(ruleset: Any, state: Any, view: dict[str, Any], draws: list
 def play(ruleset: Any, seed: int, hard_seat: int, oracle: str, players: int = 2) -> bool:
     levels = ["normal"] * players
     levels[hard_seat] = "hard"
-    state = ruleset.new_game(seed, players, ruleset.parse_options({}))
-    rngs = [random.Random(seed * 7919 + s) for s in range(players)]
-    memories = {s: first_memory(ruleset, state, s) for s, level in enumerate(levels) if level in REMEMBERING}
-    while not ruleset.is_over(state):
-        seat = ruleset.awaited(state)[0]
-        command = None
-        if oracle != "none" and seat == hard_seat:
-            view, legal = bot_inputs(ruleset, state, seat)
-            options = [c for c in legal if isinstance(c, Discard) and c.target is None]
-            stage = "laid" if v.has_laid(view) else "build"
-            draws = [c for c in legal if isinstance(c, Draw)]
-            if oracle == "draw" and draws:
-                command = clairvoyant_draw(ruleset, state, view, draws)
-            elif options and not draws and oracle in ("both", stage):
-                truth = _truth(ruleset, state, seat, options)
-                knowing = hard.discard_by(_known({c.id: truth.get(c.id, 0.0) for c in v.hand(view)}))
-                policy = Policy(hard.LEVEL, hard.choose_draw, hard.choose_lay, hard.choose_hit, knowing)
-                command = bot_play(policy, ruleset.id, view, legal, rngs[seat])
-        if command is None:
-            command = bot_command(levels[seat], ruleset, state, seat, rngs[seat], memories.get(seat))
-        state, events = ruleset.apply(state, seat, command)
-        for s, memory in memories.items():
-            memories[s] = remember(ruleset, memory, s, events)
-    return hard_seat in ruleset.winners(state)
+
+    def knowing(state: Any, seat: int, rng: random.Random) -> Any:
+        """The oracle's command for the ``hard`` seat, or ``None`` to let it play as it does."""
+        if oracle == "none" or seat != hard_seat:
+            return None
+        view, legal = bot_inputs(ruleset, state, seat)
+        draws = [c for c in legal if isinstance(c, Draw)]
+        if oracle == "draw":
+            return clairvoyant_draw(ruleset, state, view, draws) if draws else None
+        options = [c for c in legal if isinstance(c, Discard) and c.target is None]
+        stage = "laid" if v.has_laid(view) else "build"
+        if not options or draws or oracle not in ("both", stage):
+            return None
+        truth = _truth(ruleset, state, seat, options)
+        estimate = hard.discard_by(_known({c.id: truth.get(c.id, 0.0) for c in v.hand(view)}))
+        policy = Policy(hard.LEVEL, hard.choose_draw, hard.choose_lay, hard.choose_hit, estimate)
+        return bot_play(policy, ruleset.id, view, legal, rng)
+
+    return hard_seat in play_game(ruleset, levels, seed, override=knowing).winners
 
 
 def main() -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -100,9 +100,15 @@ def _count_round(record: GameRecord, event: Any, phases: Mapping[int, int], laid
         cell[3] += len(hands[seat]) if seat < len(hands) else 0
 
 
+Override = Callable[[Any, int, random.Random], Any]
+"""``(state, seat, the seat's random generator) -> command``, or ``None`` to let the seat's bot choose."""
+
+
 def play_game(ruleset: AnyRuleset, levels: Sequence[str], seed: int, options: Mapping[str, Any] | None = None,
-              max_commands: int = 100_000) -> GameRecord:
-    """Play one whole game with a bot of ``levels[seat]`` in every seat; every command must be accepted."""
+              max_commands: int = 100_000, override: Override | None = None) -> GameRecord:
+    """Play one whole game with a bot of ``levels[seat]`` in every seat; every command must be accepted.
+    ``override`` may play a command instead of the bot (a benchmark that gives one seat hidden information on
+    purpose, ``bench/denial.py``; never a bot, C-9)."""
     state = ruleset.new_game(seed, len(levels), ruleset.parse_options(options or {}))
     rngs = [random.Random(seed * 7919 + seat) for seat in range(len(levels))]
     memories = {seat: first_memory(ruleset, state, seat) for seat, level in enumerate(levels) if level in REMEMBERING}
@@ -117,7 +123,9 @@ def play_game(ruleset: AnyRuleset, levels: Sequence[str], seed: int, options: Ma
         if not awaited:
             raise BotError("no seat is awaited in a running game")
         seat = awaited[0]
-        command = bot_command(levels[seat], ruleset, state, seat, rngs[seat], memories.get(seat))
+        command = override(state, seat, rngs[seat]) if override is not None else None
+        if command is None:
+            command = bot_command(levels[seat], ruleset, state, seat, rngs[seat], memories.get(seat))
         try:
             state, events = ruleset.apply(state, seat, command)
         except RuleError as err:
