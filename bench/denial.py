@@ -1,6 +1,7 @@
 """What ``hard`` would gain by knowing hidden information: upper bounds, not a bot.
 
-    python bench/denial.py [--ruleset mattel|master] [--games 200] [--seed 1] [--oracle both|build|laid|draw|none]
+    python bench/denial.py [--ruleset mattel|master] [--games 200] [--seed 1] [--players 2]
+                           [--oracle both|build|laid|draw|all|none]
 
 ``hard`` weighs each candidate discard by the chance that the next player takes it from the discard pile
 (``app.bots.hard.take_chance``, from public information only, C-9). Here that chance is replaced, for the
@@ -11,10 +12,11 @@ of the other player's takes is worth; no bot ever does this (``tests/bots/test_h
 ``--oracle build``: only while hard's phase is not down; ``laid``: only once it is; ``none``: hard as it plays,
 with its memory of the round as in the simulator (the same games without the oracle, for comparison).
 ``--oracle draw`` measures the other choice a card game leaves open (M-4, R-6): ``hard`` sees the draw pile's
-top card when it picks a pile (``clairvoyant_draw``) and discards as it plays. Against ``normal`` (heads-up, or
-``--players`` seats), seats rotating; prints hard's wins with a 95 % Wilson interval every 100 games. The card
-games only: in the board game the next player's first choice is a move (B-5), not a draw, so there is nothing
-to look up.
+top card when it picks a pile (``clairvoyant_draw``) and discards as it plays; ``--oracle all`` tells it both
+the draw pile's top card and the next player's takes, the bound on the two choices together. Against ``normal``
+(heads-up, or ``--players`` seats), seats rotating; prints hard's wins with a 95 % Wilson interval every 100
+games. The card games only: in the board game the next player's first choice is a move (B-5), not a draw, so
+there is nothing to look up.
 """
 
 from __future__ import annotations
@@ -85,26 +87,38 @@ def clairvoyant_draw(ruleset: Any, state: Any, view: dict[str, Any], draws: list
     return take if after(top) < after(hidden) else blind
 
 
+ORACLES = ("both", "build", "laid", "draw", "all", "none")
+"""What the ``hard`` seat is told: the next player's takes (``both``, or only while its phase is not down,
+``build``, or only once it is, ``laid``), the draw pile's top card (``draw``), both of those (``all``), nothing
+(``none``)."""
+
+
+def oracle_command(ruleset: Any, state: Any, seat: int, oracle: str, rng: random.Random) -> Any:
+    """The command ``hard`` plays at ``seat`` with the hidden information ``oracle`` names, or ``None`` where
+    that information leaves the choice to ``hard`` as it plays (no draw or discard to choose, or another
+    oracle's choice)."""
+    if oracle == "none":
+        return None
+    view, legal = bot_inputs(ruleset, state, seat)
+    draws = [c for c in legal if isinstance(c, Draw)]
+    if draws:
+        return clairvoyant_draw(ruleset, state, view, draws) if oracle in ("draw", "all") else None
+    options = [c for c in legal if isinstance(c, Discard) and c.target is None]
+    stage = "laid" if v.has_laid(view) else "build"
+    if not options or oracle not in ("both", "all", stage):
+        return None
+    truth = _truth(ruleset, state, seat, options)
+    estimate = hard.discard_by(_known({c.id: truth.get(c.id, 0.0) for c in v.hand(view)}))
+    policy = Policy(hard.LEVEL, hard.choose_draw, hard.choose_lay, hard.choose_hit, estimate)
+    return bot_play(policy, ruleset.id, view, legal, rng)
+
+
 def play(ruleset: Any, seed: int, hard_seat: int, oracle: str, players: int = 2) -> bool:
     levels = ["normal"] * players
     levels[hard_seat] = "hard"
 
     def knowing(state: Any, seat: int, rng: random.Random) -> Any:
-        """The oracle's command for the ``hard`` seat, or ``None`` to let it play as it does."""
-        if oracle == "none" or seat != hard_seat:
-            return None
-        view, legal = bot_inputs(ruleset, state, seat)
-        draws = [c for c in legal if isinstance(c, Draw)]
-        if oracle == "draw":
-            return clairvoyant_draw(ruleset, state, view, draws) if draws else None
-        options = [c for c in legal if isinstance(c, Discard) and c.target is None]
-        stage = "laid" if v.has_laid(view) else "build"
-        if not options or draws or oracle not in ("both", stage):
-            return None
-        truth = _truth(ruleset, state, seat, options)
-        estimate = hard.discard_by(_known({c.id: truth.get(c.id, 0.0) for c in v.hand(view)}))
-        policy = Policy(hard.LEVEL, hard.choose_draw, hard.choose_lay, hard.choose_hit, estimate)
-        return bot_play(policy, ruleset.id, view, legal, rng)
+        return oracle_command(ruleset, state, seat, oracle, rng) if seat == hard_seat else None
 
     return hard_seat in play_game(ruleset, levels, seed, override=knowing).winners
 
@@ -114,7 +128,7 @@ def main() -> int:
     parser.add_argument("--ruleset", default="mattel", choices=("mattel", "master"))
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--oracle", default="both", choices=("both", "build", "laid", "draw", "none"))
+    parser.add_argument("--oracle", default="both", choices=ORACLES)
     parser.add_argument("--players", type=int, default=2, help="seats: hard and normal bots (2-6)")
     args = parser.parse_args()
     ruleset = registry.get(args.ruleset)

@@ -17,7 +17,7 @@ from bench import denial
 
 def test_the_denial_bench_plays_whole_games_with_and_without_the_oracle_c9_m4() -> None:
     ruleset = registry.get("mattel")
-    for oracle in ("both", "draw", "none"):
+    for oracle in ("both", "draw", "all", "none"):
         assert denial.play(ruleset, 3, 0, oracle) in (True, False)
     assert denial.play(ruleset, 3, 2, "both", players=4) in (True, False)  # four seats, hard in the third
 
@@ -59,3 +59,29 @@ def test_the_draw_oracle_takes_the_discard_only_when_it_beats_the_hidden_card_m4
     assert choice(card(5, 5), card(6, 2)) == Draw(Pile.DISCARD)
     assert choice(card(5, 5), card(6, 9)) == Draw(Pile.DRAW)
     assert choice(card(5, 2), card(6, 3)) == Draw(Pile.DRAW)
+
+
+def test_each_oracle_answers_only_the_choice_it_knows_about_m4_c9() -> None:
+    """A draw and then a discard of the same seat: ``draw`` answers the draw only, ``both`` the discard only,
+    ``all`` both and ``none`` neither (``hard`` then plays as it does)."""
+    ruleset = registry.get("mattel")
+    state = ruleset.new_game(5, 4, ruleset.parse_options({}))
+    seat = ruleset.awaited(state)[0]
+    _, legal = bot_inputs(ruleset, state, seat)
+    assert any(isinstance(c, Draw) for c in legal)
+    before = state
+    state, _ = ruleset.apply(state, seat, Draw(Pile.DRAW))
+    _, legal = bot_inputs(ruleset, state, seat)
+    assert legal and all(isinstance(c, Discard) for c in legal)
+
+    def answers(oracle: str) -> tuple[bool, bool]:
+        drew = denial.oracle_command(ruleset, before, seat, oracle, random.Random(0))
+        threw = denial.oracle_command(ruleset, state, seat, oracle, random.Random(0))
+        assert drew is None or isinstance(drew, Draw)
+        assert threw is None or isinstance(threw, Discard)
+        return drew is not None, threw is not None
+
+    assert answers("draw") == (True, False)
+    assert answers("both") == (False, True)
+    assert answers("all") == (True, True)
+    assert answers("none") == (False, False)
