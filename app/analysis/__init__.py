@@ -1,4 +1,4 @@
-"""Finished-game analysis from the full record (ARCHITECTURE.md): missed lay-downs, missed hits, discards that fed
+"""Finished-game analysis from the full record (docs/architecture.md): missed lay-downs, missed hits, discards that fed
 the next player and the race's turning points, found by replaying the record through the engine with the exact
 solver and the rule sets' own legal commands (``review``), off the command path: computed once per game in a
 worker thread and stored (``worker``, ``models``)."""

@@ -1,5 +1,5 @@
 """Duty leases: which server process makes a table's bot, stand-in and turn-timer decisions and sends its push
-reminders (ARCHITECTURE.md, Realtime: one process at a time, through a lease in the database).
+reminders (docs/architecture.md, "The bots' runtime": one process at a time, through a lease in the database).
 
 A lease is a ``duty_lease`` row per table with an owner (a process id made at start) and an expiry. A process
 takes a table's lease when it is free, expired or already its own (one conditional UPDATE, or the INSERT of the

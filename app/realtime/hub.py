@@ -1,8 +1,11 @@
 """The hub: one channel per table, fanning "table X is at version N" out to every local socket.
 
-A notification carries only the table id (and version); the channel's single worker then reads what it
-needs from the database through the game service (the table, one view per seat, the stored per-seat
-redacted events each socket missed) and queues one message per socket. Sends go through bounded per-socket
+A notification carries the table id and its version and, for an accepted command, the command itself
+(``app.realtime.backends``: ``table_id:version:game_id:seat:command``). The listener first brings this process's
+cached copy of the game one step forward with that command (``app.services.fanout``, the deterministic engine,
+C-10) and then wakes the table here (``wake_local``). The channel's single worker asks the fan-out for what its
+sockets need (the table, one view per seat, the per-seat redacted events each socket missed): from the cache when
+it is current, else read from the database; and it queues one message per socket. Sends go through bounded per-socket
 queues, each drained by a writer task that runs while its queue holds something (an idle socket has neither
 a task nor a queue object), so a slow or dead client never blocks the others: a client whose queue
 overflows is closed.

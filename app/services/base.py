@@ -1,6 +1,6 @@
-"""What every part of the game service shares (ARCHITECTURE.md, Persistence): the service's wiring (database,
-settings, rule sets, notifier, extensions, state cache) and the small load helpers: a table, its seats, its current
-game, who is asking, a game's state at its version, and the table info every answer and socket carries.
+"""What every part of the game service shares (docs/architecture.md, "The command path"): the service's wiring
+(database, settings, rule sets, notifier, extensions, state cache) and the small load helpers: a table, its seats,
+its current game, who is asking, a game's state at its version, and the table info every answer and socket carries.
 
 The parts that use it each have a module: ``games`` (the command path, and the ``GameService`` facade routes and
 sockets call), ``lobby`` (tables, seats, joins, start), ``rematch`` (the next game by consent), ``replays`` and

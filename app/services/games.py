@@ -1,5 +1,5 @@
-"""The game service's command path (ARCHITECTURE.md, Persistence), and ``GameService``, the one object routes,
-sockets and extensions call.
+"""The game service's command path (docs/architecture.md, "The command path"), and ``GameService``, the one object
+routes, sockets and extensions call.
 
 Every accepted command goes load -> apply through the engine -> append the command and store the new
 snapshot in one transaction guarded by the game's version -> commit -> publish ``(table_id, version)``.

@@ -1,4 +1,4 @@
-"""Every bad input is refused cleanly (ARCHITECTURE.md errors, C-11 validation): real legal commands of every
+"""Every bad input is refused cleanly (docs/architecture.md, Errors; C-11 validation): real legal commands of every
 rule set are mutated at random -- wrong types, missing and extra fields, other players' and unknown card ids,
 the wrong seat, stale versions, arbitrary JSON -- and sent through ``POST /api/tables/{id}/commands`` while a
 game is played on. Each one either is legal and applied, or gets a 4xx ``{"error": {"code", "message"}}`` with

@@ -1,9 +1,9 @@
-"""ARCHITECTURE (Style): every public engine function has a docstring naming the rules paragraph it implements.
+"""docs/architecture.md (The engine): every public engine function has a docstring naming the rules paragraph it implements.
 
 Read with ``ast`` from the source: every public module-level function and class of ``app/rules`` (name not
 starting with ``_``) has a docstring, and every public function of a rule set's ``game.py`` (the rule set's
 moves, prompts and views of the rules) cites a rule ID (``C-4``, ``M-6``, ``R-11``, ``B-5``) of
-``../shared/rules/``.
+the rules reference, ``docs/rules/``.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def test_every_public_function_of_a_rule_set_game_names_its_rules_paragraph() ->
 
 
 def test_the_rule_id_pattern_matches_the_rules_ids_and_nothing_else() -> None:
-    """The four rule ID families of ``../shared/rules/`` (C common, M mattel, R master, B board)."""
+    """The four rule ID families of ``docs/rules/`` (C common, M mattel, R master, B board)."""
     for text in ["C-4", "(M-6)", "R-11: Give me five", "B-5 choice", "C-8 rebuild; C-12 stall"]:
         assert RULE_ID.search(text), text
     for text in ["", "X-1", "C4", "AC-1", "Round 1-2", "C-"]:

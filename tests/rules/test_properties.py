@@ -53,7 +53,7 @@ def test_C1_every_card_is_always_accounted_for(game: tuple[str, int, int, int]) 
 @FAST
 @given(games)
 def test_apply_never_mutates_its_input(game: tuple[str, int, int, int]) -> None:
-    """ARCHITECTURE: state is immutable; ``apply`` returns a new state."""
+    """docs/architecture.md (The engine): state is immutable; ``apply`` returns a new state."""
     rid, seed, players, phases = game
     ruleset = registry.get(rid)
     for step in playout(ruleset, seed, players, short_options(ruleset, phases)):

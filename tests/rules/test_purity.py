@@ -1,4 +1,4 @@
-"""ARCHITECTURE: ``app/rules`` imports nothing outside the standard library and itself."""
+"""docs/architecture.md (The engine): ``app/rules`` imports nothing outside the standard library and itself."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Engine errors, each with a stable machine-readable code (ARCHITECTURE.md, Errors).
+"""Engine errors, each with a stable machine-readable code (docs/architecture.md, "The engine").
 
 The API maps ``InvalidCommand`` to 422, ``NotYourTurn`` to 403 and every other ``RuleError`` to 409;
 the websocket sends ``{"type": "error", "ref", "code", "message"}`` to the sender only.
