@@ -1,4 +1,4 @@
-"""``python -m app.admin``: the operator's command line (README, Operating).
+"""``python -m app.admin``: the operator's command line (docs/operating.md, "Admin command").
 
     prune [--dry-run]     delete what the retention settings no longer keep (app/services/retention.py)
     export TABLE_ID       print a table's record as JSON: the table and each game as a game record
@@ -104,7 +104,7 @@ def run(args: argparse.Namespace, settings: Settings) -> None:
     if args.command == "backup":
         if not settings.database_url.startswith("sqlite"):
             raise AdminError("backup copies SQLite databases only; back up Postgres with pg_dump "
-                             "(README, Operating)")
+                             "(docs/operating.md, Backups)")
         _database(settings).dispose()
         size = backup_sqlite(settings.database_url, args.path)
         _print({"backup": str(args.path), "bytes": size})

@@ -408,7 +408,7 @@ def prune_at_size(args: argparse.Namespace) -> None:
 
 # ----------------------------------------------------------------------------------------------------- backup
 def backup(args: argparse.Namespace) -> None:
-    """``pg_dump`` of the built database (the README's Postgres backup), and ``app.admin export`` / ``import`` of
+    """``pg_dump`` of the built database (docs/operating.md, Backups), and ``app.admin export`` / ``import`` of
     ``--samples`` of its tables, timed."""
     from app.persistence.db import Database
     from app.services.archive import export_table, import_record

@@ -1,6 +1,6 @@
 """A consistent copy of a SQLite database while the server runs (SQLite's online backup API).
 
-Postgres is backed up with its own tools (``pg_dump`` / ``pg_restore``, README "Operating").
+Postgres is backed up with its own tools (``pg_dump`` / ``pg_restore``, docs/operating.md "Backups").
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ def backup_sqlite(url: str, target: Path) -> int:
     (writers may go on meanwhile; the copy is one consistent snapshot). Returns the copy's size in bytes."""
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite":
-        raise BackupError("backup copies SQLite databases only; back up Postgres with pg_dump (README, Operating)")
+        raise BackupError("backup copies SQLite databases only; back up Postgres with pg_dump "
+                          "(docs/operating.md, Backups)")
     source_path = parsed.database
     if not source_path or source_path == ":memory:" or not Path(source_path).is_file():
         raise BackupError(f"no SQLite database file at {source_path!r}")
