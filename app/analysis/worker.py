@@ -21,6 +21,7 @@ from sqlalchemy.exc import IntegrityError
 from app.persistence.commands import read_commands
 from app.persistence.db import Database
 from app.persistence.models import Game
+from app.rules.core.ruleset import JSONDict
 from app.rules.registry import AnyRuleset
 
 from .marks import ANALYSIS_VERSION
@@ -29,7 +30,6 @@ from .review import analyse
 
 log = logging.getLogger("phase10.analysis")
 
-JSONDict = dict[str, Any]
 
 
 class NotFinished(Exception):

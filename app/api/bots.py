@@ -12,7 +12,7 @@ Every change bumps the table revision and is published like any lobby change, so
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
@@ -20,26 +20,23 @@ from sqlalchemy import select
 
 from app.api.deps import Number, SeatToken, Service
 from app.api.schemas import BotInfo, Name, RequestBody, TableInfo, TimerInfo
-from app.bots import LEVELS
+from app.bots import LEVELS, BotLevel
 from app.bots.models import BotSeat
-from app.bots.timers import TIMER_MODES, StandInLevel, TimerMode, bot_levels, forget, store_clock, timer_seconds
+from app.bots.timers import TIMER_MODES, TimerMode, bot_levels, forget, store_clock, timer_seconds
 from app.persistence.models import Seat
 from app.services.errors import ServiceError
 
 router = APIRouter(prefix="/api", tags=["bots"])
 
-Level = Literal["easy", "normal", "hard"]
-
-
 class AddBot(RequestBody):
-    level: Level = "normal"
+    level: BotLevel = "normal"
     name: Name | None = None
 
 
 class ClockIn(RequestBody):
     turn_timer: TimerMode | None = None
     stand_in: bool | None = None
-    stand_in_level: StandInLevel | None = Field(
+    stand_in_level: BotLevel | None = Field(
         None, description="the level of the bot that stands in for an absent player at this table (easy, normal or "
         "hard; the server's default until set); anything else is refused with 422 invalid_request, field "
         "stand_in_level")

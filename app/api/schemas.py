@@ -6,7 +6,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, RootModel, StringConstraints, field_validator
 
-from app.bots.timers import StandInLevel, TimerMode
+from app.bots import BotLevel
+from app.bots.timers import TimerMode
 from app.services.text import check_texts, clean_name
 
 # The database's integer columns are 32-bit: numbers from clients (versions, seats, game numbers, steps)
@@ -54,7 +55,7 @@ class CreateTable(RequestBody):
     turn_timer: TimerMode = Field(
         "off", description="time per decision (as PUT /api/tables/{id}/clock); the easy bot decides when it runs out")
     stand_in: bool = Field(False, description="a bot plays for a seat disconnected longer than the grace period")
-    stand_in_level: StandInLevel | None = Field(None, description="that bot's level (the server's default if unset)")
+    stand_in_level: BotLevel | None = Field(None, description="that bot's level (the server's default if unset)")
 
 
 class JoinTable(RequestBody):

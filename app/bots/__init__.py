@@ -10,14 +10,19 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from . import easy, hard, normal
 from .memory import Memory
 
 BotFn = Callable[[str, Mapping[str, Any], Sequence[Any], random.Random, Memory | None], Any]
 
+BotLevel = Literal["easy", "normal", "hard"]
+"""The bot levels, weakest first: a bot seat's, a stand-in's and the table's stand-in default
+(``tests/bots/test_levels.py`` checks that ``LEVELS`` names the same ones, in this order)."""
+
 LEVELS: dict[str, BotFn] = {"easy": easy.choose, "normal": normal.choose, "hard": hard.choose}
+"""Each level's decision function."""
 
 REMEMBERING = frozenset({"hard"})
 """The levels that read a memory of the round; the others are given none (nothing need be kept for them)."""

@@ -47,6 +47,7 @@ from sqlalchemy.orm import Session
 from app import metrics
 from app.persistence.models import Game, Seat
 from app.rules.core.errors import RuleError
+from app.rules.core.ruleset import JSONDict
 from app.services.base import ATTRIBUTIONS
 from app.services.errors import ServiceError
 from app.services.games import GameRef, GameService
@@ -71,7 +72,6 @@ from .timers import (
 
 log = logging.getLogger("phase10.bots")
 
-JSONDict = dict[str, Any]
 # A decision, a plan or a lease tick that failed (the database was unreachable) is tried again after this long.
 RETRY_SECONDS = 1.0
 # Every this many seconds a process also looks for running games with duties that no live lease covers (a game

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Literal
-
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-BotLevel = Literal["easy", "normal", "hard"]
-"""The bot levels (``app.bots.LEVELS``): a bot seat's and a stand-in's."""
+from . import BotLevel
 
 
 class BotSettings(BaseSettings):

@@ -25,13 +25,12 @@ from sqlalchemy.orm import Session
 from app.persistence.models import Game, GameCommand, Seat
 from app.services.games import GameRef
 
+from . import LEVELS
 from .models import BotSeat, DutyLease, TableClock
-from .settings import BotLevel, BotSettings
+from .settings import BotSettings
 
 TimerMode = Literal["off", "relaxed", "fast", "1h", "12h", "1d", "3d"]
-TIMER_MODES: tuple[str, ...] = ("off", "relaxed", "fast", "1h", "12h", "1d", "3d")
-StandInLevel = BotLevel
-STAND_IN_LEVELS: tuple[str, ...] = get_args(BotLevel)
+TIMER_MODES: tuple[str, ...] = get_args(TimerMode)
 # Correspondence play: hours and days per decision.
 CORRESPONDENCE_SECONDS = {"1h": 3600.0, "12h": 12 * 3600.0, "1d": 24 * 3600.0, "3d": 3 * 24 * 3600.0}
 
@@ -134,7 +133,7 @@ def store_clock(s: Session, table_id: str, turn_timer: str | None = None, stand_
     if stand_in is not None:
         row.stand_in = stand_in
     if stand_in_level is not None:
-        if stand_in_level not in STAND_IN_LEVELS:
+        if stand_in_level not in LEVELS:
             raise ValueError(f"unknown stand_in_level {stand_in_level!r}")
         row.stand_in_level = stand_in_level
     s.flush()

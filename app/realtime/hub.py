@@ -23,12 +23,12 @@ from typing import Any, Protocol
 
 from app import fastjson, metrics
 from app.persistence.db import database_unavailable
+from app.rules.core.ruleset import JSONDict
 from app.services.errors import sentence
 from app.services.games import SPECTATOR, FanoutData
 
 log = logging.getLogger("phase10.hub")
 
-JSONDict = dict[str, Any]
 Fanout = Callable[[str, set[int | None], int], Awaitable[FanoutData]]
 
 # How long a closing socket may take to send its last queued frames.

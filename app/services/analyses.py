@@ -6,15 +6,13 @@ Reading an analysis reveals every hand's history, so it is only ever given for a
 
 from __future__ import annotations
 
-from typing import Any
-
 from app.analysis.worker import AnalysisWorker, stored
+from app.rules.core.ruleset import JSONDict
 
 from .errors import ServiceError
 from .games import GameService
 from .replays import ReplayAccess
 
-JSONDict = dict[str, Any]
 PENDING: JSONDict = {"status": "pending"}
 
 

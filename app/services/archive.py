@@ -28,6 +28,7 @@ from sqlalchemy.orm import Session
 from app.persistence.commands import StoredCommand, read_commands, store_pack
 from app.persistence.db import Database
 from app.persistence.models import Game, GameCommand, GameTable, Seat, utcnow
+from app.rules.core.ruleset import JSONDict
 
 from .base import AnyRuleset, RulesetCatalog
 from .security import digest, new_join_code, new_table_id
@@ -37,7 +38,6 @@ FORMAT_VERSION = 2  # 2: each game is a game record (version 1's games are read 
 GAME_FORMAT = "phase10-game-record"
 GAME_FORMAT_VERSION = 1
 
-JSONDict = dict[str, Any]
 
 
 class RecordError(Exception):

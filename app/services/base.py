@@ -24,13 +24,13 @@ from app.persistence.commands import read_commands
 from app.persistence.db import Database
 from app.persistence.models import Game, GameTable, Seat
 from app.rules import registry
+from app.rules.core.ruleset import JSONDict
 from app.settings import Settings
 
 from .errors import ServiceError, bad_token, table_not_found
 from .security import JoinLimiter, digest
 
 AnyRuleset = registry.AnyRuleset
-JSONDict = dict[str, Any]
 SPECTATOR = "spectator"
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Callable
-from typing import Any, Protocol, cast
+from typing import Protocol, cast
 
 from sqlalchemy import Table, bindparam, delete, func, select, text
 from sqlalchemy.orm import Session
@@ -27,11 +27,10 @@ from sqlalchemy.orm import Session
 from app import metrics
 from app.persistence.db import Database
 from app.persistence.models import ChatMessage, Game, GameTable, Seat
+from app.rules.core.ruleset import JSONDict
 
 from .errors import ServiceError, bad_token, table_not_found
 from .security import digest
-
-JSONDict = dict[str, Any]
 
 KEEP = 50  # messages kept per table
 BURST = 5  # messages ...

@@ -9,18 +9,17 @@ first.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import defer
 
 from app.persistence.models import Game, GameTable, Seat
+from app.rules.core.ruleset import JSONDict
 
 from .games import GameService
 from .security import digest
 from .series import table_series
 
-JSONDict = dict[str, Any]
 MAX_TABLES = 50
 
 

@@ -45,6 +45,7 @@ from app.persistence.commands import read_commands
 from app.persistence.db import Database, database_unavailable
 from app.persistence.models import Game, Seat
 from app.persistence.push import PushKey, PushSubscription
+from app.rules.core.ruleset import JSONDict
 from app.settings import Settings
 from app.web.i18n import LANGUAGES, translate
 
@@ -54,7 +55,6 @@ from .push_endpoints import Endpoint, EndpointRefused, PushEndpoints
 
 log = logging.getLogger("phase10.push")
 
-JSONDict = dict[str, Any]
 MAX_SUBSCRIPTIONS_PER_SEAT = 5
 # Which tables have a subscription at all (the check of any other table stops there, and commands at it cost the
 # worker nothing): one query for all tables, made again when this old. A subscription stored by this process counts

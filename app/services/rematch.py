@@ -19,6 +19,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from app.persistence.models import Game, GameTable, Seat
+from app.rules.core.ruleset import JSONDict
 from app.services.errors import ServiceError
 
 from .games import GameService
@@ -26,7 +27,6 @@ from .models import RematchAnswer, RematchOffer
 
 log = logging.getLogger("phase10.games")
 
-JSONDict = dict[str, Any]
 
 
 class Rematches:

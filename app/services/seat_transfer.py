@@ -15,6 +15,7 @@ import segno
 from sqlalchemy import delete, select
 
 from app.persistence.models import Seat
+from app.rules.core.ruleset import JSONDict
 
 from .errors import ServiceError
 from .games import GameService
@@ -23,7 +24,6 @@ from .security import digest, new_join_code, new_token
 
 log = logging.getLogger("phase10.games")
 
-JSONDict = dict[str, Any]
 SEAT_MOVED = "seat_moved"  # the hub message that closes the old device's sockets (app/realtime/hub.py)
 
 

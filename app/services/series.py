@@ -11,17 +11,16 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from threading import Lock
-from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.persistence.models import Game, Seat
+from app.rules.core.ruleset import JSONDict
 
 from .base import SPECTATOR
 from .history import History
 
-JSONDict = dict[str, Any]
 ROUND_ENDS = frozenset({"round_ended", "board_round_ended"})
 _SUMMARIES: OrderedDict[int, JSONDict] = OrderedDict()
 _LOCK = Lock()

@@ -14,12 +14,12 @@ from typing import Any
 from sqlalchemy import func, select
 
 from app.persistence.models import Game, ReplayShare, Seat
+from app.rules.core.ruleset import JSONDict
 
 from .errors import ServiceError
 from .games import GameService
 from .security import digest, new_token
 
-JSONDict = dict[str, Any]
 MAX_SHARES_PER_GAME = 20
 
 

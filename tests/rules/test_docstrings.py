@@ -1,4 +1,4 @@
-"""docs/architecture.md (The engine): every public engine function has a docstring naming the rules paragraph it implements.
+"""Every public engine function has a docstring naming the rules paragraph it implements (docs/architecture.md).
 
 Read with ``ast`` from the source: every public module-level function and class of ``app/rules`` (name not
 starting with ``_``) has a docstring, and every public function of a rule set's ``game.py`` (the rule set's
