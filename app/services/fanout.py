@@ -21,11 +21,11 @@ from sqlalchemy.orm import Session
 
 from app import metrics
 from app.persistence.db import Database
+from app.rules.core.ruleset import JSONDict
 from app.settings import Settings
 
 from .base import (
     GameRef,
-    JSONDict,
     LazyRedaction,
     Notifier,
     RulesetCatalog,

@@ -26,11 +26,11 @@ from app.persistence.commands import pack_game, packed_command
 from app.persistence.hot import HotUnavailable, UniqueViolation
 from app.persistence.models import Game, GameCommand, GameTable, Seat, utcnow
 from app.rules.core.errors import GameOver, RuleError, StaleVersion
+from app.rules.core.ruleset import JSONDict
 
 from .base import (
     SPECTATOR,
     GameRef,
-    JSONDict,
     Notifier,
     NullNotifier,
     RulesetCatalog,

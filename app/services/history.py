@@ -27,9 +27,10 @@ from sqlalchemy.orm import Session
 from app.persistence.commands import read_commands
 from app.persistence.db import Database
 from app.persistence.models import Game
+from app.rules.core.ruleset import JSONDict
 from app.settings import Settings
 
-from .base import AnyRuleset, JSONDict, LazyRedaction, Notifier, RulesetCatalog, ServiceBase, TableExtension
+from .base import AnyRuleset, LazyRedaction, Notifier, RulesetCatalog, ServiceBase, TableExtension
 
 Steps = list[tuple[int, JSONDict]]  # (version, the command's events redacted per key: ``LazyRedaction``)
 

@@ -17,8 +17,9 @@ from sqlalchemy.orm import Session
 
 from app.persistence.models import Game, GameTable, Seat
 from app.rules.core.errors import InvalidOptions
+from app.rules.core.ruleset import JSONDict
 
-from .base import JSONDict, ServiceBase
+from .base import ServiceBase
 from .errors import ServiceError
 from .security import digest, matches, new_join_code, new_table_id, new_token
 from .text import same_name

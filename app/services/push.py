@@ -41,13 +41,13 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app import metrics
+from app.i18n import LANGUAGES, translate
 from app.persistence.commands import read_commands
 from app.persistence.db import Database, database_unavailable
 from app.persistence.models import Game, Seat
 from app.persistence.push import PushKey, PushSubscription
 from app.rules.core.ruleset import JSONDict
 from app.settings import Settings
-from app.web.i18n import LANGUAGES, translate
 
 from .errors import ServiceError
 from .games import GameRef, GameService

@@ -14,9 +14,10 @@ from sqlalchemy.orm import Session
 
 from app.persistence.commands import StoredCommand, read_commands
 from app.persistence.models import Game, ReplayShare
+from app.rules.core.ruleset import JSONDict
 
 from .archive import game_record
-from .base import SPECTATOR, JSONDict
+from .base import SPECTATOR
 from .errors import ServiceError
 from .history import History
 from .security import digest

@@ -17,7 +17,7 @@ def test_the_level_type_and_the_functions_name_the_same_levels() -> None:
 
 
 def test_the_timer_modes_are_the_timer_type() -> None:
-    assert TIMER_MODES == get_args(TimerMode) and TIMER_MODES[0] == "off"
+    assert get_args(TimerMode) == TIMER_MODES and TIMER_MODES[0] == "off"
 
 
 def test_a_stand_in_level_outside_the_levels_is_refused() -> None:
