@@ -104,10 +104,10 @@ def _redact(value: Any) -> Any:
 class RedactSecrets(logging.Filter):
     """Replace the value of every ``token=``, ``code=`` and ``share=`` in a log line with ``[redacted]``: uvicorn's
     access log and its websocket lines print the request's query, which may hold a seat token, a join code or a
-    share link's token. A query's keys are read percent-decoded, in any case (``%74oken=`` is ``token=`` to
-    the query parser, and the socket signs in with it: it is redacted like ``token=``). The message and each argument are
-    redacted in place, so a formatter that reads the arguments themselves (uvicorn's access formatter unpacks client, method, path, version and status) still
-    writes the line."""
+    share link's token. A query's keys are read percent-decoded, in any case (``%74oken=`` is ``token=`` to the
+    query parser, and the socket signs in with it: it is redacted like ``token=``). The message and each argument
+    are redacted in place, so a formatter that reads the arguments themselves (uvicorn's access formatter unpacks
+    client, method, path, version and status) still writes the line."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         record.msg = _redact(record.msg)
