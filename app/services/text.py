@@ -32,6 +32,8 @@ _IGNORABLE = frozenset(
 # Characters drawn as nothing (fonts give them an empty glyph) outside the default-ignorable ones: the braille
 # pattern blank, the Hangul fillers (also in ``_IGNORABLE``), the musical null notehead.
 BLANK = frozenset([0x2800, 0x115F, 0x1160, 0x3164, 0xFFA0, 0x1D159])
+# Tab, line feed and the other control characters that count as spaces stay, for ``check_texts`` to refuse.
+_CONTROL_SPACES = frozenset(ch for ch in map(chr, range(0x100)) if ch.isspace() and unicodedata.category(ch) == "Cc")
 _EMOJI_GLUE = frozenset([0x200D, *range(0xFE00, 0xFE10)])  # zero-width joiner, variation selectors
 
 
@@ -64,7 +66,8 @@ def _invisible(ch: str, keep: frozenset[int]) -> bool:
 
 def _visible(text: str, keep: frozenset[int]) -> str:
     """NFKC ``text`` without its invisible characters, every space or separator a plain space, trimmed."""
-    return "".join(" " if ch.isspace() else ch for ch in unicodedata.normalize("NFKC", text)
+    return "".join(" " if ch.isspace() and ch not in _CONTROL_SPACES else ch
+                   for ch in unicodedata.normalize("NFKC", text)
                    if not _invisible(ch, keep)).strip()
 
 
