@@ -24,7 +24,7 @@ from fastapi.responses import JSONResponse
 from app import stalls
 from app.api import analysis, errors, far, ops, rematch, replays, routes, ws
 from app.api.bots import router as bots_router
-from app.api.middleware import BodyLimit, SecurityHeaders, UrlGuard
+from app.api.middleware import AddressLimit, BodyLimit, SecurityHeaders, UrlGuard
 from app.api.push import router as push_router
 from app.api.schemas import Health
 from app.bots.runner import BotRunner
@@ -233,6 +233,7 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes, timeout=settings.http_body_timeout_seconds,
                        total=settings.http_body_total_seconds, paths={"/api/records": settings.max_record_bytes})
     app.add_middleware(UrlGuard)
+    app.add_middleware(AddressLimit, limit=settings.http_limit_per_address)
     app.add_middleware(SecurityHeaders)  # outermost: the 413 and every error carry the headers too
     app.include_router(routes.router)
     app.include_router(rematch.router)
