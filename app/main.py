@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from typing import Any
+from urllib.parse import unquote_plus
 
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
@@ -23,7 +24,7 @@ from fastapi.responses import JSONResponse
 from app import stalls
 from app.api import analysis, errors, far, ops, rematch, replays, routes, ws
 from app.api.bots import router as bots_router
-from app.api.middleware import BodyLimit, SecurityHeaders, UrlGuard
+from app.api.middleware import AddressLimit, BodyLimit, SecurityHeaders, UrlGuard
 from app.api.push import router as push_router
 from app.api.schemas import Health
 from app.bots.runner import BotRunner
@@ -64,16 +65,49 @@ class JsonFormatter(logging.Formatter):
 _SECRET_PARAM = re.compile(r"(?i)\b(token|code|share)=[^&\s\"']*")
 
 
+# A URL's query in a log line: from its ``?`` to the first space or quote.
+_QUERY = re.compile(r"\?([^\s\"']+)")
+
+
+def _decoded(text: str) -> str:
+    """``text`` percent-decoded (``+`` a space) until nothing changes: what a query parser reads, whatever the
+    spelling (``%74oken``, ``%2574oken``)."""
+    for _ in range(5):
+        plain = unquote_plus(text)
+        if plain == text:
+            break
+        text = plain
+    return text
+
+
+def _redact_pair(pair: str) -> str:
+    """One ``key=value`` of a query with its value ``[redacted]`` when its key, decoded, is a secret's (any
+    case); a pair that decodes to a secret's ``key=value`` (an encoded ``=``) is ``[redacted]`` whole."""
+    key, equals, _ = pair.partition("=")
+    if equals and _decoded(key).strip().casefold() in ("token", "code", "share"):
+        return f"{key}=[redacted]"
+    if _SECRET_PARAM.search(_decoded(pair)):
+        return "[redacted]"
+    return pair
+
+
+def _redact_query(match: re.Match[str]) -> str:
+    return "?" + re.sub(r"[^&;]+", lambda pair: _redact_pair(pair.group(0)), match.group(1))
+
+
 def _redact(value: Any) -> Any:
-    return _SECRET_PARAM.sub(r"\1=[redacted]", value) if isinstance(value, str) else value
+    if not isinstance(value, str):
+        return value
+    return _SECRET_PARAM.sub(r"\1=[redacted]", _QUERY.sub(_redact_query, value))
 
 
 class RedactSecrets(logging.Filter):
     """Replace the value of every ``token=``, ``code=`` and ``share=`` in a log line with ``[redacted]``: uvicorn's
     access log and its websocket lines print the request's query, which may hold a seat token, a join code or a
-    share link's token. The message and each argument are redacted in place, so a formatter that reads the
-    arguments themselves (uvicorn's access formatter unpacks client, method, path, version and status) still
-    writes the line."""
+    share link's token. A query's keys are read percent-decoded, in any case (``%74oken=`` is ``token=`` to the
+    query parser, and the socket signs in with it: it is redacted like ``token=``). The message and each argument
+    are redacted in place, so a formatter that reads the arguments themselves (uvicorn's access formatter unpacks
+    client, method, path, version and status) still writes the line."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         record.msg = _redact(record.msg)
@@ -199,6 +233,7 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes, timeout=settings.http_body_timeout_seconds,
                        total=settings.http_body_total_seconds, paths={"/api/records": settings.max_record_bytes})
     app.add_middleware(UrlGuard)
+    app.add_middleware(AddressLimit, limit=settings.http_limit_per_address)
     app.add_middleware(SecurityHeaders)  # outermost: the 413 and every error carry the headers too
     app.include_router(routes.router)
     app.include_router(rematch.router)

@@ -63,11 +63,67 @@ from zlib_ng import zlib_ng
 from app import fastjson
 from app.settings import get_settings
 
+# Open connections per peer address (``GuardedHttpTools`` and the websockets it upgrades to; one event loop).
+_PEERS: dict[str, int] = {}
+_TRUSTED: dict[str, Any] = {}  # FORWARDED_ALLOW_IPS as uvicorn reads it, by its text
+
+
+def _proxy(config: Config, host: str) -> bool:
+    """Whether ``host`` is a trusted proxy (``FORWARDED_ALLOW_IPS``): its connections carry many clients'."""
+    from uvicorn.middleware.proxy_headers import _TrustedHosts
+
+    key = repr(config.forwarded_allow_ips)
+    if key not in _TRUSTED:
+        _TRUSTED[key] = _TrustedHosts(config.forwarded_allow_ips)
+    return host in _TRUSTED[key]
+
+
+def _release(peer: str | None) -> None:
+    if peer is not None:
+        left = _PEERS.get(peer, 1) - 1
+        if left > 0:
+            _PEERS[peer] = left
+        else:
+            _PEERS.pop(peer, None)
+
+
+class Busy:
+    """What a request gets once the process holds ``--limit-concurrency`` connections or running requests:
+    503 ``server_busy`` as a JSON error (uvicorn's own answer is plain text), ``Retry-After: 1``, the connection
+    closed; ``/healthz`` and ``/readyz`` are still served (a probe must tell a busy process from a dead one)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        from app.api.middleware import HEALTH_PATHS
+
+        if scope["path"] in HEALTH_PATHS:
+            await self.app(scope, receive, send)
+            return
+        body = fastjson.dumps({"error": {"code": "server_busy",
+                                         "message": "the server is busy; try again shortly"}}).encode()
+        await send({"type": "http.response.start", "status": 503,
+                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                                (b"retry-after", b"1"), (b"connection", b"close")]})
+        await send({"type": "http.response.body", "body": body, "more_body": False})
+
 
 class GuardedHttpTools(HttpToolsProtocol):
-    """uvicorn's httptools protocol with a deadline for the request line and headers."""
+    """uvicorn's httptools protocol with a deadline for the request line and headers, the concurrency limit's
+    answer ``Busy`` (health and readiness still served), and at most ``PHASE10_HTTP_LIMIT_PER_ADDRESS``
+    connections (websockets included) per peer address: one more is closed at once, before anything is read.
+    A trusted proxy's address (``FORWARDED_ALLOW_IPS``) is not capped here: its connections carry every
+    player's; ``app.api.middleware.AddressLimit`` caps each player's address behind it."""
 
     _header_timer: asyncio.TimerHandle | None = None
+
+    def __init__(self, config: Config, server_state: ServerState,
+                 app_state: dict[str, Any], _loop: asyncio.AbstractEventLoop | None = None) -> None:
+        super().__init__(config, server_state, app_state, _loop)
+        self.limit = self.limit_concurrency
+        self.limit_concurrency = None  # checked here (``on_headers_complete``), with health exempt
+        self.peer: str | None = None  # the peer address this connection counts for
 
     def _arm(self) -> None:
         self._disarm()
@@ -85,6 +141,13 @@ class GuardedHttpTools(HttpToolsProtocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        host = self.client[0] if self.client else None
+        if host is not None and not _proxy(self.config, host):
+            if _PEERS.get(host, 0) >= get_settings().http_limit_per_address:
+                transport.close()  # this address holds its share already
+                return
+            _PEERS[host] = _PEERS.get(host, 0) + 1
+            self.peer = host
         self._arm()
 
     def on_message_begin(self) -> None:
@@ -93,10 +156,25 @@ class GuardedHttpTools(HttpToolsProtocol):
 
     def on_headers_complete(self) -> None:
         self._disarm()
-        super().on_headers_complete()
+        if self.limit is None or (len(self.connections) < self.limit and len(self.tasks) < self.limit):
+            super().on_headers_complete()
+            return
+        app, self.app = self.app, Busy(self.app)
+        try:
+            super().on_headers_complete()
+        finally:
+            self.app = app
+
+    def handle_websocket_upgrade(self) -> None:
+        super().handle_websocket_upgrade()
+        protocol = self.transport.get_protocol()
+        if isinstance(protocol, LeanWebSockets):  # the socket counts for the peer from now on
+            protocol.peer, self.peer = self.peer, None
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
+        _release(self.peer)
+        self.peer = None
         super().connection_lost(exc)
 
 
@@ -155,6 +233,7 @@ class LeanWebSockets(WebSocketsSansIOProtocol):
                  _loop: asyncio.AbstractEventLoop | None = None) -> None:
         super().__init__(config, server_state, app_state, _loop)
         self.heard_at = 0.0  # ``time.monotonic()`` when the peer last sent anything
+        self.peer: str | None = None  # the peer address this socket counts for (``GuardedHttpTools``)
         self.heartbeat_here = False  # the app asked this protocol to answer the application heartbeat
         if config.ws_per_message_deflate:
             self.conn = ServerProtocol(extensions=[lean_deflate()], max_size=config.ws_max_size,
@@ -179,6 +258,8 @@ class LeanWebSockets(WebSocketsSansIOProtocol):
         from app.realtime.hub import HEARTBEAT, SEND_NOW
 
         super().connection_lost(exc)
+        _release(self.peer)
+        self.peer = None
         scope = getattr(self, "scope", None)
         if scope is not None:  # no reference cycle outlives the socket
             scope["extensions"].pop(SEND_NOW, None)

@@ -61,6 +61,9 @@ class Settings(BaseSettings):
     # seconds; websocket frames refused past this many bytes by the protocol layer.
     http_header_timeout_seconds: float = 10.0
     http_limit_concurrency: int = 4096
+    # One client address may hold at most this many connections (direct peers, ``app.serve``) and running requests
+    # and sockets (its address as the trusted proxy names it, ``app.api.middleware.AddressLimit``).
+    http_limit_per_address: int = 256
     http_keep_alive_seconds: int = 5
     ws_max_frame_bytes: int = 65_536
     # Application heartbeat (docs/protocol.md): this often the server pings every socket it has not heard from (a

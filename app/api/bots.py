@@ -25,6 +25,7 @@ from app.bots.models import BotSeat
 from app.bots.timers import TIMER_MODES, TimerMode, bot_levels, forget, store_clock, timer_seconds
 from app.persistence.models import Seat
 from app.services.errors import ServiceError
+from app.services.lobby import check_name_free, free_bot_name
 
 router = APIRouter(prefix="/api", tags=["bots"])
 
@@ -91,7 +92,10 @@ def add_bot(table_id: str, body: AddBot, service: Service, token: SeatToken) -> 
         if len(seats) >= table.capacity:
             raise ServiceError(409, "table_full", "every seat is taken")
         count = len(bot_levels(s, table_id)) + 1
-        seat = Seat(table_id=table_id, position=len(seats), name=body.name or f"Bot {count} ({body.level})",
+        if body.name:
+            check_name_free(seats, body.name)
+        name = body.name or free_bot_name(seats, count, body.level)
+        seat = Seat(table_id=table_id, position=len(seats), name=name,
                     is_host=False, is_bot=True, token_hash=None)
         s.add(seat)
         s.flush()

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+import re
+from typing import Annotated, Any
 from urllib.parse import urlsplit
 
 from fastapi import Depends, Path, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BeforeValidator
 from starlette.requests import HTTPConnection
 
 from app.services.errors import ServiceError
@@ -50,11 +52,13 @@ def is_https(request: Request) -> bool:
 def origin_allowed(conn: HTTPConnection, settings: Settings) -> bool:
     """Whether a browser's request (or socket) comes from a page of this server: its ``Origin`` is the server's
     own (its ``Host``, or ``PHASE10_PUBLIC_BASE_URL``) or one of ``PHASE10_WS_ALLOWED_ORIGINS``; without an
-    ``Origin``, its ``Sec-Fetch-Site`` (when sent) says ``same-origin`` (or ``none``: typed by the user).
-    Clients that send neither (not browsers) bring their token themselves."""
+    ``Origin``, its ``Sec-Fetch-Site`` (when sent) says ``same-origin``. ``none`` (a request the user started:
+    a typed address, a bookmark, another application) is refused too: the server's pages send every write with
+    ``fetch``, which says ``same-origin``. Clients that send neither (not browsers) bring their token
+    themselves."""
     origin = conn.headers.get("origin")
     if origin is None:
-        return conn.headers.get("sec-fetch-site", "same-origin").lower() in ("same-origin", "none")
+        return conn.headers.get("sec-fetch-site", "same-origin").lower() == "same-origin"
     try:
         parts = urlsplit(origin)
     except ValueError:  # a broken IPv6 address
@@ -100,7 +104,18 @@ ShareToken = Annotated[str | None, Query(min_length=1, max_length=128,
                                          description="the token of a share link of this finished game")]
 
 
-def replay_reader(table_id: str, number: Annotated[int, Path(ge=-INT_MAX, le=INT_MAX)], service: Service,
+def _digits(value: Any) -> Any:
+    """A path number as written: an optional minus and ASCII digits (``1.0``, ``+1``, ``1_0`` are not 1)."""
+    if isinstance(value, str) and not re.fullmatch(r"-?[0-9]+", value):
+        raise ValueError("must be a whole number written with digits")
+    return value
+
+
+# Path numbers (seats, game numbers, steps): digits only, within the database's integer range.
+Number = Annotated[int, BeforeValidator(_digits), Path(ge=-INT_MAX, le=INT_MAX)]
+
+
+def replay_reader(table_id: str, number: Number, service: Service,
                   token: Annotated[str | None, Depends(seat_token)], share: ShareToken = None) -> ReplayAccess:
     """The one check of every route that reads a game's replay (record, steps, record download, analysis): a
     seat of the table (cookie or Bearer), anyone at a spectators' table, or ``?share=`` a share link of that
@@ -108,9 +123,6 @@ def replay_reader(table_id: str, number: Annotated[int, Path(ge=-INT_MAX, le=INT
     return service.replay_access(table_id, number, token, share)
 
 
-
-# Path numbers (seats, game numbers, steps) within the database's integer range.
-Number = Annotated[int, Path(ge=-INT_MAX, le=INT_MAX)]
 Since = Annotated[int, Query(ge=-INT_MAX, le=INT_MAX, description="the version the client has")]
 Token = Annotated[str | None, Depends(seat_token)]
 # The token of a seat at the table, for requests that change something (``seated_token``).

@@ -1,4 +1,5 @@
-"""Pure ASGI middleware: the request body limit, NUL-free URLs and the security headers of every response.
+"""Pure ASGI middleware: the request body limit, NUL-free URLs, the security headers of every response and the
+requests one client address may have running at once.
 
 Both sit outside the routes, so they hold for every path (pages, REST, static files, errors) and cost one
 header look-up a request. Websockets pass through untouched (their frames are limited by uvicorn's
@@ -203,3 +204,50 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, with_headers)
+
+
+# Liveness and readiness answer whatever the load: a probe must tell a busy process from a dead one.
+HEALTH_PATHS = frozenset({"/healthz", "/readyz"})
+
+
+class AddressLimit:
+    """At most ``limit`` running requests and open sockets per client address (the address the trusted proxy
+    names, ``FORWARDED_ALLOW_IPS``, else the peer's): one more request is 429 ``too_many_requests`` (its body
+    unread, the connection closed), one more socket is refused before its handshake (close 1013: try again
+    later). Behind the bundled proxy every player's connection comes from the proxy's address, which
+    ``app.serve``'s per-peer connection cap does not count; this bounds what one player's address holds of the
+    process's ``PHASE10_HTTP_LIMIT_CONCURRENCY``. ``/healthz`` and ``/readyz`` are not counted."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+        self.running: dict[str, int] = {}
+
+    def __call__(self, scope: Scope, receive: Receive, send: Send) -> Awaitable[None]:
+        client = scope.get("client")
+        if scope["type"] not in ("http", "websocket") or not client or scope["path"] in HEALTH_PATHS:
+            return self.app(scope, receive, send)
+        address = str(client[0])
+        if self.running.get(address, 0) >= self.limit:
+            return self._refuse(scope, send)
+        return self._counted(address, scope, receive, send)
+
+    async def _counted(self, address: str, scope: Scope, receive: Receive, send: Send) -> None:
+        self.running[address] = self.running.get(address, 0) + 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            left = self.running[address] - 1
+            if left:
+                self.running[address] = left
+            else:
+                del self.running[address]
+
+    @staticmethod
+    async def _refuse(scope: Scope, send: Send) -> None:
+        if scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": 1013})
+        else:
+            await _send_error(send, 429, "too_many_requests",
+                              "too many requests from this address at once; try again shortly")
+

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from app.services.push import PushService
 
@@ -23,11 +23,12 @@ class PushKeys(RequestBody):
 class PushSubscribe(RequestBody):
     """A browser's ``PushSubscription.toJSON()`` plus the language of its alerts."""
 
-    model_config = ConfigDict(extra="ignore")  # toJSON() also carries expirationTime
-
     endpoint: str = Field(max_length=1024)
     keys: PushKeys
     lang: str | None = Field(default=None, max_length=8)
+    # toJSON() carries it (when the subscription ends, ms since the epoch, or null); taken and not used. Any
+    # other key is 422 ``invalid_request`` (``RequestBody``: unknown fields refused).
+    expirationTime: int | float | None = None  # noqa: N815 - the browser's name
 
 
 class PushUnsubscribe(RequestBody):

@@ -87,9 +87,7 @@ class Lobby(ServiceBase):
         seats = self._seats(s, table.id)
         if len(seats) >= table.capacity:
             raise ServiceError(409, "table_full", "every seat is taken")
-        if any(same_name(other.name, name) for other in seats):
-            raise ServiceError(409, "name_taken", f"someone at this table is already called {name.strip()}; "
-                               "choose another name", field="name")
+        check_name_free(seats, name)
         seat = Seat(table_id=table.id, position=len(seats), name=name, is_host=False, is_bot=False,
                     token_hash=digest(token))
         s.add(seat)
@@ -174,3 +172,18 @@ class Lobby(ServiceBase):
         self.after_commit(table_id, 0)
         log.info("game started", extra={"table_id": table_id, "game_id": game.id})
         return info
+
+
+def check_name_free(seats: list[Seat], name: str) -> None:
+    """409 ``name_taken`` when a seat of ``seats`` (a player's or a bot's) has a name a reader could not tell
+    from ``name`` (``same_name``)."""
+    if any(same_name(other.name, name) for other in seats):
+        raise ServiceError(409, "name_taken", f"someone at this table is already called {name.strip()}; "
+                           "choose another name", field="name")
+
+
+def free_bot_name(seats: list[Seat], count: int, level: str) -> str:
+    """The default name of a table's ``count``-th bot, ``Bot N (level)``, N counting up past names taken."""
+    while any(same_name(other.name, name := f"Bot {count} ({level})") for other in seats):
+        count += 1
+    return name

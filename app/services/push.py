@@ -64,7 +64,8 @@ _PS = cast(Table, PushSubscription.__table__)
 _SEAT = cast(Table, Seat.__table__)
 _SUBSCRIBED_TABLES = select(_SEAT.c.table_id).select_from(_PS.join(_SEAT, _SEAT.c.id == _PS.c.seat_id)).distinct()
 _STOP = object()
-# A reminder that could not be sent because the database was unreachable is tried again after this long.
+# A reminder that could not be sent, or a look at a table that could not be made (the turn push and the reminders
+# it plans), because the database was unreachable is tried again after this long.
 REMINDER_RETRY_SECONDS = 2.0
 
 
@@ -186,6 +187,9 @@ class PushService:
         # reminders: (due, table id, game id, version, seat id), and the keys already scheduled
         self._reminders: list[tuple[datetime, str, int, int, int]] = []
         self._scheduled: set[tuple[int, int, int]] = set()
+        # table id -> (monotonic time, alert, visible seats): a look that failed because the database was away,
+        # made again then (only the worker thread reads and writes it)
+        self._retry: dict[str, tuple[float, bool, frozenset[int]]] = {}
         # The tables with a subscription (``_SUBSCRIBED_TABLES``), and the monotonic time until which that holds.
         # Replaced, never changed in place: the loop and request threads read it while the worker reads again.
         self._subscribed: frozenset[str] = frozenset()
@@ -285,14 +289,18 @@ class PushService:
     # -- the worker --------------------------------------------------------------------------------------
     def _run(self) -> None:
         while True:
-            wait = None
-            if self._reminders:
-                wait = max(0.0, (self._reminders[0][0] - datetime.now(UTC)).total_seconds())
+            waits = [(self._reminders[0][0] - datetime.now(UTC)).total_seconds()] if self._reminders else []
+            waits += [at - time.monotonic() for at, _, _ in self._retry.values()]
+            wait = max(0.0, min(waits)) if waits else None
             try:
                 item = self._queue.get(timeout=wait)
             except queue.Empty:
                 item = None
             tables: dict[str, tuple[bool, frozenset[int]]] = {}
+            for table_id, (at, alert, visible) in list(self._retry.items()):  # looks the database was away for
+                if at <= time.monotonic():
+                    del self._retry[table_id]
+                    tables[table_id] = (alert, visible)
             while item is not None:
                 if item is _STOP:
                     return
@@ -306,8 +314,15 @@ class PushService:
             for table_id, (alert, visible) in tables.items():
                 try:
                     self.check(table_id, alert, visible)
-                except Exception:
-                    log.exception("push check failed", extra={"table_id": table_id})
+                except Exception as err:
+                    if not database_unavailable(err):
+                        log.exception("push check failed", extra={"table_id": table_id})
+                        continue
+                    # The database is away: look again shortly (the turn push and the reminders it plans).
+                    log.warning("push check postponed: %s", err, extra={"table_id": table_id})
+                    _, was_alert, was_visible = self._retry.get(table_id, (0.0, False, frozenset()))
+                    self._retry[table_id] = (time.monotonic() + REMINDER_RETRY_SECONDS, alert or was_alert,
+                                             visible | was_visible)
             try:
                 self._due_reminders()
             except Exception:

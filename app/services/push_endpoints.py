@@ -4,12 +4,13 @@ Any seat stores the endpoint its browser names, so without a check the server wo
 points it: a loopback service, the cloud's metadata address, the private network (server-side request forgery).
 An endpoint is accepted when it is an ``https`` URL on port 443 without user info, and
 
-* its host is a known push service (``PHASE10_PUSH_SERVICE_HOSTS``: a name, or ``*.`` and a domain), trusted
-  as it is; or
-* every address its host resolves to is a public unicast address (``ipaddress``: ``is_global``, not multicast,
+* its host is a known push service (``PHASE10_PUSH_SERVICE_HOSTS``: a name, or ``*.`` and a domain), stored
+  without a lookup (a browser's push service is taken even while DNS is away); or
+* every address its host resolves to is a public unicast address (``is_public``: ``is_global``, not multicast,
   not site-local, no loopback or private IPv4 address inside an IPv6 one).
 
-It is checked when stored and again at every send, against the address connected to: the host is resolved once,
+It is checked when stored and again at every send, against the address connected to, known push services
+included (their names are resolved and every address checked like any other's): the host is resolved once,
 every address is checked, and the connection goes to a checked address, with the host's name kept for TLS (SNI
 and the certificate) and the ``Host`` header; DNS that changed since the subscription was stored cannot move a
 push elsewhere. Redirects are never followed (a 3xx is the push service's answer); connecting and each read
@@ -59,7 +60,8 @@ class Endpoint:
     port: int
     netloc: str  # the ``Host`` header
     target: str  # path and query
-    trusted: bool  # a known push service, or the tests' loopback receiver: its addresses are not checked
+    trusted: bool  # the tests' loopback receiver only: its address is not checked
+    known: bool = False  # a known push service: stored without a lookup, checked at every send
 
 
 def resolve(host: str, port: int) -> list[tuple[str, int]]:
@@ -75,12 +77,31 @@ def connect(address: tuple[str, int], timeout: float) -> socket.socket:
     return socket.create_connection(address, timeout=timeout)
 
 
+# IPv6 forms that carry an IPv4 address in their last 32 bits: NAT64's well-known prefix (RFC 6052) and
+# IPv4-translated addresses (RFC 2765). IPv4-mapped (``::ffff:0:0/96``), 6to4 and Teredo are ``ipaddress``'s own.
+EMBEDDING_V4 = (ipaddress.ip_network("64:ff9b::/96"), ipaddress.ip_network("::ffff:0:0:0/96"))
+# Refused whatever they hold: IPv4-compatible addresses (``::a.b.c.d``, deprecated by RFC 4291, which a host may
+# still route to the IPv4 address) and NAT64's local-use prefix (RFC 8215: a network's own translator, the IPv4
+# address at a place its operator chose).
+NEVER_PUBLIC = (ipaddress.ip_network("::/96"), ipaddress.ip_network("64:ff9b:1::/48"))
+
+
+def embedded_v4(address: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
+    """The IPv4 addresses an IPv6 address carries: IPv4-mapped, NAT64, IPv4-translated, 6to4, Teredo (its
+    server and client)."""
+    inner = [address.ipv4_mapped, address.sixtofour, *(address.teredo or ())]
+    if any(address in net for net in EMBEDDING_V4):
+        inner.append(ipaddress.IPv4Address(int(address) & 0xFFFFFFFF))
+    return [v4 for v4 in inner if v4 is not None]
+
+
 def is_public(address: IPAddress) -> bool:
-    """A public unicast address: global, not multicast, not IPv6 site-local, and no non-public IPv4 address
-    inside an IPv6 one (IPv4-mapped, 6to4, Teredo)."""
+    """A public unicast address: global, not multicast, not IPv6 site-local, no non-public IPv4 address inside
+    an IPv6 one (``embedded_v4``), not IPv4-compatible nor NAT64 local-use (``NEVER_PUBLIC``)."""
     if isinstance(address, ipaddress.IPv6Address):
-        inner = [address.ipv4_mapped, address.sixtofour, *(address.teredo or ())]
-        if address.is_site_local or any(v4 is not None and not is_public(v4) for v4 in inner):
+        if address.is_site_local or any(address in net for net in NEVER_PUBLIC):
+            return False
+        if any(not is_public(v4) for v4 in embedded_v4(address)):
             return False
     return address.is_global and not address.is_multicast
 
@@ -130,10 +151,12 @@ class PushEndpoints:
         literal = _literal(host)
         if literal is not None and not is_public(literal):
             raise EndpointRefused("the endpoint's host must be a public address")
-        return Endpoint("https", host, 443, parts.netloc, target, trusted=is_known_service(host, self.services))
+        return Endpoint("https", host, 443, parts.netloc, target, trusted=False,
+                        known=is_known_service(host, self.services))
 
     def addresses(self, endpoint: Endpoint) -> list[tuple[str, int]]:
-        """Where ``endpoint`` may be reached: its host's addresses, every one public (unless trusted)."""
+        """Where ``endpoint`` may be reached: its host's addresses, every one public (a known push service's
+        too; only the tests' loopback receiver is not checked)."""
         found = self.resolver(endpoint.host, endpoint.port)
         if not found:
             raise EndpointRefused("the endpoint's host does not resolve", lasting=False)
@@ -149,10 +172,10 @@ class PushEndpoints:
         return found
 
     def check(self, url: str) -> Endpoint:
-        """The check made when a subscription is stored: its form, and (unless a known push service) that its
-        host resolves to public addresses only."""
+        """The check made when a subscription is stored: its form, and (unless a known push service, looked up
+        at each send instead) that its host resolves to public addresses only."""
         endpoint = self.parse(url)
-        if not endpoint.trusted:
+        if not endpoint.trusted and not endpoint.known:
             self.addresses(endpoint)
         return endpoint
 

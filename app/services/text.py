@@ -7,7 +7,10 @@ names are the same to a reader.
 * Names and chat are NFKC-normalised (full-width letters, ligatures and the like become their plain forms) and
   lose their invisible characters: format characters (``Cf``: zero-width spaces and joiners, the byte order
   mark, bidi overrides and isolates, soft hyphens) and the other default-ignorable code points (Hangul fillers,
-  variation selectors, the combining grapheme joiner). Chat keeps the zero-width joiner and variation
+  variation selectors, the combining grapheme joiner) and the characters that are drawn blank though Unicode
+  gives them a glyph (``BLANK``: the braille pattern blank U+2800, the Hangul fillers, the null notehead, the
+  tag space); every other space and separator (``str.isspace``: U+00A0, U+1680, U+2000-U+200A, U+2028,
+  U+2029, U+202F, U+205F, U+3000) becomes a plain space. Chat keeps the zero-width joiner and variation
   selectors, which build emoji.
 * Two names are the same when their confusable skeletons are: cleaned, case-folded, every character replaced by
   the representative of its class of look-alikes (``confusable-homoglyphs``' data of Unicode's confusables,
@@ -26,6 +29,11 @@ DISALLOWED = frozenset({"Cc", "Cs"})
 _IGNORABLE = frozenset(
     [0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x3164, 0xFFA0, *range(0x180B, 0x1810), *range(0xFE00, 0xFE10),
      *range(0xE0100, 0xE01F0)])
+# Characters drawn as nothing (fonts give them an empty glyph) outside the default-ignorable ones: the braille
+# pattern blank, the Hangul fillers (also in ``_IGNORABLE``), the musical null notehead.
+BLANK = frozenset([0x2800, 0x115F, 0x1160, 0x3164, 0xFFA0, 0x1D159])
+# Tab, line feed and the other control characters that count as spaces stay, for ``check_texts`` to refuse.
+_CONTROL_SPACES = frozenset(ch for ch in map(chr, range(0x100)) if ch.isspace() and unicodedata.category(ch) == "Cc")
 _EMOJI_GLUE = frozenset([0x200D, *range(0xFE00, 0xFE10)])  # zero-width joiner, variation selectors
 
 
@@ -53,7 +61,14 @@ def check_texts(value: Any) -> None:
 
 def _invisible(ch: str, keep: frozenset[int]) -> bool:
     code = ord(ch)
-    return code not in keep and (unicodedata.category(ch) == "Cf" or code in _IGNORABLE)
+    return code not in keep and (unicodedata.category(ch) == "Cf" or code in _IGNORABLE or code in BLANK)
+
+
+def _visible(text: str, keep: frozenset[int]) -> str:
+    """NFKC ``text`` without its invisible characters, every space or separator a plain space, trimmed."""
+    return "".join(" " if ch.isspace() and ch not in _CONTROL_SPACES else ch
+                   for ch in unicodedata.normalize("NFKC", text)
+                   if not _invisible(ch, keep)).strip()
 
 
 def clean_name(text: Any) -> Any:
@@ -61,14 +76,14 @@ def clean_name(text: Any) -> Any:
     name left empty is refused by its length). Anything but a string is left to the type check."""
     if not isinstance(text, str):
         return text
-    return "".join(ch for ch in unicodedata.normalize("NFKC", text) if not _invisible(ch, frozenset())).strip()
+    return _visible(text, frozenset())
 
 
 def clean_chat(text: Any) -> Any:
     """A chat message: NFKC, without invisible characters but those that build emoji, trimmed."""
     if not isinstance(text, str):
         return text
-    return "".join(ch for ch in unicodedata.normalize("NFKC", text) if not _invisible(ch, _EMOJI_GLUE)).strip()
+    return _visible(text, _EMOJI_GLUE)
 
 
 @lru_cache(maxsize=1)

@@ -123,6 +123,36 @@ def test_integers_past_the_database_range_are_invalid_requests(client: TestClien
     _json_error(r, 422, "invalid_request")
 
 
+@pytest.mark.parametrize("number", ["1.0", "1e0", "+1", "01x", " 1", "1_0", "\u0661"])
+def test_a_path_number_is_digits_only(client: TestClient, number: str) -> None:
+    """A game number, step or seat in a path is an optional minus and ASCII digits: ``1.0`` is not game 1."""
+    t = new_table(client, players=2, start=True)
+    host = bearer(t.tokens[0])
+    for method, path in [("GET", f"/api/tables/{t.id}/games/{number}/replay"),
+                         ("GET", f"/api/tables/{t.id}/games/1/replay/{number}"),
+                         ("DELETE", f"/api/tables/{t.id}/seats/{number}")]:
+        _json_error(client.request(method, path, headers=host), 422, "invalid_request")
+    assert client.get(f"/api/tables/{t.id}/games/1/replay/0", headers=host).status_code == 200
+
+
+def test_the_push_body_refuses_unknown_keys(client: TestClient) -> None:
+    """``PushSubscription.toJSON()``'s fields only (``expirationTime`` a number or null): any other key, at the
+    top or in ``keys`` (one with a NUL in its name too), is 422 ``invalid_request`` and stores nothing."""
+    from tests.services.push_receiver import PushReceiver
+
+    t = new_table(client, players=2, start=True)
+    client.cookies.clear()
+    sub = PushReceiver().browser("x").subscription()
+    sub["endpoint"] = "https://fcm.googleapis.com/fcm/send/x"
+    for body in ({**sub, "extra": 1}, {**sub, "a\u0000b": 1}, {**sub, "keys": {**sub["keys"], "more": "x"}},
+                 {**sub, "expirationTime": "soon"}):
+        r = client.put(f"/api/tables/{t.id}/push", json=body, headers=bearer(t.tokens[0]))
+        _json_error(r, 422, "invalid_request")
+    for body in ({**sub, "expirationTime": None}, {**sub, "expirationTime": 1733500000000.5, "lang": "de"}):
+        r = client.put(f"/api/tables/{t.id}/push", json=body, headers=bearer(t.tokens[0]))
+        assert r.status_code == 200, r.text
+
+
 def test_deeply_nested_json_is_an_invalid_request(client: TestClient) -> None:
     deep = "[" * 20_000 + "]" * 20_000  # 40 kB, under the body limit; Python's parser gives up at ~1,000
     body = '{"ruleset": "mattel", "seats": 2, "name": "Host", "options": {"x": ' + deep + "}}"

@@ -46,3 +46,19 @@ def test_the_access_line_of_a_join_code_or_token_is_kept_with_the_secret_redacte
         '127.0.0.1:5000 - "GET /api/tables/abc/view?token=[redacted]&lang=en HTTP/1.1" 200 OK',
         '127.0.0.1:5000 - "GET /healthz HTTP/1.1" 200 OK',
     ]
+
+
+@pytest.mark.parametrize("query", [
+    "%74oken=S3CRET", "%54OKEN=S3CRET&lang=en", "lang=en&to%6Ben=S3CRET", "%2574oken=S3CRET", "c%6fde=S3CRET",
+    "sh%61re=S3CRET", "%74oken%3DS3CRET", "a=1;token=S3CRET", "t%00oken=x&%73hare=S3CRET",
+])
+def test_a_percent_encoded_secret_key_is_redacted(query: str) -> None:
+    """The key is read after decoding (any spelling, any case, encoded twice): the secret never shows."""
+    from app.main import RedactSecrets
+
+    record = logging.LogRecord("uvicorn.access", logging.INFO, __file__, 1, '%s - "%s %s HTTP/%s" %d',
+                               ("127.0.0.1:5000", "GET", f"/ws/tables/T?{query}", "1.1", 200), None)
+    RedactSecrets().filter(record)
+    line = record.getMessage()
+    assert "S3CRET" not in line and "[redacted]" in line and line.startswith('127.0.0.1:5000 - "GET /ws/tables/T?')
+

@@ -58,3 +58,42 @@ def test_cleaning_keeps_what_is_seen() -> None:
     assert clean_name("  ｆｕｌｌ\u200b width\u202e ") == "full width"
     assert clean_name("\ufb01ne") == "fine"  # the ligature becomes its letters
     assert clean_chat("ok\ufe0f\u200d") == "ok\ufe0f\u200d"
+
+
+BLANKS = ["\u2800", "\u115f", "\u1160", "\u3164", "\uffa0", "\u2000", "\u200a", "\u3000", "\u180e", "\u2060",
+          "\u1680", "\u2028", "\u00a0", "\u205f", "\U0001d159", "\U000e0020"]
+
+
+def test_blank_looking_characters_are_invisible(client: TestClient) -> None:
+    """Braille blank, Hangul fillers, the Unicode spaces, line separators and the like: "host" with any of them
+    after it is "host" (409 ``name_taken``), and a name of them only is blank (422)."""
+    t = new_table(client, players=1, seats=6)
+    for blank in BLANKS:
+        r = client.post(f"/api/tables/{t.id}/join", json={"name": f"host{blank}", "code": t.code})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "name_taken", (hex(ord(blank)), r.text)
+        r = client.post(f"/api/tables/{t.id}/join", json={"name": blank * 2, "code": t.code})
+        assert r.status_code == 422 and r.json()["error"]["code"] == "invalid_request", (hex(ord(blank)), r.text)
+    assert clean_name("Anna\u2800Lee") == "AnnaLee" and clean_name("Anna\u3000Lee") == "Anna Lee"
+    assert same_name("Anna\u2028Lee", "anna lee")
+
+
+def test_bot_names_are_checked_like_any_name(client: TestClient) -> None:
+    """A bot named like a seated player (or a look-alike: a Cyrillic е) is 409 ``name_taken``, a blank bot name
+    422; a player named like a bot cannot join; the default bot names avoid the names at the table."""
+    t = new_table(client, players=1, seats=6)
+    r = client.post(f"/api/tables/{t.id}/join", json={"name": "Ben", "code": t.code})
+    assert r.status_code == 200, r.text
+    client.cookies.clear()
+    for name, status, code in (("host", 409, "name_taken"), ("B\u0435n", 409, "name_taken"),
+                               ("\u2800\u2800", 422, "invalid_request"), ("Anna", 201, None)):
+        r = client.post(f"/api/tables/{t.id}/bots", json={"level": "easy", "name": name}, headers=bearer(t.tokens[0]))
+        assert r.status_code == status and (code is None or r.json()["error"]["code"] == code), (name, r.text)
+    r = client.post(f"/api/tables/{t.id}/join", json={"name": "\u0410nna", "code": t.code})
+    assert r.status_code == 409 and r.json()["error"]["code"] == "name_taken", r.text
+    r = client.post(f"/api/tables/{t.id}/join", json={"name": "Bot 2 (easy)", "code": t.code})
+    assert r.status_code == 200, r.text
+    client.cookies.clear()
+    r = client.post(f"/api/tables/{t.id}/bots", json={"level": "easy"}, headers=bearer(t.tokens[0]))
+    assert r.status_code == 201, r.text
+    names = [s["name"] for s in client.get(f"/api/tables/{t.id}").json()["seats"]]
+    assert names[-1] != "Bot 2 (easy)" and len(names) == 5, names

@@ -339,3 +339,63 @@ def test_the_look_at_tables_without_subscriptions_is_one_query_for_all(client: T
     with statements(service) as seen:
         looker.check(table.id, alert=False)
     assert len(seen) > 1 and any("FROM game" in sql for sql in seen), seen
+
+
+class Flaky:
+    """The service's database, unreachable while ``down`` (every session raises ``OperationalError``)."""
+
+    def __init__(self, db: Any) -> None:
+        self.db, self.down = db, True
+
+    def __getattr__(self, name: str) -> Any:
+        session = getattr(self.db, name)
+        if name not in ("read", "write", "peek"):
+            return session
+
+        def opened() -> Any:
+            if self.down:
+                from sqlalchemy.exc import OperationalError
+
+                raise OperationalError("SELECT ...", {}, Exception("connection refused"))
+            return session()
+        return opened
+
+
+def test_a_reminder_due_while_the_database_was_down_goes_when_it_is_back(client: TestClient,
+                                                                         settings: Settings) -> None:
+    """The turn is noticed while the database is down (the look fails), and the reminder falls due then: once the
+    database is back, the look is made again and the turn push and the reminder both go."""
+    import datetime as dt
+    from dataclasses import dataclass
+
+    @dataclass(frozen=True)
+    class Timer:
+        end: dt.datetime
+        seconds: float = 8.0  # the reminder: a quarter of it (2 s) before the end, so due at once
+        off_clock: frozenset[int] = frozenset()
+
+    table = new_table(client, players=2, start=True)
+    [seat] = awaited(client, table)
+    r = client.put(f"/api/tables/{table.id}/push", headers=bearer(table.tokens[seat]),
+                   json=PushReceiver().browser("b").subscription())
+    assert r.status_code == 200, r.text
+    sent: list[str] = []
+    service = client.app.state.service  # type: ignore[attr-defined]
+    end = dt.datetime.now(dt.UTC) + dt.timedelta(seconds=2)
+    push = PushService(service, settings, timer=lambda s, table_id, ref: Timer(end),
+                       sender=lambda target, payload: sent.append(payload["type"]) or 201)
+    flaky = Flaky(service.db)
+    push.db = flaky  # type: ignore[assignment]
+    push._subscribed_tables = lambda: []  # type: ignore[method-assign]  # nothing looked at on start
+    push.start()
+    try:
+        push._queue.put((table.id, True, frozenset()))  # a command committed: the worker looks (and fails)
+        time.sleep(1.0)
+        assert sent == []
+        flaky.down = False
+        deadline = time.monotonic() + 8
+        while sorted(sent) != ["reminder", "turn"] and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert sorted(sent) == ["reminder", "turn"]
+    finally:
+        push.stop()

@@ -212,7 +212,7 @@ def test_known_push_services_are_taken_without_a_lookup(settings: Settings) -> N
     for endpoint in ("https://fcm.googleapis.com/fcm/send/abc", "https://web.push.apple.com/QO",
                      "https://wns2-par02p.notify.windows.com/w/?token=x",
                      "https://updates.push.services.mozilla.com/wpush/v2/x"):
-        assert endpoints.check(endpoint).trusted
+        assert endpoints.check(endpoint).known
     for endpoint in ("https://fcm.googleapis.com.evil.example/x", "https://evilnotify.windows.com/x",
                      "https://push.apple.com.evil.example/x"):
         with pytest.raises(AssertionError, match="looked up"):
@@ -295,17 +295,79 @@ def test_https_goes_to_the_checked_address_with_the_name_for_tls_and_host(settin
     threading.Thread(target=server.serve_forever, daemon=True).start()
     port = server.server_address[1]
     try:
-        trusted = settings.model_copy(update={"push_service_hosts": "push.example.com"})  # on loopback here
-        endpoints = PushEndpoints(trusted, resolver=lambda host, _port: [("127.0.0.1", port)])
+        connected: list[tuple[str, int]] = []
+
+        def connector(address: tuple[str, int], timeout: float) -> socket.socket:
+            connected.append(address)  # the checked public address, reached here at the loopback server
+            return socket.create_connection(("127.0.0.1", port), timeout=timeout)
+
+        public = [("93.184.216.34", 443)]
+        endpoints = PushEndpoints(settings, resolver=lambda host, _port: public, connector=connector)
         endpoints._tls = ssl.create_default_context(cafile=str(tmp_path / "cert.pem"))
         status = endpoints.post("https://push.example.com/send/abc?x=1",
                                 lambda endpoint: (b"secret", {"TTL": "60"}))
         assert status == 201 and seen == [{"host": "push.example.com", "path": "/send/abc?x=1", "ttl": "60"}]
-        wrong = PushEndpoints(settings.model_copy(update={"push_service_hosts": "other.example.com"}),
-                              resolver=lambda host, _port: [("127.0.0.1", port)])
+        assert connected == public
+        wrong = PushEndpoints(settings, resolver=lambda host, _port: public, connector=connector)
         wrong._tls = endpoints._tls
         with pytest.raises(ssl.SSLCertVerificationError):  # the certificate must be the name's
             wrong.post("https://other.example.com/x", lambda endpoint: (b"x", {}))
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_known_push_services_are_checked_at_send_time(settings: Settings, names: dict[str, str],
+                                                      listener: CountingListener) -> None:
+    """A known push service is stored without a lookup, but a send resolves it like any host: when its name
+    names loopback, ``::1`` or a private address now, the push is refused before any connection (zero at the
+    listener) and the subscription kept (DNS may change back)."""
+    with TestClient(create_app(settings)) as client:
+        table = new_table(client, players=2, start=True)
+        ruleset, state, game = server_game(client, table.id)
+        [seat] = ruleset.awaited(state)
+        seat_id = game.seats[seat]["seat_id"]
+        service = client.app.state.service  # type: ignore[attr-defined]
+        stored = ["https://fcm.googleapis.com/fcm/send/a", "https://updates.push.services.mozilla.com/wpush/v2/b",
+                  "https://wns2-par02p.notify.windows.com/w/?token=c"]
+        for endpoint in stored:
+            r = client.put(f"/api/tables/{table.id}/push", headers=bearer(table.tokens[seat]),
+                           json={"endpoint": endpoint, "keys": KEYS})
+            assert r.status_code == 200, r.text
+        for address in ("127.0.0.1", "::1", "10.9.9.9"):
+            names.update({"fcm.googleapis.com": address, "updates.push.services.mozilla.com": address,
+                          "wns2-par02p.notify.windows.com": address})
+            refused = metrics.PUSH_FAILED.labels("refused")._value.get()
+            with service.db.write() as s:  # alert again: forget which turn was alerted
+                s.execute(PushSubscription.__table__.update().where(PushSubscription.seat_id == seat_id)
+                          .values(turn_key=None))
+            PushService(service, settings).check(table.id)
+            assert metrics.PUSH_FAILED.labels("refused")._value.get() == refused + len(stored), address
+        assert listener.attempts == 0
+        with service.db.read() as s:
+            kept = set(s.scalars(select(PushSubscription.endpoint).where(PushSubscription.seat_id == seat_id)))
+        assert kept == set(stored)
+
+
+@pytest.mark.parametrize("address", [
+    "::127.0.0.1", "::10.0.0.1", "64:ff9b::7f00:1", "64:ff9b::a9fe:a9fe", "64:ff9b:1::7f00:1", "64:ff9b:1::808:808",
+    "::ffff:0:7f00:1", "2002:a00:1::", "2001:0:4136:e378:8000:63bf:80ff:fffe", "::8.8.8.8",
+])
+def test_ipv4_inside_ipv6_forms_are_refused(settings: Settings, address: str, listener: CountingListener) -> None:
+    """IPv4-compatible (deprecated: refused whatever it holds), NAT64 (the well-known prefix: its IPv4 address
+    checked; the local-use prefix: refused), IPv4-translated, 6to4 and Teredo forms holding a loopback or private
+    IPv4 address: refused as a literal when stored and as a resolved address at send time."""
+    assert not is_public(ipaddress.ip_address(address))
+    with pytest.raises(EndpointRefused):
+        PushEndpoints(settings).check(f"https://[{address}]/x")
+    connected: list[tuple[str, int]] = []
+
+    def connector(where: tuple[str, int], timeout: float) -> socket.socket:
+        connected.append(where)
+        raise OSError("not in this test")
+
+    endpoints = PushEndpoints(settings, resolver=lambda host, port: [(address, port)], connector=connector)
+    with pytest.raises(EndpointRefused):
+        endpoints.post("https://resolves.example/x", lambda endpoint: (b"body", {}))
+    assert connected == []
+    assert is_public(ipaddress.ip_address("64:ff9b::808:808"))  # a public IPv4 address through NAT64
