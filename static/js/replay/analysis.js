@@ -96,7 +96,7 @@ function renderLegend() {
   const present = new Set(R.analysis.marks.map((m) => m.kind));
   for (const kind of KINDS) {
     if (!present.has(kind)) continue;
-    legend.appendChild(el("li", {}, el("span", { class: "rp-swatch rp-mark-" + kind, "aria-hidden": "true" }),
+    legend.appendChild(el("li", {}, el("span", { class: "rp-swatch rp-swatch-" + kind, "aria-hidden": "true" }),
       " " + t("analysis.legend." + kind)));
   }
 }
