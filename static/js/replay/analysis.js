@@ -16,6 +16,7 @@ export async function loadAnalysis(show, tries = 6) {
   R.analysis = r.data;
   renderMarks(show);
   renderCards();
+  showCards();
 }
 
 const KINDS = ["missed_laydown", "missed_hit", "discarded_hit", "missed_go_out", "missed_pickup", "fed_next", "turning_point"];
