@@ -22,6 +22,24 @@ What it marks (docs/protocol.md "Analysis"):
   in (M-8, R-14); in the board game the phase markers alone (B-9). ``points`` is the penalty-point swing of
   that round between the new leader and the best placed of the seats that led before (positive: the new
   leader scored fewer), ``None`` where cards count no points.
+
+The coaching marks name the card and the better move (``Mark.detail``; the commands in :mod:`app.analysis.coach`,
+each legal after the ones before it, from the position the seat chose in):
+
+* **discarded hit** — a seat with its phase down discarded a card it could have hit (C-4); the better move hits
+  it and discards the most valuable card left instead, and ``points`` is what that card counted at the round's
+  end (0 if it left the hand before);
+* **missed go-out** — a seat with its phase down ended its turn without going out although hits and a discard
+  (two in the board game, B-7) would have emptied its hand (M-4, R-6, B-5); ``points`` is what it scored that
+  round (M-7, R-12), the whole of which going out saves. A turn has at most one such mark, and a board game turn
+  that goes out with its second discard has none; a missed go-out and a discarded hit of the same turn are
+  marked as the go-out;
+* **missed pickup** — a seat whose phase was not down drew from the draw pile while the discard pile's top card
+  would have let it lay its whole phase with that card (C-3; R-8: keeping it of two), and after the blind draw
+  it could not lay; ``points`` is what the lay-down's other cards counted at the round's end (0 if they left the
+  hand before).
+
+``points`` is ``None`` for all three where cards count no points (B-8).
 """
 
 from __future__ import annotations
@@ -30,11 +48,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from app.rules.core.cards import Card
-from app.rules.core.commands import Hit, LayPhase
-from app.rules.core.events import CardDiscarded, CardHit, HandsDealt, PhaseLaid
+from app.rules.core.cards import Card, card_to_json
+from app.rules.core.commands import Discard, Draw, Hit, LayPhase, Pile
+from app.rules.core.events import CardDiscarded, CardHit, HandsDealt, PhaseLaid, group_to_json
 from app.rules.registry import AnyRuleset
 
+from .coach import ENDERS, can_lay, go_out, hit_first, pickup, went_out
 from .hits import best_hits
 from .marks import Analysis, Kind, Mark
 
@@ -49,6 +68,11 @@ def analyse(ruleset: AnyRuleset, seed: int, players: int, options: Any,
     for index, (seat, command) in enumerate(commands):
         state = review.step(index, state, seat, command)
     return review.result()
+
+
+def _drawing(command: Any) -> bool:
+    """A draw, or the choice of the card to keep of two drawn (R-8): the seat has not played on yet."""
+    return isinstance(command, Draw) or isinstance(getattr(command, "keep", None), int)
 
 
 @dataclass(slots=True)
@@ -77,10 +101,20 @@ class _Review:
         self.leaders = frozenset(range(players))
         dealt = next((c for p in ruleset.players(state) for c in p.hand), None)
         self.counts_points = dealt is not None and ruleset.card_points(state, dealt) is not None
+        # coaching marks whose points are settled at the round's end: mark index -> (seat, the card ids that
+        # count, or None for the whole hand)
+        self.pending: dict[int, tuple[int, frozenset[int] | None]] = {}
+        self.go_out_turn: dict[int, int] = {}  # seat -> the index of its missed go-out mark this turn
+        self.dropped: set[int] = set()  # marks withdrawn (a board turn that went out with its second discard)
+        # a blind draw while the discard pile's top card would have let the seat lay: (step, state, seat, the
+        # better commands), settled on the position the seat plays on after its draws (and R-8 choice)
+        self.blind: tuple[int, Any, int, tuple[Any, ...]] | None = None
 
     # -- one command ---------------------------------------------------------------------------------------
     def step(self, index: int, state: Any, seat: int, command: Any) -> Any:
         ruleset = self.ruleset
+        if self.blind is not None and (seat != self.blind[2] or not _drawing(command)):
+            self._settle_blind(state if seat == self.blind[2] else None)
         laydown: LayPhase | None = None
         hits = False
         if not isinstance(command, LayPhase | Hit):  # a lay-down or a hit is never a miss
@@ -95,6 +129,7 @@ class _Review:
             self.marks.append(Mark(index, seat, Kind.MISSED_LAYDOWN, self.round, commands=(laydown,)))
         elif hits:
             self._missed_hits(index, state, seat, after, events)
+        self._coach(index, state, seat, command, hits, after, events)
         for event in events:
             self._event(index, event, state, after)
         return after
@@ -117,6 +152,84 @@ class _Review:
             self.missed[seat][hit.card] = len(self.marks)
             self.marks.append(Mark(index, seat, Kind.MISSED_HIT, self.round, card=hit.card, commands=plan.hits))
 
+    # -- coaching ------------------------------------------------------------------------------------------
+    def _coach(self, index: int, state: Any, seat: int, command: Any, hits: bool, after: Any,
+               events: Sequence[Any]) -> None:
+        ruleset = self.ruleset
+        player = ruleset.players(state)[seat]
+        if went_out(ruleset, events, seat) and seat in self.go_out_turn:
+            self.dropped.add(self.go_out_turn.pop(seat))  # B-7: it went out with its second discard
+        if isinstance(command, Draw) and command.pile is Pile.DRAW:
+            better = None if self.blind is not None else pickup(ruleset, state, seat)
+            if better is not None:  # the first blind draw of a turn's draws (B-5: +N) is marked
+                self.blind = (index, state, seat, better)
+            return
+        if not isinstance(command, ENDERS) or not player.laid or went_out(ruleset, events, seat):
+            return
+        hand = {c.id: c for c in player.hand}
+        if (hits or len(hand) <= 2) and seat not in self.go_out_turn:
+            out = go_out(ruleset, state, seat)
+            if out is not None:
+                first = next((c for c in out if isinstance(c, Hit)), out[0])
+                self.go_out_turn[seat] = len(self.marks)
+                self._coaching(index, state, seat, Kind.MISSED_GO_OUT, first.card, out, None)
+                return
+        if hits and isinstance(command, Discard):
+            better = hit_first(ruleset, state, seat, command.card,
+                               lambda c: self._points(state, hand[c]) or 1)
+            if better is not None:
+                self._coaching(index, state, seat, Kind.DISCARDED_HIT, command.card, better,
+                               frozenset({better[-1].card}))
+
+    def _settle_blind(self, playing: Any) -> None:
+        """Mark the blind draw unless the seat could lay its phase on the position it plays on (``playing``;
+        ``None`` when the seat's turn went on no further)."""
+        assert self.blind is not None
+        index, state, seat, better = self.blind
+        self.blind = None
+        if playing is not None and can_lay(self.ruleset, playing, seat):
+            return
+        top = state.piles.discard[-1].id
+        lay = better[-1]
+        counted = frozenset(c for g in lay.groups for c in g if c != top)
+        self._coaching(index, state, seat, Kind.MISSED_PICKUP, top, better, counted)
+
+    def _coaching(self, index: int, state: Any, seat: int, kind: Kind, card: int, commands: tuple[Any, ...],
+                  counted: frozenset[int] | None) -> None:
+        self.pending[len(self.marks)] = (seat, counted)
+        self.marks.append(Mark(index, seat, kind, self.round, card=card, commands=commands,
+                               detail=self._detail(state, seat, card, commands)))
+
+    def _detail(self, state: Any, seat: int, card: int, commands: tuple[Any, ...]) -> dict[str, Any]:
+        """The mark's card and its better move in parts the page words (``Mark.detail``)."""
+        ruleset = self.ruleset
+        position = state
+        known = {c.id: c for c in ruleset.players(state)[seat].hand}
+        top = state.piles.discard[-1] if state.piles.discard else None
+        if top is not None:
+            known.setdefault(top.id, top)
+        move: list[dict[str, Any]] = []
+        for command in commands:
+            part: dict[str, Any] | None = None
+            if isinstance(command, Draw) and command.pile is Pile.DISCARD:
+                part = {"do": "take", "card": None if top is None else card_to_json(top)}
+            elif isinstance(command, Draw):
+                part = {"do": "draw"}  # B-5: a draw still owed on a +N field
+            elif isinstance(command, Hit):
+                group = {k: v for k, v in group_to_json(position.table[command.group]).items() if k != "cards"}
+                part = {"do": "hit", "card": card_to_json(known[command.card]), "group": group}
+            elif isinstance(command, LayPhase):
+                part = {"do": "lay"}
+            elif isinstance(command, Discard):
+                part = {"do": "discard", "card": card_to_json(known[command.card])}
+            elif getattr(command, "card", None) in known:
+                part = {"do": "play", "card": card_to_json(known[command.card])}
+            if part is not None:
+                move.append(part)
+            position, _ = ruleset.apply(position, seat, command)
+        return {"card": card_to_json(known[card]), "move": move,
+                "commands": [ruleset.command_to_json(c) for c in commands]}
+
     def _points(self, state: Any, card: Card) -> int | None:
         return self.ruleset.card_points(state, card)
 
@@ -126,6 +239,7 @@ class _Review:
         seat = ruleset.turn_started(event)
         if seat is not None:
             self.turn_seat = seat
+            self.go_out_turn.clear()
             self.watched = {d.card: d for d in self.discards if d.seat != seat}
             self.discards = []
             return
@@ -160,6 +274,11 @@ class _Review:
                 points = 0 if held is None else self._points(before, held)
                 self.marks[at] = replace(self.marks[at], points=points if self.counts_points else None)
             missed.clear()
+        for at, (seat, counted) in self.pending.items():
+            left = hands[seat] if seat < len(hands) else ()
+            points = sum(self._points(before, c) or 0 for c in left if counted is None or c.id in counted)
+            self.marks[at] = replace(self.marks[at], points=points if self.counts_points else None)
+        self.pending.clear()
         self.discards, self.watched = [], {}
         self._race(index, after)
 
@@ -177,6 +296,10 @@ class _Review:
         self.leaders, self.scores = leaders, scores
 
     def result(self) -> Analysis:
-        marks = [m if m.kind is not Kind.MISSED_HIT or m.points is not None or not self.counts_points
-                 else replace(m, points=0) for m in self.marks]
-        return Analysis(self.ruleset.id, self.players, tuple(sorted(marks, key=Mark.sort_key)))
+        if self.blind is not None:
+            self._settle_blind(None)
+        coaching = (Kind.MISSED_HIT, Kind.DISCARDED_HIT, Kind.MISSED_GO_OUT, Kind.MISSED_PICKUP)
+        marks = [m if m.kind not in coaching or m.points is not None or not self.counts_points
+                 else replace(m, points=0) for i, m in enumerate(self.marks) if i not in self.dropped]
+        return Analysis(self.ruleset.id, self.players, tuple(sorted(marks, key=Mark.sort_key)),
+                        points=self.counts_points)

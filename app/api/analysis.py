@@ -16,12 +16,23 @@ from .routes import ERRORS
 router = APIRouter(prefix="/api", responses=ERRORS)
 
 
+class MovePartOut(BaseModel):
+    do: Literal["take", "draw", "hit", "discard", "lay", "play"]
+    card: dict[str, Any] | None = Field(default=None, description="the card, as in views")
+    group: dict[str, Any] | None = Field(default=None, description="a hit's group (its cards left out)")
+
+
 class MarkOut(BaseModel):
     step: int = Field(description="the replay step (GET .../replay/{step}) that shows the position")
     seat: int
-    kind: Literal["missed_laydown", "missed_hit", "fed_next", "turning_point"]
+    kind: Literal["missed_laydown", "missed_hit", "fed_next", "turning_point", "discarded_hit", "missed_go_out",
+                  "missed_pickup"]
     round: int
     points: int | None
+    card: dict[str, Any] | None = Field(default=None, description="coaching marks: the card the mark is about")
+    move: list[MovePartOut] | None = Field(default=None, description="coaching marks: the better move in parts")
+    commands: list[dict[str, Any]] | None = Field(
+        default=None, description="coaching marks: the better move's commands, each legal after the ones before")
 
 
 class PlayerCardOut(BaseModel):
@@ -30,11 +41,16 @@ class PlayerCardOut(BaseModel):
     missed_hits: int
     missed_hit_points: int
     fed_next: int
+    discarded_hits: int
+    missed_go_outs: int
+    missed_pickups: int
+    coaching_points: int
 
 
 class AnalysisOut(BaseModel):
     version: int = Field(description="the analysis format version")
     ruleset: str
+    points: bool = Field(description="whether the rule set's cards count points at a round's end")
     marks: list[MarkOut] = Field(description="sorted by step")
     players: list[PlayerCardOut]
 
@@ -49,11 +65,12 @@ def _analyses(request: Request) -> Analyses:
 
 
 @router.get("/tables/{table_id}/games/{number}/analysis", response_model=AnalysisOut,
+            response_model_exclude_unset=True,
             responses={202: {"model": PendingOut, "description": "being computed: ask again shortly"}})
 def analysis(request: Request, access: ReplayReader) -> Any:
     """The analysis of a finished game (missed lay-downs, missed hits, discards that fed the next player,
-    turning points), for whoever may read its replay (a seat, a spectator or ``?share=``); 202 while it is
-    computed, 409 ``game_not_finished``."""
+    turning points, discarded hits, missed go-outs, missed pickups), for whoever may read its replay (a seat,
+    a spectator or ``?share=``); 202 while it is computed, 409 ``game_not_finished``."""
     status, body = _analyses(request).analysis(access)
     if status != 200:
         return JSONResponse(body, status_code=status)

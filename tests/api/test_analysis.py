@@ -91,13 +91,13 @@ def test_analysis_of_a_finished_game_is_computed_once_and_stored(seeded: TestCli
     analyses(client).worker.wait()
     data = ready(client, url, host)
     assert data == local_analysis(client, t.id)
-    assert data["version"] == 1 and data["ruleset"] == "mattel"
+    assert data["version"] == 2 and data["ruleset"] == "mattel"
     assert [p["seat"] for p in data["players"]] == [0, 1]
     steps = [m["step"] for m in data["marks"]]
     assert steps == sorted(steps)
     assert calls == [1]
     # ``step`` numbers positions as the replay does: a decision is the state before the seat's command
-    assert {m["kind"] for m in data["marks"]} == {"missed_laydown", "missed_hit", "fed_next"}
+    assert {m["kind"] for m in data["marks"]} == {"missed_laydown", "missed_hit", "fed_next", "missed_pickup"}
     for mark in data["marks"]:
         if mark["kind"] == "turning_point":
             shown = client.get(f"/api/tables/{t.id}/games/1/replay/{mark['step']}", headers=host).json()
@@ -115,7 +115,7 @@ def test_analysis_of_a_finished_game_is_computed_once_and_stored(seeded: TestCli
     with service.db.read() as s:
         rows = s.scalars(select(GameAnalysis).join(Game, Game.id == GameAnalysis.game_id)
                          .where(Game.table_id == t.id)).all()
-        assert len(rows) == 1 and rows[0].result == data and rows[0].version == 1 and rows[0].cpu_seconds >= 0
+        assert len(rows) == 1 and rows[0].result == data and rows[0].version == 2 and rows[0].cpu_seconds >= 0
     # a stored analysis of an older format is computed again
     with service.db.write() as s:
         row = s.scalar(select(GameAnalysis).join(Game, Game.id == GameAnalysis.game_id)

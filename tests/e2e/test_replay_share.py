@@ -181,6 +181,33 @@ def test_a_share_link_opens_the_replay_in_a_fresh_browser_on_a_phone_and_a_deskt
     shot(page, "replay-analysis-desktop")
     page.unroute("**/games/1/analysis*")
 
+    # coaching marks: the card and the better move in words ("1 point", not "1 points"), close marks clustered
+    # into one 24 px button whose tap lists them, a legend, and the summary at any step
+    eight, seven = ({"id": 9, "kind": "number", "number": 8, "colour": "blue"},
+                    {"id": 4, "kind": "number", "number": 7, "colour": "red"})
+    group = {"owner": 0, "kind": "set", "number": 8}
+    coaching = [{"step": 5, "seat": 1, "kind": "missed_go_out", "round": 1, "points": 15, "card": eight,
+                 "move": [{"do": "hit", "card": eight, "group": group}, {"do": "discard", "card": seven}]},
+                {"step": 6, "seat": 1, "kind": "discarded_hit", "round": 1, "points": 1, "card": eight,
+                 "move": [{"do": "hit", "card": eight, "group": group}, {"do": "discard", "card": seven}]}]
+    page.route("**/games/1/analysis*", lambda route: route.fulfill(status=200, json={**answer, "marks": coaching}))
+    page.goto(link.split("#")[0] + "#step=1")
+    page.reload()  # a change of the address' hash alone loads nothing
+    page.wait_for_selector(".rp-mark")
+    assert page.locator(".rp-mark").count() == 1  # one cluster
+    box = page.locator(".rp-mark").bounding_box()
+    assert box is not None and box["width"] >= 24 and box["height"] >= 24
+    assert page.locator("#rp-analysis").is_visible()  # the summary at step 1
+    assert page.locator("#rp-legend li").count() == 2
+    page.click(".rp-mark-cluster")
+    listed = page.locator(".rp-cluster-step")
+    assert listed.count() == 2
+    assert "Hit the blue 8 on Anna's set of 8s, then go out: saves 15 points" in (listed.nth(0).text_content() or "")
+    assert "then discard the red 7 instead: saves 1 point" in (listed.nth(1).text_content() or "")
+    listed.nth(1).click()
+    until_step(page, 6)
+    page.unroute("**/games/1/analysis*")
+
     # download the record (the link of the page) and open it again in the replay page
     with page.expect_download() as info:
         page.click("#rp-download")
