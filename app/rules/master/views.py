@@ -7,9 +7,9 @@ from typing import Any
 
 from ..core.cards import card_to_json
 from ..core.commands import Pile, card_moves
+from ..core.solver import top_fits
 from ..core.table import hand_json
 from ..core.viewparts import groups_view, hand_view, history_view, phase_list_view
-from ..core.solver import top_fits
 from .deck import RANGED_JOKERS, TAKE_TWO
 from .game import (
     action_plays,

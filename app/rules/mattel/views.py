@@ -7,9 +7,9 @@ from typing import Any
 
 from ..core.cards import card_to_json
 from ..core.commands import Pile, card_moves
+from ..core.solver import top_fits
 from ..core.table import hand_json
 from ..core.viewparts import groups_view, hand_view, history_view, phase_list_view
-from ..core.solver import top_fits
 from .deck import PHASES, WILDS, is_skip
 from .game import awaited, current_phase, legal_commands, phase_number, sequence, skip_targets
 from .state import MattelState, Stage
@@ -24,7 +24,8 @@ def prompt(state: MattelState, seat: int) -> dict[str, Any] | None:
         piles = [Pile.DRAW.value]
         if state.piles.discard and not is_skip(state.piles.discard[-1]):
             piles.append(Pile.DISCARD.value)
-        return {"action": "draw", "piles": piles, "discard_fits": Pile.DISCARD.value in piles and _top_fits(state, seat)}
+        fits = Pile.DISCARD.value in piles and _top_fits(state, seat)
+        return {"action": "draw", "piles": piles, "discard_fits": fits}
     laid = state.players[seat].laid
     return {"action": "play", "can_lay": not laid, "can_hit": laid, "then": "discard",
             "skip_targets": list(skip_targets(state, seat)), **card_moves(legal_commands(state, seat))}
