@@ -24,7 +24,8 @@ from functools import cache
 from typing import Any, NamedTuple
 
 from .cards import ALL_COLOURS, MAX_NUMBER, MIN_NUMBER, Card, CardKind, Colour
-from .groups import GroupKind, JokerPolicy, validate_laydown
+from .errors import IllegalMove
+from .groups import GroupKind, JokerPolicy, LaidGroup, extend_group, validate_laydown
 
 Counts = tuple[int, ...]
 Arrangement = tuple[int, ...]  # type indexes in laid order
@@ -486,3 +487,20 @@ def find_laydown(hand: Sequence[Card], requirement: Sequence[tuple[GroupKind, in
     if groups is not None:
         validate_laydown(hand, requirement, groups, policy)  # defensive: raises if the solver were wrong
     return groups
+
+
+def top_fits(hand: Sequence[Card], top: Card, requirement: Sequence[tuple[GroupKind, int]], policy: JokerPolicy,
+             laid: bool, table: Sequence[LaidGroup]) -> bool:
+    """Whether the discard pile's top card ``top`` fits its drawer's phase, from the drawer's own ``hand`` and
+    public cards only: once the phase is down, ``top`` may be hit onto a laid group (C-4); before, ``hand``
+    with ``top`` lays the phase where ``hand`` alone does not (C-3)."""
+    if laid:
+        for group in table:
+            try:
+                extend_group(group, top, policy)
+            except IllegalMove:
+                continue
+            return True
+        return False
+    return find_laydown(hand, requirement, policy) is None and \
+        find_laydown([*hand, top], requirement, policy) is not None

@@ -7,9 +7,10 @@ from typing import Any
 
 from ..core.cards import card_to_json
 from ..core.commands import Pile, card_moves
+from ..core.solver import top_fits
 from ..core.table import hand_json
 from ..core.viewparts import groups_view, hand_view, history_view, phase_list_view
-from .deck import TAKE_TWO
+from .deck import RANGED_JOKERS, TAKE_TWO
 from .game import (
     action_plays,
     awaited,
@@ -42,7 +43,11 @@ def prompt(state: MasterState, seat: int | None) -> dict[str, Any] | None:
     match state.stage:
         case Stage.DRAW:
             piles = [Pile.DRAW.value] + ([Pile.DISCARD.value] if state.piles.discard else [])
-            return {"action": "draw", "piles": piles, "take_two": has_in_front(state, seat, TAKE_TWO)}
+            fits = bool(state.piles.discard) and top_fits(
+                player.hand, state.piles.discard[-1], current_phase(state, seat).requirement, RANGED_JOKERS,
+                player.laid, state.table)  # C-3, C-4: from this seat's own hand and public cards only
+            return {"action": "draw", "piles": piles, "take_two": has_in_front(state, seat, TAKE_TWO),
+                    "discard_fits": fits}
         case Stage.CHOOSE:
             return {"action": "choose_take_two", "cards": hand_json(state.drawn)}
         case Stage.PLAY:

@@ -7,9 +7,10 @@ from typing import Any
 
 from ..core.cards import card_to_json
 from ..core.commands import Pile, card_moves
+from ..core.solver import top_fits
 from ..core.table import hand_json
 from ..core.viewparts import groups_view, hand_view, history_view, phase_list_view
-from .deck import PHASES, is_skip
+from .deck import PHASES, WILDS, is_skip
 from .game import awaited, current_phase, legal_commands, phase_number, sequence, skip_targets
 from .state import MattelState, Stage
 
@@ -23,10 +24,19 @@ def prompt(state: MattelState, seat: int) -> dict[str, Any] | None:
         piles = [Pile.DRAW.value]
         if state.piles.discard and not is_skip(state.piles.discard[-1]):
             piles.append(Pile.DISCARD.value)
-        return {"action": "draw", "piles": piles}
+        fits = Pile.DISCARD.value in piles and _top_fits(state, seat)
+        return {"action": "draw", "piles": piles, "discard_fits": fits}
     laid = state.players[seat].laid
     return {"action": "play", "can_lay": not laid, "can_hit": laid, "then": "discard",
             "skip_targets": list(skip_targets(state, seat)), **card_moves(legal_commands(state, seat))}
+
+
+def _top_fits(state: MattelState, seat: int) -> bool:
+    """Whether the discard pile's top card fits ``seat``'s phase (C-3, C-4): from its own hand and public
+    cards only."""
+    player = state.players[seat]
+    return top_fits(player.hand, state.piles.discard[-1], current_phase(state, seat).requirement, WILDS,
+                    player.laid, state.table)
 
 
 _PHASES = phase_list_view(lambda _options: PHASES, sequence)

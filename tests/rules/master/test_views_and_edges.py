@@ -30,7 +30,7 @@ def test_C9_views_show_own_hand_fronts_and_blue_top_only() -> None:
     assert view["prompt"] == {"action": "wait", "waiting_for": {"stage": "draw", "seats": [1]}}
     assert view["my_phase"] == [{"kind": "set", "size": 2}] * 4
     assert RULESET.player_view(state, 1)["prompt"] == {"action": "draw", "piles": ["draw", "discard"],
-                                                       "take_two": False}
+                                                       "take_two": False, "discard_fits": False}
     spectator = RULESET.player_view(state, None)
     assert spectator["hand"] is None and spectator["prompt"]["action"] == "wait"
     full = RULESET.full_view(state)
