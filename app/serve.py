@@ -124,6 +124,7 @@ class GuardedHttpTools(HttpToolsProtocol):
         self.limit = self.limit_concurrency
         self.limit_concurrency = None  # checked here (``on_headers_complete``), with health exempt
         self.peer: str | None = None  # the peer address this connection counts for
+        self.busy = False  # this connection's request is answered by ``Busy`` (then closed)
 
     def _arm(self) -> None:
         self._disarm()
@@ -159,11 +160,20 @@ class GuardedHttpTools(HttpToolsProtocol):
         if self.limit is None or (len(self.connections) < self.limit and len(self.tasks) < self.limit):
             super().on_headers_complete()
             return
+        # Busy: a websocket handshake too is answered as a request (uvicorn would upgrade it before checking).
+        self.busy = True
         app, self.app = self.app, Busy(self.app)
         try:
             super().on_headers_complete()
         finally:
             self.app = app
+
+    def _should_upgrade(self) -> bool:
+        return not self.busy and super()._should_upgrade()
+
+    def _unsupported_upgrade_warning(self) -> None:
+        if not self.busy:  # a handshake refused by ``Busy`` is not an unsupported upgrade
+            super()._unsupported_upgrade_warning()
 
     def handle_websocket_upgrade(self) -> None:
         super().handle_websocket_upgrade()
