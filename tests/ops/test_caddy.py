@@ -89,7 +89,8 @@ def test_the_join_limit_sees_each_players_address_through_the_proxy(proxied: str
 
 
 def test_the_caddyfile_keeps_its_timeouts(tmp_path: Path) -> None:
-    """The adapted JSON config holds the header timeout, the body bound and no admin endpoint."""
+    """The adapted JSON config holds the header timeout, the body bound, no admin endpoint and Caddy's own
+    X-Forwarded-For."""
     assert CADDY is not None
     env = {**os.environ, "PHASE10_SITE": ":8000", "PHASE10_UPSTREAMS": "to app:8000", "HOME": str(tmp_path)}
     out = subprocess.run([CADDY, "adapt", "--config", str(ROOT / "deploy" / "Caddyfile"), "--adapter", "caddyfile"],
@@ -99,6 +100,9 @@ def test_the_caddyfile_keeps_its_timeouts(tmp_path: Path) -> None:
     server = next(iter(config["apps"]["http"]["servers"].values()))
     assert server["read_header_timeout"] == 10_000_000_000 and server["idle_timeout"] == 120_000_000_000
     assert "max_size" in out and "app:8000" in out
+    # X-Forwarded-For is Caddy's own (the connecting address): no client is trusted to name another, and no
+    # header rule changes it (the app's per-address limits count it).
+    assert "trusted_proxies" not in server and "x-forwarded-for" not in out.lower()
 
 
 def test_the_compose_proxy_routes_each_table_to_one_app_replica(tmp_path: Path) -> None:
