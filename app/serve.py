@@ -13,12 +13,12 @@ given later win):
   ``server_busy``, ``Retry-After: 1``, the connection closed (uvicorn's own answer is plain text).
   ``/healthz`` and ``/readyz`` are still served: a probe must tell a busy process from a dead one.
 * ``PHASE10_HTTP_LIMIT_PER_ADDRESS`` (256), so that one address cannot take that whole limit: a peer address
-  holds at most this many connections (websockets included); one more is closed at once, before anything is
-  read. A trusted proxy's address (``FORWARDED_ALLOW_IPS``) is not capped here, since its connections carry
-  every player's; ``app.api.middleware.AddressLimit`` counts each client address as the proxy names it
-  (``X-Forwarded-For``, believed from ``FORWARDED_ALLOW_IPS`` only), else the peer's: at most this many
-  running requests and open sockets, then 429 ``too_many_requests`` (a socket's handshake too). Health and
-  readiness are not counted.
+  (an IPv6 one by its /64 network) holds at most this many connections (websockets included); one more is
+  closed at once, before anything is read. A trusted proxy's address (``FORWARDED_ALLOW_IPS``) is not capped
+  here, since its connections carry every player's; ``app.api.middleware.AddressLimit`` counts each client
+  address as the proxy names it (``X-Forwarded-For``, believed from ``FORWARDED_ALLOW_IPS`` only), else the
+  peer's: at most this many running requests and open sockets, then 429 ``too_many_requests`` (a socket's
+  handshake too). Health and readiness are not counted.
 * ``--timeout-keep-alive PHASE10_HTTP_KEEP_ALIVE_SECONDS`` (5 s) between requests on one connection.
 * ``--ws-max-size PHASE10_WS_MAX_FRAME_BYTES`` (64 KiB): a bigger websocket frame is refused by the
   protocol layer before it is assembled (uvicorn's default is 16 MiB); the app's own message limit
@@ -123,9 +123,10 @@ class Busy:
 class GuardedHttpTools(HttpToolsProtocol):
     """uvicorn's httptools protocol with a deadline for the request line and headers, the concurrency limit's
     answer ``Busy`` (to requests and websocket handshakes; health and readiness still served), and at most
-    ``PHASE10_HTTP_LIMIT_PER_ADDRESS`` connections (websockets included) per peer address: one more is closed at
-    once, before anything is read. A trusted proxy's address (``FORWARDED_ALLOW_IPS``) is not capped here: its
-    connections carry every player's; ``app.api.middleware.AddressLimit`` caps each player's address behind it."""
+    ``PHASE10_HTTP_LIMIT_PER_ADDRESS`` connections (websockets included) per peer address (IPv6: per /64): one
+    more is closed at once, before anything is read. A trusted proxy's address (``FORWARDED_ALLOW_IPS``) is not
+    capped here: its connections carry every player's; ``app.api.middleware.AddressLimit`` caps each player's
+    address behind it."""
 
     _header_timer: asyncio.TimerHandle | None = None
 
@@ -152,9 +153,12 @@ class GuardedHttpTools(HttpToolsProtocol):
             self.transport.close()
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        from app.services.security import address_key  # an IPv6 peer counts by its /64 network
+
         super().connection_made(transport)
         host = self.client[0] if self.client else None
         if host is not None and not _proxy(self.config, host):
+            host = address_key(host)
             if _PEERS.get(host, 0) >= get_settings().http_limit_per_address:
                 transport.close()  # this address holds its share already
                 return

@@ -15,6 +15,8 @@ from collections.abc import Awaitable
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.services.security import address_key
+
 from .errors import error_body
 
 # Pages may load scripts, styles, images and manifests only from this origin, open sockets to it, and may not
@@ -217,7 +219,8 @@ class AddressLimit:
     later, where the server lacks the ``websocket.http.response`` extension). Behind the bundled proxy every
     player's connection comes from the proxy's address, which ``app.serve``'s per-peer connection cap does not
     count; this bounds what one player's address holds of the process's ``PHASE10_HTTP_LIMIT_CONCURRENCY``.
-    ``/healthz`` and ``/readyz`` are not counted."""
+    ``/healthz`` and ``/readyz`` are not counted. An IPv6 address counts by its /64 network, what one host usually
+    holds (``address_key``, as the join limit counts)."""
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app = app
@@ -228,7 +231,7 @@ class AddressLimit:
         client = scope.get("client")
         if scope["type"] not in ("http", "websocket") or not client or scope["path"] in HEALTH_PATHS:
             return self.app(scope, receive, send)
-        address = str(client[0])
+        address = address_key(str(client[0]))
         if self.running.get(address, 0) >= self.limit:
             return self._refuse(scope, send)
         return self._counted(address, scope, receive, send)
