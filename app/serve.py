@@ -7,8 +7,18 @@ given later win):
   request line and headers within ``PHASE10_HTTP_HEADER_TIMEOUT_SECONDS`` (10 s) of opening or of starting
   the next request, or it is closed (uvicorn alone held half a request open indefinitely). Request bodies
   are bounded in size and time by ``app.api.middleware.BodyLimit``.
-* ``--limit-concurrency PHASE10_HTTP_LIMIT_CONCURRENCY`` (4,096): connections plus running requests; past
-  it new requests get 503 (sockets count too: the load bench holds 2,000 idle ones).
+* ``--limit-concurrency PHASE10_HTTP_LIMIT_CONCURRENCY`` (4,096): connections (idle ones and websockets too:
+  the load bench holds 2,000 idle sockets) plus running requests. Past it ``GuardedHttpTools`` answers a new
+  request, and a websocket handshake (which uvicorn would upgrade before checking), with ``Busy``: a JSON 503
+  ``server_busy``, ``Retry-After: 1``, the connection closed (uvicorn's own answer is plain text).
+  ``/healthz`` and ``/readyz`` are still served: a probe must tell a busy process from a dead one.
+* ``PHASE10_HTTP_LIMIT_PER_ADDRESS`` (256), so that one address cannot take that whole limit: a peer address
+  (an IPv6 one by its /64 network) holds at most this many connections (websockets included); one more is
+  closed at once, before anything is read. A trusted proxy's address (``FORWARDED_ALLOW_IPS``) is not capped
+  here, since its connections carry every player's; ``app.api.middleware.AddressLimit`` counts each client
+  address as the proxy names it (``X-Forwarded-For``, believed from ``FORWARDED_ALLOW_IPS`` only), else the
+  peer's: at most this many running requests and open sockets, then 429 ``too_many_requests`` (a socket's
+  handshake too). Health and readiness are not counted.
 * ``--timeout-keep-alive PHASE10_HTTP_KEEP_ALIVE_SECONDS`` (5 s) between requests on one connection.
 * ``--ws-max-size PHASE10_WS_MAX_FRAME_BYTES`` (64 KiB): a bigger websocket frame is refused by the
   protocol layer before it is assembled (uvicorn's default is 16 MiB); the app's own message limit
@@ -34,7 +44,8 @@ given later win):
   of a core (``docs/performance.md``).
 * ``--no-server-header``.
 
-A reverse proxy in front (``deploy/Caddyfile``) adds its own header, body and idle timeouts.
+A reverse proxy in front (``deploy/Caddyfile``) adds its own header and idle timeouts and body bound, and names
+each player's address in ``X-Forwarded-For``; it does not bound connections per address (docs/security.md).
 """
 
 from __future__ import annotations
@@ -111,10 +122,11 @@ class Busy:
 
 class GuardedHttpTools(HttpToolsProtocol):
     """uvicorn's httptools protocol with a deadline for the request line and headers, the concurrency limit's
-    answer ``Busy`` (health and readiness still served), and at most ``PHASE10_HTTP_LIMIT_PER_ADDRESS``
-    connections (websockets included) per peer address: one more is closed at once, before anything is read.
-    A trusted proxy's address (``FORWARDED_ALLOW_IPS``) is not capped here: its connections carry every
-    player's; ``app.api.middleware.AddressLimit`` caps each player's address behind it."""
+    answer ``Busy`` (to requests and websocket handshakes; health and readiness still served), and at most
+    ``PHASE10_HTTP_LIMIT_PER_ADDRESS`` connections (websockets included) per peer address (IPv6: per /64): one
+    more is closed at once, before anything is read. A trusted proxy's address (``FORWARDED_ALLOW_IPS``) is not
+    capped here: its connections carry every player's; ``app.api.middleware.AddressLimit`` caps each player's
+    address behind it."""
 
     _header_timer: asyncio.TimerHandle | None = None
 
@@ -124,6 +136,7 @@ class GuardedHttpTools(HttpToolsProtocol):
         self.limit = self.limit_concurrency
         self.limit_concurrency = None  # checked here (``on_headers_complete``), with health exempt
         self.peer: str | None = None  # the peer address this connection counts for
+        self.busy = False  # this connection's request is answered by ``Busy`` (then closed)
 
     def _arm(self) -> None:
         self._disarm()
@@ -140,9 +153,12 @@ class GuardedHttpTools(HttpToolsProtocol):
             self.transport.close()
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        from app.services.security import address_key  # an IPv6 peer counts by its /64 network
+
         super().connection_made(transport)
         host = self.client[0] if self.client else None
         if host is not None and not _proxy(self.config, host):
+            host = address_key(host)
             if _PEERS.get(host, 0) >= get_settings().http_limit_per_address:
                 transport.close()  # this address holds its share already
                 return
@@ -159,11 +175,20 @@ class GuardedHttpTools(HttpToolsProtocol):
         if self.limit is None or (len(self.connections) < self.limit and len(self.tasks) < self.limit):
             super().on_headers_complete()
             return
+        # Busy: a websocket handshake too is answered as a request (uvicorn would upgrade it before checking).
+        self.busy = True
         app, self.app = self.app, Busy(self.app)
         try:
             super().on_headers_complete()
         finally:
             self.app = app
+
+    def _should_upgrade(self) -> bool:
+        return not self.busy and super()._should_upgrade()
+
+    def _unsupported_upgrade_warning(self) -> None:
+        if not self.busy:  # a handshake refused by ``Busy`` is not an unsupported upgrade
+            super()._unsupported_upgrade_warning()
 
     def handle_websocket_upgrade(self) -> None:
         super().handle_websocket_upgrade()

@@ -15,6 +15,8 @@ from collections.abc import Awaitable
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.services.security import address_key
+
 from .errors import error_body
 
 # Pages may load scripts, styles, images and manifests only from this origin, open sockets to it, and may not
@@ -213,10 +215,12 @@ HEALTH_PATHS = frozenset({"/healthz", "/readyz"})
 class AddressLimit:
     """At most ``limit`` running requests and open sockets per client address (the address the trusted proxy
     names, ``FORWARDED_ALLOW_IPS``, else the peer's): one more request is 429 ``too_many_requests`` (its body
-    unread, the connection closed), one more socket is refused before its handshake (close 1013: try again
-    later). Behind the bundled proxy every player's connection comes from the proxy's address, which
-    ``app.serve``'s per-peer connection cap does not count; this bounds what one player's address holds of the
-    process's ``PHASE10_HTTP_LIMIT_CONCURRENCY``. ``/healthz`` and ``/readyz`` are not counted."""
+    unread, the connection closed), one more socket's handshake is answered the same 429 (close 1013, try again
+    later, where the server lacks the ``websocket.http.response`` extension). Behind the bundled proxy every
+    player's connection comes from the proxy's address, which ``app.serve``'s per-peer connection cap does not
+    count; this bounds what one player's address holds of the process's ``PHASE10_HTTP_LIMIT_CONCURRENCY``.
+    ``/healthz`` and ``/readyz`` are not counted. An IPv6 address counts by its /64 network, what one host usually
+    holds (``address_key``, as the join limit counts)."""
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app = app
@@ -227,7 +231,7 @@ class AddressLimit:
         client = scope.get("client")
         if scope["type"] not in ("http", "websocket") or not client or scope["path"] in HEALTH_PATHS:
             return self.app(scope, receive, send)
-        address = str(client[0])
+        address = address_key(str(client[0]))
         if self.running.get(address, 0) >= self.limit:
             return self._refuse(scope, send)
         return self._counted(address, scope, receive, send)
@@ -245,9 +249,15 @@ class AddressLimit:
 
     @staticmethod
     async def _refuse(scope: Scope, send: Send) -> None:
-        if scope["type"] == "websocket":
-            await send({"type": "websocket.close", "code": 1013})
+        message = "too many requests from this address at once; try again shortly"
+        if scope["type"] == "http":
+            await _send_error(send, 429, "too_many_requests", message)
+        elif "websocket.http.response" in scope.get("extensions", {}):  # the handshake's answer: the same 429
+            body = json.dumps(error_body("too_many_requests", message)).encode()
+            await send({"type": "websocket.http.response.start", "status": 429,
+                        "headers": [(b"content-type", b"application/json"),
+                                    (b"content-length", str(len(body)).encode())]})
+            await send({"type": "websocket.http.response.body", "body": body})
         else:
-            await _send_error(send, 429, "too_many_requests",
-                              "too many requests from this address at once; try again shortly")
+            await send({"type": "websocket.close", "code": 1013})
 

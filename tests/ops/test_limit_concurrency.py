@@ -1,15 +1,19 @@
 """``python -m app.serve``'s ``--limit-concurrency`` (``PHASE10_HTTP_LIMIT_CONCURRENCY``) on a real process: once
-that many connections are open (idle ones and sockets count), a new request is answered a JSON 503 ``server_busy``
-instead of being taken on (health and readiness still answer), and the server serves again as soon as connections
-close; one address holds at most ``PHASE10_HTTP_LIMIT_PER_ADDRESS`` connections."""
+that many connections are open (idle ones and sockets count), a new request or websocket handshake is answered a
+JSON 503 ``server_busy`` instead of being taken on (health and readiness still answer), and the server serves again
+as soon as connections close; one address holds at most ``PHASE10_HTTP_LIMIT_PER_ADDRESS`` connections."""
 
 from __future__ import annotations
 
 import contextlib
+import json
 import socket
 import time
 
 import httpx
+import pytest
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
 
 from tests.realtime.processes import Server, wait_until_answers
 
@@ -25,6 +29,10 @@ def test_past_the_concurrency_limit_a_request_gets_503_and_the_server_recovers(d
             time.sleep(0.3)  # the server has accepted them all
             busy = httpx.get(f"http://{server.url}/api/tables/nowhere", timeout=5)
             assert busy.status_code == 503 and busy.json()["error"]["code"] == "server_busy"
+            with pytest.raises(InvalidStatus) as refused:  # a websocket handshake is not upgraded past it
+                connect(f"ws://{server.url}/ws/tables/nowhere", open_timeout=5).close()
+            assert refused.value.response.status_code == 503
+            assert json.loads(refused.value.response.body)["error"]["code"] == "server_busy"
             assert httpx.get(f"http://{server.url}/healthz", timeout=5).status_code == 200
         finally:
             for s in held:
