@@ -103,6 +103,13 @@ def test_the_caddyfile_keeps_its_timeouts(tmp_path: Path) -> None:
     # X-Forwarded-For is Caddy's own (the connecting address): no client is trusted to name another, and no
     # header rule changes it (the app's per-address limits count it).
     assert "trusted_proxies" not in server and "x-forwarded-for" not in out.lower()
+    # The proxy lets go of an idle upstream connection before the app closes it, so no request is sent on a
+    # connection the app is closing (a 502 for the player).
+    from app.settings import Settings
+
+    proxy = next(h for route in server["routes"] for h in route["handle"] if h["handler"] == "reverse_proxy")
+    idle = proxy["transport"]["keep_alive"]["idle_timeout"] / 1e9
+    assert 0 < idle < Settings().http_keep_alive_seconds
 
 
 def test_the_compose_proxy_routes_each_table_to_one_app_replica(tmp_path: Path) -> None:
