@@ -7,7 +7,7 @@
   the engine awaits at once, e.g. offers) gets one push on each of its subscriptions, unless a page of that
   seat is visible (the page reports its visibility over the socket: ``Hub.visible``, across processes);
 * with a turn timer running, an awaited seat gets one reminder ``reminder_lead`` before its time runs out
-  (``app.bots.runner``'s ``table_timer``: the same deadline the bots act on), unless a page of it is visible;
+  (``app.autoplay.runner``'s ``table_timer``: the same deadline the bots act on), unless a page of it is visible;
 * sends run in a small thread pool (``pywebpush`` encrypts, ``py_vapid`` signs, ``push_endpoints`` checks the
   endpoint again and sends, never to a private address, never following a redirect); a push service answering
   404 or 410 (the subscription expired or was revoked) gets that subscription deleted, as does an endpoint of
@@ -123,7 +123,7 @@ class Target:
 
 
 class TurnTimer(Protocol):
-    """A running turn timer (``app.bots.runner.TableTimer``): when it ends, its length, the seats it skips."""
+    """A running turn timer (``app.autoplay.runner.TableTimer``): when it ends, its length, the seats it skips."""
 
     @property
     def end(self) -> datetime: ...

@@ -13,8 +13,8 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
-from app.bots.models import TableClock
-from app.bots.settings import BotSettings
+from app.autoplay.models import TableClock
+from app.autoplay.settings import BotSettings
 from app.main import create_app
 from app.services.games import GameService
 from tests.bots.test_live import commands, wait_for

@@ -12,8 +12,8 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import event, select
 
-from app.bots.runner import BotRunner
-from app.bots.settings import BotSettings
+from app.autoplay.runner import BotRunner
+from app.autoplay.settings import BotSettings
 from app.main import create_app
 from app.persistence.models import Seat
 from app.services.games import GameService

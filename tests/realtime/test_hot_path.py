@@ -16,8 +16,8 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import event, select, update
 
-from app.bots.runner import BotRunner
-from app.bots.timers import store_clock
+from app.autoplay.runner import BotRunner
+from app.autoplay.timers import store_clock
 from app.persistence.db import psycopg_dsn
 from app.persistence.hot import APPLICATION_NAME
 from app.persistence.models import Game, GameTable, Seat

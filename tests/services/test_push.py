@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from app import metrics
-from app.bots.settings import BotSettings
+from app.autoplay.settings import BotSettings
 from app.main import create_app
 from app.persistence.push import PushSubscription
 from app.services.push import PushService, reminder_lead
