@@ -22,7 +22,7 @@ from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 
 from app import stalls
-from app.api import analysis, errors, far, ops, rematch, replays, routes, ws
+from app.api import analysis, errors, my_seats, ops, rematch, replays, routes, ws
 from app.api.bots import router as bots_router
 from app.api.middleware import AddressLimit, BodyLimit, SecurityHeaders, UrlGuard
 from app.api.push import router as push_router
@@ -238,7 +238,7 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
     app.include_router(routes.router)
     app.include_router(rematch.router)
     app.include_router(analysis.router)
-    app.include_router(far.router)
+    app.include_router(my_seats.router)
     app.include_router(ws.router)
     app.include_router(bots_router)
     app.include_router(push_router)
