@@ -60,9 +60,10 @@ MAX_SUBSCRIPTIONS_PER_SEAT = 5
 # worker nothing): one query for all tables, made again when this old. A subscription stored by this process counts
 # at once, one stored by another process within this time.
 UNSUBSCRIBED_SECONDS = 10.0
-_PS = cast(Table, PushSubscription.__table__)
-_SEAT = cast(Table, Seat.__table__)
-_SUBSCRIBED_TABLES = select(_SEAT.c.table_id).select_from(_PS.join(_SEAT, _SEAT.c.id == _PS.c.seat_id)).distinct()
+_SUBSCRIPTIONS = cast(Table, PushSubscription.__table__)
+_SEATS = cast(Table, Seat.__table__)
+_SUBSCRIBED_TABLES = (select(_SEATS.c.table_id)
+                      .select_from(_SUBSCRIPTIONS.join(_SEATS, _SEATS.c.id == _SUBSCRIPTIONS.c.seat_id)).distinct())
 _STOP = object()
 # A reminder that could not be sent, or a look at a table that could not be made (the turn push and the reminders
 # it plans), because the database was unreachable is tried again after this long.
