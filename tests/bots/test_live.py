@@ -212,7 +212,7 @@ def test_turn_timer_makes_the_easy_decision_when_time_runs_out(live: TestClient)
     assert len(commands(live, t.id)) <= before + 1
 
 
-def test_stand_in_plays_for_a_disconnected_player_until_they_reconnect(live: TestClient) -> None:
+def test_a_stand_in_plays_for_a_disconnected_player_until_back(live: TestClient) -> None:
     t = new_table(live, players=2)
     live.put(f"/api/tables/{t.id}/clock", json={"stand_in": True}, headers=bearer(t.tokens[0]))
     rng = random.Random(1)
@@ -283,7 +283,7 @@ def test_after_a_restart_a_game_whose_turn_is_a_bots_goes_on(settings: Any) -> N
         assert rows[stopped_at].seat == 1 and rows[stopped_at].command_id.startswith("bot:")
 
 
-def test_the_runner_decides_from_the_seat_view_and_legal_commands_only(live: TestClient,
+def test_the_runner_decides_from_view_and_legal_commands_only(live: TestClient,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """C-9 in the server too: the runner hands the bot exactly player_view and legal_commands of its seat."""
     import app.autoplay.runner as runner_module
@@ -314,7 +314,7 @@ def test_the_runner_decides_from_the_seat_view_and_legal_commands_only(live: Tes
         assert isinstance(legal, tuple) and legal
 
 
-def test_a_hard_bot_remembers_the_round_as_its_seat_was_shown_it_c9_m4(live: TestClient,
+def test_a_hard_bot_remembers_the_round_as_its_seat_saw_it_c9(live: TestClient,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """The runner hands ``hard`` its memory of the round: at each decision exactly what folding the game's events,
     as a spectator receives them, up to the decision's version gives (C-9: nothing hidden in it), also after the
