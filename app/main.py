@@ -22,13 +22,13 @@ from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 
 from app import stalls
-from app.api import analysis, errors, far, ops, rematch, replays, routes, ws
+from app.api import analysis, errors, my_seats, ops, rematch, replays, routes, ws
 from app.api.bots import router as bots_router
 from app.api.middleware import AddressLimit, BodyLimit, SecurityHeaders, UrlGuard
 from app.api.push import router as push_router
 from app.api.schemas import Health
-from app.bots.runner import BotRunner
-from app.bots.settings import BotSettings
+from app.autoplay.runner import BotRunner
+from app.autoplay.settings import BotSettings
 from app.gc_policy import GcPolicy
 from app.persistence.db import Database
 from app.realtime.backends import MemoryNotifier, PgListener, PgNotifier, tell_owner
@@ -142,7 +142,7 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
     configure_logging(settings)
     db = Database(settings.database_url)
     service = GameService(db, settings, catalog)
-    # Bot seats, stand-ins and turn timers: a TableExtension of the service (app/bots/runner.py).
+    # Bot seats, stand-ins and turn timers: a TableExtension of the service (app/autoplay/runner.py).
     bots = BotRunner(service, bot_settings or BotSettings())
     service.add_extension(bots)
     rematches = Rematches(service)  # "Play again" by consent: table info's ``rematch``
@@ -238,7 +238,7 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
     app.include_router(routes.router)
     app.include_router(rematch.router)
     app.include_router(analysis.router)
-    app.include_router(far.router)
+    app.include_router(my_seats.router)
     app.include_router(ws.router)
     app.include_router(bots_router)
     app.include_router(push_router)

@@ -9,7 +9,7 @@ from sqlalchemy import create_engine, pool
 
 # Every model module (the same Base): ``alembic check`` compares the whole schema with them.
 import app.analysis.models  # noqa: F401  (game_analysis: the stored analysis of finished games)
-import app.bots.models  # noqa: F401  (bot_seat and table_clock: the same Base, kept beside the bots)
+import app.autoplay.models  # noqa: F401  (bot_seat, table_clock, duty_lease: the same Base, kept with the bots' runtime)
 import app.persistence.push  # noqa: F401  (push_key and push_subscription: Web Push)
 import app.services.models  # noqa: F401  (rematch offers and seat transfers: the same Base)
 from app.persistence.models import Base

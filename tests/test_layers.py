@@ -5,6 +5,7 @@ under ``TYPE_CHECKING`` too."""
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 APP = Path(__file__).resolve().parents[1] / "app"
@@ -12,11 +13,12 @@ APP = Path(__file__).resolve().parents[1] / "app"
 # Lowest first. A unit is a package of ``app`` or a top-level module; each is on exactly one layer.
 LAYERS: list[set[str]] = [
     {"rules"},
+    {"bots"},
     {"settings", "fastjson", "metrics", "stalls", "gc_policy", "i18n"},
     {"persistence"},
     {"analysis"},
     {"services"},
-    {"realtime", "bots"},
+    {"realtime", "autoplay"},
     {"api"},
     {"web"},
     {"main", "serve", "admin"},
@@ -73,3 +75,18 @@ def test_the_check_reads_every_kind_of_import() -> None:
     assert imported_units(APP / "services" / "probe.py", source) == [
         ("web", 1), ("services", 2), ("metrics", 3), ("api", 4), ("realtime", 5)]
     assert imported_units(APP / "services" / "__init__.py", "from .base import X\n") == [("services", 1)]
+
+
+def test_the_bots_policies_import_no_database_and_no_runtime() -> None:
+    """``app/bots/`` is pure (docs/architecture.md, "The bots' runtime"): the engine, the standard library and
+    ``openskill`` (the simulator's ratings) only; the live runtime that talks to the database is ``app/autoplay/``."""
+    allowed = {"app", "openskill"} | set(sys.stdlib_module_names)
+    found = []
+    for path in sorted((APP / "bots").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            tops = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                    else [node.module] if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module
+                    else [])
+            found += [f"{path.name}: {top}" for top in tops if top.split(".")[0] not in allowed]
+        found += [f"{path.name}: {unit}" for unit, _ in imported_units(path) if unit not in {"rules", "bots"}]
+    assert found == []

@@ -20,9 +20,9 @@ from sqlalchemy import select
 
 from app.api.deps import Number, SeatToken, Service
 from app.api.schemas import BotInfo, Name, RequestBody, TableInfo, TimerInfo
+from app.autoplay.models import BotSeat
+from app.autoplay.timers import TIMER_MODES, TimerMode, bot_levels, forget, store_clock, timer_seconds
 from app.bots import LEVELS, BotLevel
-from app.bots.models import BotSeat
-from app.bots.timers import TIMER_MODES, TimerMode, bot_levels, forget, store_clock, timer_seconds
 from app.persistence.models import Seat
 from app.services.errors import ServiceError
 from app.services.lobby import check_name_free, free_bot_name

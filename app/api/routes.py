@@ -7,7 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 
-from app.bots.timers import store_clock
+from app.autoplay.timers import store_clock
 
 from . import schemas
 from .deps import Number, SeatToken, Service, Since, Token, cookie_name, is_https, link_base

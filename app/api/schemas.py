@@ -6,8 +6,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, RootModel, StringConstraints, field_validator
 
+from app.autoplay.timers import TimerMode
 from app.bots import BotLevel
-from app.bots.timers import TimerMode
 from app.services.text import check_texts, clean_name
 
 # The database's integer columns are 32-bit: numbers from clients (versions, seats, game numbers, steps)
@@ -131,7 +131,7 @@ class TableInfo(BaseModel):
     revision: int
     seats: list[SeatInfo]
     game: GameInfo | None
-    # Bot seats, the clock and the running timer (app/bots/runner.py), as over the socket.
+    # Bot seats, the clock and the running timer (app/autoplay/runner.py), as over the socket.
     bots: list[BotInfo] = Field(default_factory=list, description="the bot seats, in seat order")
     turn_timer: str = "off"
     stand_in: bool = False

@@ -23,8 +23,8 @@ from app.persistence.models import GameCommand, GameCommandPack
 
 PACK_FORMAT = 1
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-_C = cast(Table, GameCommand.__table__)
-_P = cast(Table, GameCommandPack.__table__)
+_COMMANDS = cast(Table, GameCommand.__table__)
+_PACKS = cast(Table, GameCommandPack.__table__)
 
 
 @dataclass(frozen=True)
@@ -83,7 +83,7 @@ def _aware(s: Session) -> bool:
 
 def read_pack(s: Session, game_id: int) -> list[StoredCommand] | None:
     """The packed commands of a finished game (``None``: it has no pack)."""
-    data = s.scalar(select(_P.c.data).where(_P.c.game_id == game_id))
+    data = s.scalar(select(_PACKS.c.data).where(_PACKS.c.game_id == game_id))
     return None if data is None else unpack(bytes(data), _aware(s))
 
 
@@ -92,11 +92,12 @@ def read_commands(s: Session, game_id: int, after: int = 0, upto: int | None = N
     its rows, or when it has none in that range, its pack."""
     if upto is not None and upto <= after:
         return []
-    stmt = select(_C.c.seq, _C.c.seat, _C.c.command_id, _C.c.command, _C.c.created_at, _C.c.made_by).where(
-        _C.c.game_id == game_id, _C.c.seq > after)
+    c = _COMMANDS.c
+    stmt = select(c.seq, c.seat, c.command_id, c.command, c.created_at, c.made_by).where(
+        _COMMANDS.c.game_id == game_id, _COMMANDS.c.seq > after)
     if upto is not None:
-        stmt = stmt.where(_C.c.seq <= upto)
-    rows = s.execute(stmt.order_by(_C.c.seq)).all()
+        stmt = stmt.where(_COMMANDS.c.seq <= upto)
+    rows = s.execute(stmt.order_by(_COMMANDS.c.seq)).all()
     if rows:
         return [StoredCommand(*row) for row in rows]
     packed = read_pack(s, game_id)
@@ -112,14 +113,14 @@ def packed_command(s: Session, game_id: int, command_id: str) -> StoredCommand |
 
 def store_pack(s: Session, game_id: int, commands: list[StoredCommand]) -> None:
     """Store a finished game's commands as its pack (a game imported finished)."""
-    s.execute(insert(_P).values(game_id=game_id, commands=len(commands), data=pack(commands)))
+    s.execute(insert(_PACKS).values(game_id=game_id, commands=len(commands), data=pack(commands)))
 
 
 def pack_game(s: Session, game_id: int) -> int:
     """Move a finished game's command rows into its pack, in the caller's transaction; the commands packed."""
     commands = read_commands(s, game_id)
-    if not commands or s.scalar(select(_P.c.game_id).where(_P.c.game_id == game_id)) is not None:
+    if not commands or s.scalar(select(_PACKS.c.game_id).where(_PACKS.c.game_id == game_id)) is not None:
         return 0
     store_pack(s, game_id, commands)
-    s.execute(delete(_C).where(_C.c.game_id == game_id))
+    s.execute(delete(_COMMANDS).where(_COMMANDS.c.game_id == game_id))
     return len(commands)

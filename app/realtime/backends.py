@@ -40,7 +40,7 @@ TABLE_CHANNEL_PREFIX = "phase10_t_"
 CHAT_CHANNEL = "phase10_chat"
 # A stopping process names the tables whose bots, stand-ins and timers it was running; the others plan them.
 HANDOFF_CHANNEL = "phase10_handoff"
-# A process that accepted a command at a table whose duties another process holds (``app.bots.leases``) tells it:
+# A process that accepted a command at a table whose duties another process holds (``app.autoplay.leases``) tells it:
 # ``'<owner> <table_id>'``; only the named process plans the table.
 DUTY_CHANNEL = "phase10_duty"
 _PG_NOTIFY = "SELECT pg_notify(%s, %s)"  # on the session's psycopg connection, in its transaction

@@ -108,7 +108,7 @@ class GameRef:
 
 
 class TableExtension(Protocol):
-    """What a server extension (the bot runner, app/bots/runner.py) adds to the service, registered with
+    """What a server extension (the bot runner, app/autoplay/runner.py) adds to the service, registered with
     ``GameService.add_extension``. The service calls the hooks itself; they only read (inside the caller's
     session) or schedule work: loading, applying, persisting and publishing stay in this module.
 

@@ -36,16 +36,16 @@ KEEP = 50  # messages kept per table
 BURST = 5  # messages ...
 BURST_SECONDS = 5.0  # ... per this many seconds and seat
 
-_M = cast(Table, ChatMessage.__table__)
+_MESSAGES = cast(Table, ChatMessage.__table__)
 _PG_TABLE_LOCK = text("SELECT pg_advisory_xact_lock(:key)")
-_RECENT = (select(func.count()).select_from(_M)
-           .where(_M.c.table_id == bindparam("table_id"), _M.c.seat_id == bindparam("seat_id"),
-                  _M.c.at > bindparam("cutoff")))
+_RECENT = (select(func.count()).select_from(_MESSAGES)
+           .where(_MESSAGES.c.table_id == bindparam("table_id"), _MESSAGES.c.seat_id == bindparam("seat_id"),
+                  _MESSAGES.c.at > bindparam("cutoff")))
 # The id of the ``keep``-th newest message; everything older goes (nothing while there are fewer).
-_PRUNE = delete(_M).where(
-    _M.c.table_id == bindparam("table_id"),
-    _M.c.id < (select(_M.c.id).where(_M.c.table_id == bindparam("table_id"))
-               .order_by(_M.c.id.desc()).offset(bindparam("skip")).limit(1).scalar_subquery()))
+_PRUNE = delete(_MESSAGES).where(
+    _MESSAGES.c.table_id == bindparam("table_id"),
+    _MESSAGES.c.id < (select(_MESSAGES.c.id).where(_MESSAGES.c.table_id == bindparam("table_id"))
+               .order_by(_MESSAGES.c.id.desc()).offset(bindparam("skip")).limit(1).scalar_subquery()))
 _LATEST_SEATS = select(Game.seats).where(Game.table_id == bindparam("table_id")).order_by(
     Game.number.desc()).limit(1)
 

@@ -57,18 +57,20 @@ log = logging.getLogger("phase10.games")
 # The hot path's statements, built once (SQLAlchemy Core on the session's connection: no ORM instances, and the
 # compiled form is cached): every command runs ``_LATEST_GAME`` (with the command id's earlier row, if any, in the
 # same round trip), ``_BUMP_VERSION`` and ``_INSERT_COMMAND``.
-_G = cast(Table, Game.__table__)
-_C = cast(Table, GameCommand.__table__)
-_GAME_COLUMNS = (_G.c.id, _G.c.version, _G.c.snapshot_version, _G.c.seats, _G.c.ruleset, _G.c.players, _G.c.status)
-_LATEST_GAME = (select(*_GAME_COLUMNS).where(_G.c.table_id == bindparam("table_id"))
-                .order_by(_G.c.number.desc()).limit(1))
+_GAMES = cast(Table, Game.__table__)
+_COMMANDS = cast(Table, GameCommand.__table__)
+_GAME_COLUMNS = (_GAMES.c.id, _GAMES.c.version, _GAMES.c.snapshot_version, _GAMES.c.seats, _GAMES.c.ruleset,
+                 _GAMES.c.players, _GAMES.c.status)
+_LATEST_GAME = (select(*_GAME_COLUMNS).where(_GAMES.c.table_id == bindparam("table_id"))
+                .order_by(_GAMES.c.number.desc()).limit(1))
 _LATEST_GAME_AND_COMMAND = (
-    select(*_GAME_COLUMNS, _C.c.seat.label("dup_seat"), _C.c.seq.label("dup_seq"))
-    .select_from(_G.outerjoin(_C, and_(_C.c.game_id == _G.c.id, _C.c.command_id == bindparam("command_id"))))
-    .where(_G.c.table_id == bindparam("table_id")).order_by(_G.c.number.desc()).limit(1))
-_BUMP_VERSION = (update(_G).where(_G.c.id == bindparam("b_id"), _G.c.version == bindparam("b_old"))
+    select(*_GAME_COLUMNS, _COMMANDS.c.seat.label("dup_seat"), _COMMANDS.c.seq.label("dup_seq"))
+    .select_from(_GAMES.outerjoin(_COMMANDS, and_(_COMMANDS.c.game_id == _GAMES.c.id,
+                                                  _COMMANDS.c.command_id == bindparam("command_id"))))
+    .where(_GAMES.c.table_id == bindparam("table_id")).order_by(_GAMES.c.number.desc()).limit(1))
+_BUMP_VERSION = (update(_GAMES).where(_GAMES.c.id == bindparam("b_id"), _GAMES.c.version == bindparam("b_old"))
                  .values(version=bindparam("b_new")))
-_INSERT_COMMAND = insert(_C)
+_INSERT_COMMAND = insert(_COMMANDS)
 
 # The same statements for Postgres, run on the session's own psycopg connection (same transaction): SQLAlchemy's
 # per-statement overhead was the largest part of a command's CPU. Rows come back as named tuples with the same
@@ -382,12 +384,12 @@ class GameService(Lobby, Replays, Fanout):
                 snapshot = over or version - game.snapshot_version >= self.settings.snapshot_every
                 if snapshot:
                     values: JSONDict = {"version": version, "snapshot": ruleset.state_to_json(new_state),
-                                        "snapshot_version": version, "previous_snapshot": _G.c.snapshot,
-                                        "previous_snapshot_version": _G.c.snapshot_version}
+                                        "snapshot_version": version, "previous_snapshot": _GAMES.c.snapshot,
+                                        "previous_snapshot_version": _GAMES.c.snapshot_version}
                     if over:
                         values |= {"status": "finished", "winners": list(ruleset.winners(new_state)),
                                    "finished_at": utcnow()}
-                    moved = conn.execute(update(_G).where(_G.c.id == game.id, _G.c.version == game.version)
+                    moved = conn.execute(update(_GAMES).where(_GAMES.c.id == game.id, _GAMES.c.version == game.version)
                                          .values(**values))
                 else:  # the usual case: one conditional UPDATE of the version
                     bump = {"b_id": game.id, "b_old": game.version, "b_new": version}

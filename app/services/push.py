@@ -7,7 +7,7 @@
   the engine awaits at once, e.g. offers) gets one push on each of its subscriptions, unless a page of that
   seat is visible (the page reports its visibility over the socket: ``Hub.visible``, across processes);
 * with a turn timer running, an awaited seat gets one reminder ``reminder_lead`` before its time runs out
-  (``app.bots.runner``'s ``table_timer``: the same deadline the bots act on), unless a page of it is visible;
+  (``app.autoplay.runner``'s ``table_timer``: the same deadline the bots act on), unless a page of it is visible;
 * sends run in a small thread pool (``pywebpush`` encrypts, ``py_vapid`` signs, ``push_endpoints`` checks the
   endpoint again and sends, never to a private address, never following a redirect); a push service answering
   404 or 410 (the subscription expired or was revoked) gets that subscription deleted, as does an endpoint of
@@ -60,9 +60,10 @@ MAX_SUBSCRIPTIONS_PER_SEAT = 5
 # worker nothing): one query for all tables, made again when this old. A subscription stored by this process counts
 # at once, one stored by another process within this time.
 UNSUBSCRIBED_SECONDS = 10.0
-_PS = cast(Table, PushSubscription.__table__)
-_SEAT = cast(Table, Seat.__table__)
-_SUBSCRIBED_TABLES = select(_SEAT.c.table_id).select_from(_PS.join(_SEAT, _SEAT.c.id == _PS.c.seat_id)).distinct()
+_SUBSCRIPTIONS = cast(Table, PushSubscription.__table__)
+_SEATS = cast(Table, Seat.__table__)
+_SUBSCRIBED_TABLES = (select(_SEATS.c.table_id)
+                      .select_from(_SUBSCRIPTIONS.join(_SEATS, _SEATS.c.id == _SUBSCRIPTIONS.c.seat_id)).distinct())
 _STOP = object()
 # A reminder that could not be sent, or a look at a table that could not be made (the turn push and the reminders
 # it plans), because the database was unreachable is tried again after this long.
@@ -123,7 +124,7 @@ class Target:
 
 
 class TurnTimer(Protocol):
-    """A running turn timer (``app.bots.runner.TableTimer``): when it ends, its length, the seats it skips."""
+    """A running turn timer (``app.autoplay.runner.TableTimer``): when it ends, its length, the seats it skips."""
 
     @property
     def end(self) -> datetime: ...

@@ -44,17 +44,17 @@ def matches(secret: str, stored_digest: str) -> bool:
     return hmac.compare_digest(digest(secret), stored_digest)
 
 
-_F = cast(Table, JoinFailure.__table__)
+_FAILURES = cast(Table, JoinFailure.__table__)
 # Built once (compiled once): a successful join pays these two statements on its own connection, ~0.2 ms.
 _PG_ADDRESS_LOCK = text("SELECT pg_advisory_xact_lock(:key)")
 _COUNTS = select(
-    select(func.count()).select_from(_F)
-    .where(_F.c.table_id == bindparam("table_id"), _F.c.address == bindparam("address"),
-           _F.c.failed_at > bindparam("cutoff")).scalar_subquery(),
-    select(func.count()).select_from(_F)
-    .where(_F.c.address == bindparam("address"), _F.c.failed_at > bindparam("cutoff")).scalar_subquery())
-_INSERT = insert(_F)
-_PRUNE = delete(_F).where(_F.c.failed_at <= bindparam("cutoff"))
+    select(func.count()).select_from(_FAILURES)
+    .where(_FAILURES.c.table_id == bindparam("table_id"), _FAILURES.c.address == bindparam("address"),
+           _FAILURES.c.failed_at > bindparam("cutoff")).scalar_subquery(),
+    select(func.count()).select_from(_FAILURES)
+    .where(_FAILURES.c.address == bindparam("address"), _FAILURES.c.failed_at > bindparam("cutoff")).scalar_subquery())
+_INSERT = insert(_FAILURES)
+_PRUNE = delete(_FAILURES).where(_FAILURES.c.failed_at <= bindparam("cutoff"))
 
 
 def address_key(address: str) -> str:

@@ -52,7 +52,7 @@ def found(game: Scripted) -> list[Mark]:
     ("master", {"phases_to_win": 2}, 3),  # two rounds; a missed hit that cost a minus point
     ("board", {"phases_to_win": 2}, 4),
 ])
-def test_C3_C4_crafted_games_are_marked_with_exactly_the_scripted_mistakes(rid: str, options: dict[str, Any],
+def test_crafted_games_are_marked_with_exactly_their_mistakes(rid: str, options: dict[str, Any],
                                                                           seed: int) -> None:
     """M-4, R-6, B-5: seat 0 once declines a legal lay-down; seat 1 keeps one card it could hit onto a set or
     colour group for the whole round (M-7, R-12: it counts at the round's end; B-8: no points); the careful
@@ -69,7 +69,7 @@ def test_C3_C4_crafted_games_are_marked_with_exactly_the_scripted_mistakes(rid: 
         assert all(isinstance(m.points, int) for m in missed_hits)
 
 
-def test_M7_a_missed_hit_counts_the_points_the_card_scored_at_the_rounds_end() -> None:
+def test_a_missed_hit_counts_the_points_its_card_scored() -> None:
     game = play(registry.get("mattel"), 4, 2, {"phases_to_win": 1}, decline=frozenset({0}), keep=frozenset({1}))
     (mark,) = [m for m in found(game) if m.kind is Kind.MISSED_HIT]
     ended = next(e for e in game.events[-1] if type(e).__name__ == "RoundEnded")
@@ -77,7 +77,7 @@ def test_M7_a_missed_hit_counts_the_points_the_card_scored_at_the_rounds_end() -
 
 
 @pytest.mark.parametrize(("rid", "seed"), [("mattel", 4), ("master", 1)])
-def test_M8_R14_turning_points_are_the_rounds_the_lead_changed_hands(rid: str, seed: int) -> None:
+def test_turning_points_are_the_rounds_the_lead_changed_hands(rid: str, seed: int) -> None:
     """A careful game of three seats makes no miss; its turning points are those of its round-end events."""
     game = play(registry.get(rid), seed, 3, {"phases_to_win": 3})
     marks = found(game)
@@ -87,7 +87,7 @@ def test_M8_R14_turning_points_are_the_rounds_the_lead_changed_hands(rid: str, s
     assert not [m for m in marks if m.kind in (Kind.MISSED_LAYDOWN, Kind.MISSED_HIT)]
 
 
-def test_json_has_the_contract_shape_and_the_cards_count_the_marks() -> None:
+def test_json_has_the_contract_shape_and_the_marks_counted() -> None:
     game = play(registry.get("mattel"), 4, 2, {"phases_to_win": 1}, decline=frozenset({0}), keep=frozenset({1}))
     analysis = analyse(game.ruleset, game.seed, game.players, game.options, game.commands)
     data = analysis.to_json()
@@ -121,7 +121,7 @@ def _position(hand: list[Card], table: list[LaidGroup]) -> Any:
     return ruleset, replace(state, players=tuple(players), table=tuple(table), stage=Stage.PLAY), state.turn
 
 
-def test_C4_the_hit_search_follows_chains_and_competition() -> None:
+def test_the_hit_search_follows_chains_and_competition() -> None:
     """A 5 opens the 6 on a run ending at 4 (both count); two 5s compete for that one end (one counts); a wild
     goes anywhere; the card the turn ends with is never used."""
     run = LaidGroup(owner=0, kind=GroupKind.RUN, cards=tuple(_card(200 + n, n) for n in range(1, 5)), start=1)

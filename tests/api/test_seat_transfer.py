@@ -129,7 +129,7 @@ def test_a_socket_signing_in_with_the_old_token_as_the_seat_moves_is_refused(cli
     def sign_in_then_move(table_id: str, token: str | None) -> Any:
         result = real(table_id, token)
         if token == t.tokens[1] and not claimed:  # the old token passed; now the phone claims the seat
-            notifier = service.notifier  # as the claim route picks it (app/api/far.py)
+            notifier = service.notifier  # as the claim route picks it (app/api/my_seats.py)
             if not isinstance(notifier, MemoryNotifier):
                 notifier = MemoryNotifier(app.state.hub)
             claimed.append(app.state.seat_transfers.claim(t.id, code, notifier))

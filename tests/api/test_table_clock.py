@@ -7,7 +7,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from app.bots.models import TableClock
+from app.autoplay.models import TableClock
 from app.services.games import GameService
 from tests.server_helpers import bearer
 

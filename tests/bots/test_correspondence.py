@@ -13,8 +13,8 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
-from app.bots.models import TableClock
-from app.bots.settings import BotSettings
+from app.autoplay.models import TableClock
+from app.autoplay.settings import BotSettings
 from app.main import create_app
 from app.services.games import GameService
 from tests.bots.test_live import commands, wait_for
@@ -77,7 +77,7 @@ def test_correspondence_timers_show_their_length(settings: Any, cleanup: None, t
         assert info["turn_timers"][timer] == seconds
 
 
-def test_a_one_day_timer_running_out_gets_its_stand_in_move_even_across_a_restart(settings: Any,
+def test_an_expired_one_day_timer_moves_across_a_restart(settings: Any,
                                                                                    cleanup: None) -> None:
     wall = Wall()
     with serve(settings, wall) as client:

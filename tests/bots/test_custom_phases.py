@@ -20,7 +20,7 @@ BOARD = [[{"kind": "run", "size": 4}], [{"kind": "set", "size": 2}, {"kind": "co
     ("master", {"phases": MASTER + MASTER[:1], "phase_selection": "even"}),
     ("board", {"phases": BOARD}),
 ])
-def test_R3_B11_bots_finish_a_game_on_a_custom_phase_list(ruleset_id: str, options: dict[str, Any]) -> None:
+def test_bots_finish_a_game_on_a_custom_phase_list(ruleset_id: str, options: dict[str, Any]) -> None:
     ruleset = registry.get(ruleset_id)
     numbers = set(range(1, len(options["phases"]) + 1))
     for seed in range(2):

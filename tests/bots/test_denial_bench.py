@@ -15,14 +15,14 @@ from app.rules.core.commands import Discard, Draw, Pile
 from bench import denial
 
 
-def test_the_denial_bench_plays_whole_games_with_and_without_the_oracle_c9_m4() -> None:
+def test_the_denial_bench_plays_with_and_without_the_oracle() -> None:
     ruleset = registry.get("mattel")
     for oracle in ("both", "draw", "all", "none"):
         assert denial.play(ruleset, 3, 0, oracle) in (True, False)
     assert denial.play(ruleset, 3, 2, "both", players=4) in (True, False)  # four seats, hard in the third
 
 
-def test_hard_discards_by_the_estimate_it_is_given_c9_m4() -> None:
+def test_hard_discards_by_the_estimate_it_is_given() -> None:
     """The same position: an estimate that says one card will be taken keeps it from the pile."""
     ruleset = registry.get("mattel")
     state = ruleset.new_game(5, 2, ruleset.parse_options({}))
@@ -39,7 +39,7 @@ def test_hard_discards_by_the_estimate_it_is_given_c9_m4() -> None:
     assert avoid(tactics, view, discards, random.Random(0)).card != chosen.card
 
 
-def test_the_draw_oracle_takes_the_discard_only_when_it_beats_the_hidden_card_m4() -> None:
+def test_the_draw_oracle_takes_the_discard_only_if_it_is_better() -> None:
     """M-4 with the draw pile's top card known: hand 5 5 9 9 on two sets of 3. A 5 on the discard pile and a 2
     on top of the draw pile: the 5 (one card from the phase against two). A 9 on the draw pile instead: as close
     either way, so the draw pile; a 2 on the discard pile and a 3 on the draw pile: neither helps, the draw pile."""
@@ -61,7 +61,7 @@ def test_the_draw_oracle_takes_the_discard_only_when_it_beats_the_hidden_card_m4
     assert choice(card(5, 2), card(6, 3)) == Draw(Pile.DRAW)
 
 
-def test_each_oracle_answers_only_the_choice_it_knows_about_m4_c9() -> None:
+def test_each_oracle_answers_only_the_choice_it_knows_about() -> None:
     """A draw and then a discard of the same seat: ``draw`` answers the draw only, ``both`` the discard only,
     ``all`` both and ``none`` neither (``hard`` then plays as it does)."""
     ruleset = registry.get("mattel")

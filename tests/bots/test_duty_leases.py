@@ -1,5 +1,5 @@
 """A table's duties (bot, stand-in and timer decisions) are held by one process at a time through its duty lease
-(``app.bots.leases``), and nothing of them lives only in that process: a failed decision is made again, a process
+(``app.autoplay.leases``), and nothing of them lives only in that process: a failed decision is made again, a process
 that stops renewing its leases (killed, frozen) is taken over by another, every process reports the same
 ``stand_ins`` and timer, and a timer runs from stored moments across a restart. Two apps on the test database
 stand for two server processes (the real processes and a real Postgres: ``tests/faults``)."""
@@ -16,9 +16,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import update
 from sqlalchemy.exc import OperationalError
 
-from app.bots.models import DutyLease, TableClock
-from app.bots.runner import BotRunner
-from app.bots.settings import BotSettings
+from app.autoplay.models import DutyLease, TableClock
+from app.autoplay.runner import BotRunner
+from app.autoplay.settings import BotSettings
 from app.main import create_app
 from app.persistence.db import Database
 from app.services.games import GameService

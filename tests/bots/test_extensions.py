@@ -12,8 +12,8 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import event, select
 
-from app.bots.runner import BotRunner
-from app.bots.settings import BotSettings
+from app.autoplay.runner import BotRunner
+from app.autoplay.settings import BotSettings
 from app.main import create_app
 from app.persistence.models import Seat
 from app.services.games import GameService
@@ -57,7 +57,7 @@ def clock_reads(seen: list[str]) -> int:
     return sum(1 for sql in seen if "FROM table_clock" in sql)
 
 
-def test_the_runner_is_a_registered_extension_and_the_service_is_not_patched(still: TestClient) -> None:
+def test_the_runner_is_a_registered_extension_not_a_patch(still: TestClient) -> None:
     service = service_of(still)
     runner = still.app.state.bots  # type: ignore[attr-defined]
     rematches = still.app.state.rematches  # type: ignore[attr-defined]  (the rematch offers: another extension)
@@ -68,7 +68,7 @@ def test_the_runner_is_a_registered_extension_and_the_service_is_not_patched(sti
     assert type(service.notifier).__module__.startswith("app.realtime")
 
 
-def test_one_fan_out_reads_the_table_clock_once_for_all_its_views(still: TestClient) -> None:
+def test_one_fan_out_reads_the_table_clock_once(still: TestClient) -> None:
     """Four seats (one a bot) and a spectator: five views, one read of the clock, whether the fan-out reads
     everything or takes the fast path of a running table."""
     t = new_table(still, players=3, seats=4)
@@ -94,7 +94,7 @@ def test_one_fan_out_reads_the_table_clock_once_for_all_its_views(still: TestCli
         assert t.id in service._hot, "the first fan-out primes the fast path"
 
 
-def test_a_fan_out_without_a_timer_gives_views_a_null_timer_with_one_clock_read(still: TestClient) -> None:
+def test_views_without_a_timer_get_null_from_one_clock_read(still: TestClient) -> None:
     t = new_table(still, players=2, start=True)
     service = service_of(still)
     with service.db.read() as s:

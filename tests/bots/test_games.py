@@ -38,7 +38,7 @@ def test_each_level_alone_finishes_games(ruleset_id: str, level: str) -> None:
 
 
 @pytest.mark.parametrize("options", [{"fixed_rounds": True}, {"phase_selection": "even"}, {"phases_to_win": 3}])
-def test_bots_play_the_official_variants_m9(options: dict[str, object]) -> None:
+def test_bots_play_the_official_variants(options: dict[str, object]) -> None:
     ruleset = registry.get("mattel")
     assert play_game(ruleset, ["normal", "easy", "normal"], seed=5, options=options).winners
 
@@ -112,7 +112,7 @@ def test_bot_games_do_not_depend_on_the_interpreters_hash_seed() -> None:
     assert runs[0] == runs[1]
 
 
-def test_simulate_prints_win_rates_with_intervals_and_rates_the_levels(capsys: pytest.CaptureFixture[str]) -> None:
+def test_simulate_prints_win_rates_with_intervals_and_ratings(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--ruleset", "board", "--games", "3", "--bots", "easy,easy"]) == 0
     out = capsys.readouterr().out
     assert "95 % interval (Wilson)" in out and "seconds per game" in out
@@ -123,7 +123,7 @@ def test_simulate_prints_win_rates_with_intervals_and_rates_the_levels(capsys: p
     assert set(lines) == {"easy", "normal"}
 
 
-def test_round_figures_count_who_laid_and_who_went_out_m7_m8() -> None:
+def test_round_figures_count_who_laid_and_who_went_out() -> None:
     """Every Mattel round ends by someone going out (M-7); the winner laid all ten phases (M-8); a seat can lay
     at most once a round."""
     record = play_game(registry.get("mattel"), ["normal", "normal"], seed=5)

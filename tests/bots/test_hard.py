@@ -54,7 +54,7 @@ def test_hard_is_a_level_everywhere_a_level_is_chosen() -> None:
     assert list(LEVELS) == ["easy", "normal", "hard"]
 
 
-def test_hard_lays_its_phase_as_soon_as_it_can_c3_m4() -> None:
+def test_hard_lays_its_phase_as_soon_as_it_can() -> None:
     hand = [num(3), num(3, Colour.BLUE), num(3, Colour.GREEN), num(8), num(8, Colour.BLUE), num(8, Colour.GREEN),
             num(11), num(12)]
     lay = LayPhase(((hand[0].id, hand[1].id, hand[2].id), (hand[3].id, hand[4].id, hand[5].id)))
@@ -63,7 +63,7 @@ def test_hard_lays_its_phase_as_soon_as_it_can_c3_m4() -> None:
     assert chosen == lay
 
 
-def test_hard_never_feeds_the_next_player_a_card_they_can_hit_c4_m4() -> None:
+def test_hard_never_feeds_the_next_player_a_card_they_can_hit() -> None:
     """The next player has laid a set of 12s: hard keeps its 12 although it is the costliest card (M-7)."""
     twelve, five = num(12, Colour.BLUE), num(5)
     hand = [num(3), num(3, Colour.BLUE), num(9), num(9, Colour.BLUE), twelve, five]
@@ -75,7 +75,7 @@ def test_hard_never_feeds_the_next_player_a_card_they_can_hit_c4_m4() -> None:
     assert chosen == Discard(five.id)
 
 
-def test_hard_once_laid_keeps_the_card_nearest_a_hit_to_go_out_sooner_c4_m4_m7() -> None:
+def test_hard_once_laid_keeps_the_card_nearest_a_hit() -> None:
     """Phase down, the other player's not: the 10 is one card from a hit on the run 2–8, the 4 can never be hit
     (the run already holds a 4). Hard discards the 4 although the 10 costs more (M-7): going out sooner ends the
     round before the other player lays their phase. Normal, by cost, throws the 10."""
@@ -87,7 +87,7 @@ def test_hard_once_laid_keeps_the_card_nearest_a_hit_to_go_out_sooner_c4_m4_m7()
         assert choose("normal", "mattel", v, legal, random.Random(0)) == Discard(ten.id)
 
 
-def test_hard_discards_the_card_the_next_player_is_least_likely_to_collect_c9_m4() -> None:
+def test_hard_discards_the_card_least_likely_collected_next() -> None:
     """Both junk cards are spare and fit nothing of the next player's; six of the eight 11s are in sight (hand
     and table), so an 11 is far less likely to complete the next player's sets than a 10, of which all seven
     others are unseen."""
@@ -106,7 +106,7 @@ def test_hard_discards_the_card_the_next_player_is_least_likely_to_collect_c9_m4
         assert choose("hard", "mattel", v, legal, random.Random(0)) == Discard(eleven.id)
 
 
-def test_hard_keeps_the_card_with_more_outs_c3() -> None:
+def test_hard_keeps_the_card_with_more_outs() -> None:
     """Run of 4 + set of 3 (M-3 phase 2): with 4-5-6 in hand, a lone 12 has no use while the 8 can still make
     4-5-6-7-8 with one card; card counting says the 8 leaves more outs, so the 12 goes."""
     hand = [num(4), num(5), num(6), num(9), num(9, Colour.BLUE), num(8), num(12)]
@@ -117,7 +117,7 @@ def test_hard_keeps_the_card_with_more_outs_c3() -> None:
     assert choose("hard", "mattel", view(hand, req, two()), legal, random.Random(0)) == Discard(hand[-1].id)
 
 
-def test_hard_master_skips_the_leader_r10() -> None:
+def test_hard_master_skips_the_leader() -> None:
     skip = action("skip")
     hand = [num(3), num(4), skip]
     players = [{"seat": 0, "laid": False, "hand_size": 3, "phases_done": 2},
@@ -128,7 +128,7 @@ def test_hard_master_skips_the_leader_r10() -> None:
     assert choose("hard", "master", view(hand, [(SET, 3)], players), legal, random.Random(0)) == PlayAction(skip.id, 2)
 
 
-def test_hard_master_offers_the_card_least_likely_to_help_the_taker_r11_c9() -> None:
+def test_hard_master_offers_the_card_least_useful_to_the_taker() -> None:
     """Seat 1 (phase 7: two sets of 4) asked for an offer (Give me five). Of hard's two spare cards, the 4 and
     the 9, six of the eight 9s lie on the table and hard holds the seventh, so a 9 hardly helps the taker, while
     seven 4s are unseen. ``normal`` cannot tell the two apart and offers the first; hard offers the 9."""
@@ -145,7 +145,7 @@ def test_hard_master_offers_the_card_least_likely_to_help_the_taker_r11_c9() -> 
     assert choose("hard", "master", v, legal, random.Random(0)) == OfferCard(nine.id)
 
 
-def test_hard_master_keeps_an_all_mine_hand_that_is_closer_to_its_next_phase_r9() -> None:
+def test_hard_master_keeps_an_all_mine_hand_closer_to_its_phase() -> None:
     """All mine at round end, next phase 7 (two sets of 4): four 5s and three 9s are one card from it, better
     than 10 new cards, so hard keeps them (``normal`` keeps only a hand with a joker or a Skip); nine cards of
     nine numbers, six cards from it, are worse than 10 new cards, so hard lets them go; eleven cards with the
@@ -172,14 +172,14 @@ def _board(hand: list[Card], phase: list[tuple[GroupKind, int]], moves: dict[int
     return view(hand, phase, two(), ring=ring, prompt=prompt, discard_size=5)
 
 
-def test_hard_board_picks_the_die_that_lands_on_the_field_completing_the_phase_b5() -> None:
+def test_hard_board_picks_the_die_whose_field_completes_it() -> None:
     """One card short of 2 sets of 3: the joker field (B-6) completes it for sure; +3 only perhaps."""
     hand = [num(3), num(3, Colour.BLUE), num(3, Colour.GREEN), num(8), num(8, Colour.BLUE), num(1), num(11)]
     v = _board(hand, [(SET, 3), (SET, 3)], {2: 2, 4: 4})
     assert choose("hard", "board", v, (Move(2), Move(4)), random.Random(0)) == Move(4)
 
 
-def test_hard_board_that_can_lay_now_goes_where_it_sheds_cards_b5_b8() -> None:
+def test_hard_board_that_can_lay_goes_where_it_sheds_cards() -> None:
     """The phase is complete in hand: hard moves to again (another turn to shed cards, and the player who goes
     out moves two phases, B-8) rather than +3, which normal prefers before its phase is down."""
     hand = [num(3), num(3, Colour.BLUE), num(3, Colour.GREEN), num(8), num(8, Colour.BLUE), num(8, Colour.GREEN),
@@ -189,7 +189,7 @@ def test_hard_board_that_can_lay_now_goes_where_it_sheds_cards_b5_b8() -> None:
     assert choose("normal", "board", v, (Move(2), Move(3)), random.Random(0)) == Move(2)
 
 
-def test_hard_board_far_from_its_phase_goes_where_a_card_it_needs_is_likeliest_b5() -> None:
+def test_hard_board_far_from_its_phase_goes_for_a_needed_card() -> None:
     """Three cards short of 2 sets of 3 (B-5): a search looks through the five cards of the discard pile, which
     bring one of the many cards it needs (a third 3, a second 8, 1, 5, 11 or 12) with a chance of at least 0.9;
     again brings one card and a further turn, 0.7. Ranked by the fields' fixed order alone, hard went to again."""
@@ -200,7 +200,7 @@ def test_hard_board_far_from_its_phase_goes_where_a_card_it_needs_is_likeliest_b
     assert choose("hard", "board", v, (Move(3), Move(6)), random.Random(0)) == Move(6)
 
 
-def test_hard_board_far_from_its_phase_takes_a_further_turn_when_both_fields_bring_a_card_it_needs_b5() -> None:
+def test_hard_board_far_from_its_phase_prefers_a_further_turn() -> None:
     """The same hand with a 3 on top of the discard pile: a search and again both bring a card it needs for
     sure, and again adds a whole further turn (another field that brings cards), so hard goes there; normal,
     by its fixed order, to the search."""
@@ -210,7 +210,7 @@ def test_hard_board_far_from_its_phase_takes_a_further_turn_when_both_fields_bri
     assert choose("normal", "board", v, (Move(3), Move(6)), random.Random(0)) == Move(6)
 
 
-def test_gap_counts_the_cards_missing_before_a_hit_c4() -> None:
+def test_gap_counts_the_cards_missing_before_a_hit() -> None:
     run = LaidGroup(owner=1, kind=RUN, cards=(num(4), num(5), num(6), num(7)), start=4)
     sets = LaidGroup(owner=1, kind=SET, cards=(num(9), num(9), num(9)), number=9)
     assert gap(num(8), [run, sets]) == 0
@@ -220,7 +220,7 @@ def test_gap_counts_the_cards_missing_before_a_hit_c4() -> None:
     assert gap(num(12), [sets]) == 99
 
 
-def test_hard_once_laid_does_not_feed_the_next_players_phase_c3_c9_m4() -> None:
+def test_hard_once_laid_does_not_feed_the_next_players_phase() -> None:
     """Phase down, the next player's (two sets of three) not: a 12 of which seven copies are unseen is the card
     they most likely collect (M-4), while six of the eight 10s are in hand. Hard keeps the 12 although it is
     further from a hit (C-4) and throws a 10; by distance from a hit alone it would throw the 12."""
@@ -236,7 +236,7 @@ def test_hard_once_laid_does_not_feed_the_next_players_phase_c3_c9_m4() -> None:
         assert choose("hard", "mattel", v, legal, random.Random(0)) != Discard(twelve.id)
 
 
-def test_hard_hits_a_wild_at_the_run_end_its_next_card_continues_c4_m5() -> None:
+def test_hard_hits_a_wild_at_the_run_end_its_next_card_continues() -> None:
     """Phase down, holding a wild, an 11 and a 2: the wild may go below or above the run 5–9 (C-4). Above, as the
     10, the 11 can follow it this turn; below, as the 4, nothing can. Normal takes the first legal end; hard the
     high one whatever the order."""
@@ -249,7 +249,7 @@ def test_hard_hits_a_wild_at_the_run_end_its_next_card_continues_c4_m5() -> None
     assert choose("normal", "mattel", v, (low, high), random.Random(0)) == low
 
 
-def test_hard_hits_a_card_onto_the_run_it_extends_rather_than_onto_a_set_c4() -> None:
+def test_hard_hits_a_card_onto_a_run_rather_than_a_set() -> None:
     """Phase down, holding a 7 and an 8: the 7 fits the set of 7s and the run 3–6. On the run it makes room for
     the 8 this turn, on the set it does not. Normal hits the lower-numbered group, the set."""
     seven, eight = num(7, Colour.BLUE), num(8, Colour.GREEN)
@@ -261,7 +261,7 @@ def test_hard_hits_a_card_onto_the_run_it_extends_rather_than_onto_a_set_c4() ->
     assert choose("normal", "mattel", v, legal, random.Random(0)) == Hit(seven.id, 0)
 
 
-def test_hard_once_laid_sheds_the_costliest_card_when_an_opponent_is_about_to_go_out_m7() -> None:
+def test_hard_sheds_its_costliest_card_when_one_nears_out() -> None:
     """Both phases down, the other player holds two cards: the round may end on their turn, so hard throws the
     10 (10 points, M-7) although it is one card from a hit and the 4 (5 points) never will be."""
     ten, four = num(10), num(4, Colour.BLUE)
@@ -278,7 +278,7 @@ def _spares_position() -> tuple[list[Card], dict[str, Any]]:
     return hand, view(hand, [(SET, 3), (SET, 3)], two(), round=1)
 
 
-def test_hard_in_the_last_round_points_race_keeps_its_lead_or_races_out_m8_r14() -> None:
+def test_hard_in_the_last_round_keeps_its_lead_or_races_out() -> None:
     """Both players have their last phase down, so the lower total wins (M-8). Left: a 10, one card from a hit on
     the run 5–8, and a 1, three cards from one. Ahead on points, hard throws the costly 10 (if the other goes
     out first, what it holds counts), although the other player holds five cards; behind, only going out first
@@ -296,7 +296,7 @@ def test_hard_in_the_last_round_points_race_keeps_its_lead_or_races_out_m8_r14()
         assert choose("hard", "mattel", v, legal, random.Random(0)) == Discard(thrown.id)
 
 
-def test_hard_keeps_back_the_number_the_next_player_took_from_the_discard_pile_c9_m4() -> None:
+def test_hard_keeps_back_the_number_the_next_player_took() -> None:
     """Of three spare cards ``hard`` throws the 11 (the costliest, M-7). Told that the next player took two 11s
     from the discard pile this round (everyone saw it), it keeps the 11 back, as a third one makes their set."""
     hand, seen = _spares_position()
@@ -308,7 +308,7 @@ def test_hard_keeps_back_the_number_the_next_player_took_from_the_discard_pile_c
     assert chosen.card in spare - {hand[7].id}
 
 
-def test_a_remembered_take_is_read_from_the_cards_held_and_passed_c9() -> None:
+def test_a_remembered_take_is_read_from_cards_held_and_passed() -> None:
     """The chance that the next player takes a card: far higher for the number whose pair they took (unless the
     rest of their hand holds its third already) than for any other, and lower for a number they just left on the
     discard pile."""
@@ -327,7 +327,7 @@ def test_a_remembered_take_is_read_from_the_cards_held_and_passed_c9() -> None:
     assert remembered_take_chance(dict(seen, players=two(other={"laid": True})), held, random.Random(1)) is None
 
 
-def test_a_memory_of_another_round_is_not_read_c9() -> None:
+def test_a_memory_of_another_round_is_not_read() -> None:
     """A memory left from the round before (its cards are back in the deck) is ignored: the same choice as with
     no memory at all."""
     hand, seen = _spares_position()
@@ -337,7 +337,7 @@ def test_a_memory_of_another_round_is_not_read_c9() -> None:
         choose("hard", "mattel", seen, legal, random.Random(0))
 
 
-def test_hard_master_with_take_two_draws_from_the_discard_pile_for_the_card_below_its_top_r8_c9() -> None:
+def test_hard_master_take_two_draws_for_the_card_below_the_top() -> None:
     """R-8: a Take-two owner drawing from the discard pile gets its top and the card below. The top (a 12) does
     not help a hand one pair short of four sets of two; the 3 below it, remembered from when it was thrown, does:
     with a Take two in front of it ``hard`` draws from the discard pile, without one (or not knowing the card
@@ -358,7 +358,7 @@ def test_hard_master_with_take_two_draws_from_the_discard_pile_for_the_card_belo
     assert drawn(True, Memory(round=1, top=top)) == Draw(Pile.DRAW)
 
 
-def test_hard_board_keeps_its_pairs_before_a_phase_of_sets_is_down_b5() -> None:
+def test_hard_board_keeps_pairs_until_its_phase_of_sets_is_down() -> None:
     """3 sets of 3 (B-3 phase 7), two cards short with three pairs beside the 3s: a card of any pair is spare
     too (the other two pairs still wait for one card each), and four 8s lie on the table, so an 8 would hardly
     complete the next player's sets while the lone 2 could. In the card games ``hard`` weighs that and breaks
@@ -395,7 +395,7 @@ def skip_table(my_phases: int) -> tuple[Card, list[Card], list[dict[str, Any]], 
     return s, hand, players, legal
 
 
-def test_hard_mattel_keeps_its_skip_until_an_opponent_may_go_out_m6() -> None:
+def test_hard_mattel_keeps_its_skip_until_an_opponent_may_go_out() -> None:
     """M-6 lets a skip be kept. With no opponent near going out, ``hard`` throws its spare 11 and keeps the skip
     (``normal`` plays it at once); when an opponent has their phase down and two cards left, or when no natural
     card is spare, or once its own phase is down, it plays the skip on the biggest threat."""
@@ -414,7 +414,7 @@ def test_hard_mattel_keeps_its_skip_until_an_opponent_may_go_out_m6() -> None:
     assert choose("hard", "mattel", view([eleven, s], None, laid), legal_laid, random.Random(0)) == Discard(s.id, 2)
 
 
-def test_hard_mattel_skips_a_leader_ahead_before_their_phase_is_down_m6_c3() -> None:
+def test_hard_mattel_skips_a_leader_before_their_phase_is_down() -> None:
     """M-6, C-3: the biggest threat has more phases done than ``hard`` and has not laid this round's phase, so a
     turn lost now may cost them that phase: ``hard`` plays its skip on them at once rather than keep it. Once
     their phase is down it keeps the skip again (nobody is near going out, and its 11 is spare)."""

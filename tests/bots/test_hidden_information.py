@@ -25,7 +25,7 @@ def test_the_checks_below_cover_every_level_hard_included() -> None:
 
 
 @pytest.mark.parametrize("level", sorted(LEVELS))
-def test_a_bot_is_a_function_of_view_legal_commands_rng_and_memory_only(level: str) -> None:
+def test_a_bot_is_a_function_of_view_legal_rng_and_memory_only(level: str) -> None:
     params = list(inspect.signature(LEVELS[level]).parameters)
     assert params == ["ruleset_id", "view", "legal", "rng", "memory"]
 
@@ -41,7 +41,7 @@ def _midgame(ruleset_id: str, players: int = 3, steps: int = 40, seed: int = 11)
 
 
 @pytest.mark.parametrize("ruleset_id", RULESETS)
-def test_the_driver_hands_the_bot_only_the_view_and_legal_commands(ruleset_id: str,
+def test_the_driver_hands_the_bot_only_view_and_legal_commands(ruleset_id: str,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     ruleset = registry.get(ruleset_id)
     state = _midgame(ruleset_id)
@@ -87,7 +87,7 @@ def _swap_hidden(state: Any, seat: int) -> Any:
 
 @pytest.mark.parametrize("ruleset_id", RULESETS)
 @pytest.mark.parametrize("level", sorted(LEVELS))
-def test_decisions_do_not_change_when_only_hidden_information_changes(ruleset_id: str, level: str) -> None:
+def test_decisions_ignore_changes_of_hidden_information(ruleset_id: str, level: str) -> None:
     ruleset = registry.get(ruleset_id)
     for steps in (0, 7, 25, 60):
         state = _midgame(ruleset_id, steps=steps)
@@ -115,7 +115,7 @@ def test_a_bot_decides_the_same_from_a_json_copy_of_its_view(ruleset_id: str) ->
 
 
 @pytest.mark.parametrize("ruleset_id", ["mattel", "master"])
-def test_a_seats_memory_of_the_round_is_what_a_spectator_could_remember_c9(ruleset_id: str) -> None:
+def test_a_seats_memory_is_what_a_spectator_could_remember_c9(ruleset_id: str) -> None:
     """The memory ``hard`` reads (the cards taken from and left on the discard pile, the cards under its top) is
     folded from the events as the seat was shown them, and it equals a spectator's at every step: nothing of
     the seat's own hand or draws, let alone another's, gets into it (C-9)."""

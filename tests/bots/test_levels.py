@@ -7,9 +7,9 @@ from typing import get_args
 
 import pytest
 
+from app.autoplay.settings import BotSettings
+from app.autoplay.timers import TIMER_MODES, TimerMode
 from app.bots import LEVELS, BotLevel
-from app.bots.settings import BotSettings
-from app.bots.timers import TIMER_MODES, TimerMode
 
 
 def test_the_level_type_and_the_functions_name_the_same_levels() -> None:

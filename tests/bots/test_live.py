@@ -16,11 +16,11 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 
+from app.autoplay.models import TableClock
+from app.autoplay.settings import BotSettings
 from app.bots import LEVELS
 from app.bots.driver import bot_command, first_memory
 from app.bots.memory import observe
-from app.bots.models import TableClock
-from app.bots.settings import BotSettings
 from app.main import create_app
 from app.persistence.commands import StoredCommand, read_commands
 from app.persistence.models import Game
@@ -212,7 +212,7 @@ def test_turn_timer_makes_the_easy_decision_when_time_runs_out(live: TestClient)
     assert len(commands(live, t.id)) <= before + 1
 
 
-def test_stand_in_plays_for_a_disconnected_player_until_they_reconnect(live: TestClient) -> None:
+def test_a_stand_in_plays_for_a_disconnected_player_until_back(live: TestClient) -> None:
     t = new_table(live, players=2)
     live.put(f"/api/tables/{t.id}/clock", json={"stand_in": True}, headers=bearer(t.tokens[0]))
     rng = random.Random(1)
@@ -283,10 +283,10 @@ def test_after_a_restart_a_game_whose_turn_is_a_bots_goes_on(settings: Any) -> N
         assert rows[stopped_at].seat == 1 and rows[stopped_at].command_id.startswith("bot:")
 
 
-def test_the_runner_decides_from_the_seat_view_and_legal_commands_only(live: TestClient,
+def test_the_runner_decides_from_view_and_legal_commands_only(live: TestClient,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """C-9 in the server too: the runner hands the bot exactly player_view and legal_commands of its seat."""
-    import app.bots.runner as runner_module
+    import app.autoplay.runner as runner_module
 
     seen: list[tuple[Any, ...]] = []
     real = runner_module.choose
@@ -314,12 +314,12 @@ def test_the_runner_decides_from_the_seat_view_and_legal_commands_only(live: Tes
         assert isinstance(legal, tuple) and legal
 
 
-def test_a_hard_bot_remembers_the_round_as_its_seat_was_shown_it_c9_m4(live: TestClient,
+def test_a_hard_bot_remembers_the_round_as_its_seat_saw_it_c9(live: TestClient,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """The runner hands ``hard`` its memory of the round: at each decision exactly what folding the game's events,
     as a spectator receives them, up to the decision's version gives (C-9: nothing hidden in it), also after the
     runner forgot it (a process that took the table over rebuilds it from the database)."""
-    import app.bots.runner as runner_module
+    import app.autoplay.runner as runner_module
 
     runner = live.app.state.bots  # type: ignore[attr-defined]
     recalled: list[tuple[int, Any]] = []
@@ -387,7 +387,7 @@ def test_the_stand_in_plays_at_the_level_chosen_for_the_table(live: TestClient, 
     """The host chooses the stand-in's level where the stand-in is chosen (``PUT .../clock``): it is stored,
     shown in the table info and used by the runner for every stand-in decision; a level the server does not
     offer is refused with a stable code and changes nothing. Until chosen, the server's default holds."""
-    from app.bots.runner import BotRunner, Decision
+    from app.autoplay.runner import BotRunner, Decision
 
     t = new_table(live, players=2)
     levels: list[str] = []

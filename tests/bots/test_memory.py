@@ -48,7 +48,7 @@ def _check(ruleset: Any, state: Any, memory: Memory) -> tuple[bool, bool]:
 
 
 @pytest.mark.parametrize("ruleset_id", ["mattel", "master"])
-def test_the_remembered_discard_top_and_held_cards_are_true_at_every_step_m4_m6_r6_r8_r11(ruleset_id: str) -> None:
+def test_the_remembered_top_and_held_cards_hold_at_every_step(ruleset_id: str) -> None:
     """M-4, R-6: cards taken from and thrown onto the discard pile; M-6: a skip lies on the pile's top; R-8: a
     Take-two owner draws two cards from one pile (from the discard pile its top and the card below) and puts the
     one not kept face up onto the discard pile; R-11: the offered cards lie face up, the one taken goes to the

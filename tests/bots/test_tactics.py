@@ -43,7 +43,7 @@ def view(hand: list[Card], phase: list[tuple[GroupKind, int]] | None, top: Card 
     return out
 
 
-def test_distance_counts_the_missing_cards_c3() -> None:
+def test_distance_counts_the_missing_cards() -> None:
     two_sets = [(SET, 3), (SET, 3)]
     assert distance([num(3), num(3), num(5), num(5), num(9)], two_sets) == 2
     assert distance([num(3), num(3), num(5), num(5), wild()], two_sets) == 1
@@ -52,7 +52,7 @@ def test_distance_counts_the_missing_cards_c3() -> None:
     assert distance([], [(RUN, 4), (SET, 3)]) == 7
 
 
-def test_a_card_brings_a_phase_one_card_closer_at_most_so_closer_asks_the_solver_once_c3() -> None:
+def test_closer_asks_the_solver_once_per_card() -> None:
     """``closer`` (and ``hard``'s ``would_take`` with the hand's distance known) answer as comparing the two
     full distances would, on random hands of the card games' phases."""
     rng = random.Random(5)
@@ -80,7 +80,7 @@ def test_spare_cards_are_the_ones_a_lay_down_does_not_need() -> None:
     assert spare == {hand[5].id}
 
 
-def test_normal_takes_the_discard_only_when_it_helps_m4() -> None:
+def test_normal_takes_the_discard_only_when_it_helps() -> None:
     hand = [num(3), num(3), num(5), num(5), num(8), num(9), num(10), num(11), num(12), num(1)]
     legal = (Draw(Pile.DRAW), Draw(Pile.DISCARD))
     helpful = view(hand, [(SET, 3), (SET, 3)], top=num(3, Colour.BLUE))
@@ -90,7 +90,7 @@ def test_normal_takes_the_discard_only_when_it_helps_m4() -> None:
     assert choose("easy", "mattel", helpful, legal, random.Random(0)) == Draw(Pile.DRAW)
 
 
-def test_normal_discards_a_spare_card_never_a_wild_m5() -> None:
+def test_normal_discards_a_spare_card_never_a_wild() -> None:
     keep = [num(3), num(3), num(5), num(5), wild()]
     loose = num(11)
     hand = [*keep, loose, num(7)]
@@ -100,7 +100,7 @@ def test_normal_discards_a_spare_card_never_a_wild_m5() -> None:
     assert chosen.card != hand[4].id
 
 
-def test_normal_skips_the_player_closest_to_winning_m6() -> None:
+def test_normal_skips_the_player_closest_to_winning() -> None:
     s = skip()
     hand = [num(3), num(4), s]
     players = [{"seat": 0, "laid": False, "hand_size": 3, "phases_done": 2},
@@ -111,14 +111,14 @@ def test_normal_skips_the_player_closest_to_winning_m6() -> None:
                   random.Random(0)) == Discard(s.id, 2)
 
 
-def test_normal_board_moves_to_the_joker_field_b5() -> None:
+def test_normal_board_moves_to_the_joker_field() -> None:
     ring = [{"index": i, "field": f, "action": f} for i, f in enumerate(["choice", "+1", "all", "joker", "+1"])]
     prompt = {"action": "move", "moves": [{"steps": 2, "field": 2}, {"steps": 3, "field": 3}]}
     v = view([num(3), num(4)], [(SET, 3)], ring=ring, prompt=prompt)
     assert choose("normal", "board", v, (Move(2), Move(3)), random.Random(0)) == Move(3)
 
 
-def test_normal_board_keeps_the_five_cards_closest_to_its_phase_b8() -> None:
+def test_normal_board_keeps_the_five_cards_closest_to_its_phase() -> None:
     hand = [num(3), num(3), num(3, Colour.BLUE), num(9), num(11), num(12), num(1), wild()]
     v = view(hand, [(SET, 3), (SET, 3)], prompt={"action": "keep", "max": 5})
     kept = choose("normal", "board", v, (Keep(()),), random.Random(0))
@@ -126,7 +126,7 @@ def test_normal_board_keeps_the_five_cards_closest_to_its_phase_b8() -> None:
     assert {hand[0].id, hand[1].id, hand[2].id, hand[7].id} <= set(kept.cards)
 
 
-def test_every_level_shares_one_decision_skeleton_m4_c3_c4() -> None:
+def test_every_level_shares_one_decision_skeleton() -> None:
     """``play`` asks the level's policy in turn order (M-4): draw, else lay (C-3), else hit (C-4), else discard
     — number cards and wilds only, the rule set's tactics end a turn with an action card (M-6)."""
     from app.bots import easy, hard, normal

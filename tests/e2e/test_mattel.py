@@ -69,8 +69,8 @@ def test_mattel_game_through_the_pages(start_server: Any, new_page: Any) -> None
     shot(anna, "replay-mattel")
     assert not anna.p10_errors, anna.p10_errors
 
-    # "Play again" is an offer (tests/e2e/test_far_apart.py): Ben offers, Anna accepts back on the table page, and
-    # the same seats start game 2 at this table; Ben's page switches to it by itself.
+    # "Play again" is an offer (tests/e2e/test_offline_rematch_and_devices.py): Ben offers, Anna accepts back on the
+    # table page, and the same seats start game 2 at this table; Ben's page switches to it by itself.
     finished = ben.evaluate("P10.state.gameId")
     ben.click("#summary-rematch")
     ben.wait_for_selector("#rematch")

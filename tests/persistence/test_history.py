@@ -59,7 +59,7 @@ def _played(client: TestClient, steps: int, seed: int) -> tuple[GameService, Tab
     return service, t, game, done
 
 
-def test_C10_C9_events_since_any_version_are_recomputed_as_each_seat_was_sent_them(settings: Settings) -> None:
+def test_C9_recomputed_events_are_what_each_seat_was_sent(settings: Settings) -> None:
     with TestClient(create_app(settings.model_copy(update={"snapshot_every": 4}))) as client:
         service, t, game, steps = _played(client, 14, seed=5)
         sent = [step.seen for step in steps]  # per version: the events as each seat and a spectator see them
@@ -81,7 +81,7 @@ def test_C10_C9_events_since_any_version_are_recomputed_as_each_seat_was_sent_th
         assert [c["events"] for c in record["commands"]] == [step[None] for step in sent]
 
 
-def test_C10_a_resent_command_gets_its_events_again_after_later_snapshots(settings: Settings) -> None:
+def test_a_resent_command_gets_its_events_after_later_snapshots(settings: Settings) -> None:
     """A resend of an early command, after snapshots newer than it were stored, answers its own events again."""
     with TestClient(create_app(settings.model_copy(update={"snapshot_every": 3}))) as client:
         service, t, _, steps = _played(client, 10, seed=9)
@@ -93,7 +93,7 @@ def test_C10_a_resent_command_gets_its_events_again_after_later_snapshots(settin
         assert again["events"] == first.answer["events"] and again["events"]
 
 
-def test_C10_the_storage_migration_downgrades_with_events_recomputed_and_upgrades_again(tmp_path: Any) -> None:
+def test_the_storage_migration_downgrades_and_upgrades_again(tmp_path: Any) -> None:
     """``0014_history_storage`` downgraded: every command row gets back the events and per-seat redactions the engine
     computes (what the old revision stored); upgraded again, the commands are all still there."""
     from alembic import command as alembic

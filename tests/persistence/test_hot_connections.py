@@ -38,7 +38,7 @@ def dsn(database_url: str) -> str:
     return url
 
 
-def test_each_connection_serves_one_statement_at_a_time_and_waiters_go_in_order(dsn: str) -> None:
+def test_one_statement_per_connection_and_waiters_in_order(dsn: str) -> None:
     async def main() -> tuple[list[str], list[int]]:
         hot = HotConnections(dsn, 2)
         await hot.open(timeout=10)
@@ -83,7 +83,7 @@ def test_a_waiter_gives_up_after_its_timeout(dsn: str) -> None:
     assert 0.15 < asyncio.run(main()) < 1.0
 
 
-def test_broken_connections_are_replaced_and_one_left_in_a_transaction_is_not_lent_again(dsn: str) -> None:
+def test_broken_or_mid_transaction_connections_are_not_lent(dsn: str) -> None:
     async def main() -> None:
         hot = HotConnections(dsn, 2)
         await hot.open(timeout=10)
@@ -117,7 +117,7 @@ async def until(check: Any, seconds: float = 10) -> None:
         await asyncio.sleep(0.05)
 
 
-def test_a_database_url_with_libpq_only_options_still_opens_the_loops_connections(dsn: str) -> None:
+def test_libpq_only_url_options_still_open_the_loop_connections(dsn: str) -> None:
     """psycopg reads libpq's own options from the URL (``connect_timeout``, ``keepalives``, ``gssencmode``); asyncpg
     would send them to the server as settings, which it refuses. They are left out, ``connect_timeout`` becomes
     asyncpg's timeout, and ``options`` still reaches the server."""

@@ -140,7 +140,7 @@ def test_there_are_earlier_revisions() -> None:
 
 
 @pytest.mark.parametrize("revision", REVISIONS[:-1])
-def test_C10_games_stored_at_an_earlier_revision_replay_after_upgrading_to_head(revision: str, fresh_url: Any) -> None:
+def test_games_of_an_earlier_revision_replay_after_the_upgrade(revision: str, fresh_url: Any) -> None:
     url = fresh_url(revision.split("_")[0])
     command.upgrade(alembic_config(url), revision)
     finished = _play("master", {"phases": ONE_PHASE}, seed=5, steps=None)

@@ -63,7 +63,7 @@ def _play_to_end(client: TestClient, t: Any, seed: int) -> tuple[list[dict[str, 
     return sent, seen
 
 
-def test_C10_C9_a_finished_game_is_packed_and_replays_resumes_and_answers_resends(settings: Settings) -> None:
+def test_a_packed_game_still_replays_resumes_and_answers_resends(settings: Settings) -> None:
     with TestClient(create_app(settings.model_copy(update={"snapshot_every": 5}))) as client:
         service: GameService = client.app.state.service  # type: ignore[attr-defined]
         t = new_table(client, players=2, options=ONE_PHASE, ruleset="master", start=True)
@@ -118,7 +118,7 @@ def test_C10_C9_a_finished_game_is_packed_and_replays_resumes_and_answers_resend
         assert export_table(service.db, copy)["games"][0]["commands"] == exported["games"][0]["commands"]
 
 
-def test_C10_the_packing_migration_downgrades_to_rows_and_packs_again(tmp_path: Any) -> None:
+def test_the_packing_migration_downgrades_to_rows_and_back(tmp_path: Any) -> None:
     """``0015_packed_history`` downgraded: the finished game's commands are rows again, as they were packed;
     upgraded again, they are packed and its replay is unchanged."""
     from alembic import command as alembic

@@ -49,7 +49,7 @@ def assert_exact(steps: list[tuple[int, Any]], since: int, version: int) -> None
     assert [seq for seq, _ in steps] == list(range(since + 1, version + 1)), (since, version, [s for s, _ in steps])
 
 
-def test_a_command_committed_during_a_fanout_read_is_not_in_that_frame(client: TestClient,
+def test_a_commit_during_a_fanout_read_is_not_in_that_frame(client: TestClient,
                                                                        other: GameService) -> None:
     """The fan-out reads the game's version, then the steps after ``since``: a command another process commits in
     between belongs to the next frame, not to this one (frames never carry events past their version), and the
@@ -90,7 +90,7 @@ def test_a_command_committed_during_a_fanout_read_is_not_in_that_frame(client: T
     assert_exact(after.steps, data.version, after.version)
 
 
-def test_fanouts_racing_commits_from_two_processes_get_each_step_once(client: TestClient,
+def test_fanouts_racing_two_processes_commits_get_each_step_once(client: TestClient,
                                                                       other: GameService) -> None:
     """Commands commit from this process and from another one while fan-outs read, over many iterations: every
     frame carries exactly the steps between its ``since`` and its version, and all frames together carry every

@@ -138,7 +138,7 @@ def test_the_hot_path_stores_a_command_row_the_orm_reads_back(client: TestClient
     assert ruleset.parse_command(row.command) is not None
 
 
-def test_a_state_asked_for_after_a_newer_snapshot_was_stored_is_still_exact(settings: Settings) -> None:
+def test_a_state_asked_for_after_a_newer_snapshot_is_still_exact(settings: Settings) -> None:
     """C-10: a reader that read the game row at version v and loads the state after another command stored a
     snapshot newer than v (the fan-out's slow path under READ COMMITTED) gets the state at exactly v."""
     every3 = settings.model_copy(update={"snapshot_every": 3})

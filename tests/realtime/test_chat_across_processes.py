@@ -48,7 +48,7 @@ def _next_chat(ws: ClientConnection, timeout: float = 10) -> dict[str, Any]:
             return msg
 
 
-def test_the_seat_limit_and_the_history_hold_across_processes_and_a_restart(
+def test_the_seat_limit_and_history_hold_across_processes(
         servers: list[Server], database_url: str) -> None:
     one, two = servers
     table_id, anna, ben = _table(one, two)
@@ -70,7 +70,7 @@ def test_the_seat_limit_and_the_history_hold_across_processes_and_a_restart(
 
 
 @needs_postgres
-def test_a_message_posted_to_one_process_reaches_the_sockets_of_both_once_in_order(servers: list[Server]) -> None:
+def test_a_message_to_one_process_reaches_both_once_in_order(servers: list[Server]) -> None:
     one, two = servers
     table_id, anna, ben = _table(one, two)
     with connect(f"ws://{one.url}/ws/tables/{table_id}?token={ben}") as ben_ws, \

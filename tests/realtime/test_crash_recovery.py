@@ -142,7 +142,7 @@ def _start(database_url: str, port: int, log: Path) -> Server:
     return server
 
 
-def test_sigkill_with_commands_in_flight_loses_nothing_and_applies_nothing_twice(
+def test_sigkill_mid_commands_loses_none_and_applies_none_twice(
         database_url: str, reader: GameService, tmp_path: Path) -> None:
     rnd = random.Random(20261126)
     port = _free_port()

@@ -59,7 +59,7 @@ def test_beat_pings_the_living_and_drops_the_silent() -> None:
     asyncio.run(run())
 
 
-def test_a_socket_heard_by_the_protocol_is_alive_though_the_app_heard_nothing() -> None:
+def test_a_socket_heard_only_by_the_protocol_is_alive() -> None:
     """Behind ``app.serve`` the protocol answers the heartbeat's messages itself (the ``HEARTBEAT`` extension): the
     beat reads when it last heard the peer, so a socket whose pongs never reached the app is neither dropped nor
     pinged before its time, while one the protocol has not heard from either is dropped."""
@@ -141,7 +141,7 @@ def test_a_socket_that_answers_stays_and_a_silent_one_is_dropped(quick: TestClie
         assert closed.value.code == 4408
 
 
-def test_beat_pings_only_the_sockets_not_heard_from_for_the_interval() -> None:
+def test_beat_pings_only_sockets_silent_for_the_interval() -> None:
     """A socket heard from within the last interval (a page pings every few seconds itself, and gets a pong) is
     not pinged; one quiet for the interval is."""
     async def run() -> None:

@@ -16,8 +16,8 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import event, select, update
 
-from app.bots.runner import BotRunner
-from app.bots.timers import store_clock
+from app.autoplay.runner import BotRunner
+from app.autoplay.timers import store_clock
 from app.persistence.db import psycopg_dsn
 from app.persistence.hot import APPLICATION_NAME
 from app.persistence.models import Game, GameTable, Seat
@@ -115,7 +115,7 @@ def play_one(client: TestClient, table_id: str, tokens: list[str], rnd: random.R
     return int(r.json()["version"])
 
 
-def test_an_ordinary_table_goes_quiet_and_its_commands_plan_nothing(client: TestClient) -> None:
+def test_an_ordinary_table_goes_quiet_and_plans_nothing(client: TestClient) -> None:
     t = new_table(client, players=2, start=True)
     runner = runner_of(client)
     wait_for(lambda: t.id in runner.quiet)  # the start's plan found no bot, no timer, no stand-in
@@ -130,7 +130,7 @@ def test_an_ordinary_table_goes_quiet_and_its_commands_plan_nothing(client: Test
     wait_for(lambda: t.id in runner.quiet)
 
 
-def test_a_running_tables_fan_out_needs_no_query_and_runs_on_the_loop(client: TestClient) -> None:
+def test_a_running_tables_fan_out_runs_on_the_loop_with_no_query(client: TestClient) -> None:
     """After one full read, the fan-out of a command this process accepted comes from the hot cache: no query
     (in a worker thread, or on the event loop with no session at all), the same data as a full read."""
     t = new_table(client, players=2, spectators=True, start=True)
@@ -158,7 +158,7 @@ def test_a_running_tables_fan_out_needs_no_query_and_runs_on_the_loop(client: Te
     assert seen and again.views == data.views
 
 
-def test_a_cached_table_behind_what_this_process_heard_is_read_again(client: TestClient) -> None:
+def test_a_cached_table_behind_what_was_heard_is_read_again(client: TestClient) -> None:
     """A notification of a version the cache cannot follow (a command too large to carry, or one that is not
     the next) makes the next fan-out read the game: the cache never answers for an older version."""
     t = new_table(client, players=2, start=True)
@@ -185,7 +185,7 @@ def test_a_clock_switched_on_at_a_quiet_table_shows_and_runs(client: TestClient)
         client.put(f"/api/tables/{t.id}/clock", json={"turn_timer": "off"}, headers=bearer(t.tokens[0]))
 
 
-def test_a_clock_switched_on_by_another_process_is_seen_at_the_next_table_read(client: TestClient) -> None:
+def test_a_clock_set_by_another_process_is_seen_at_next_read(client: TestClient) -> None:
     """Another process changes the clock and bumps the revision; this process hears only the notification (a
     lobby change: version 0), so its next fan-out reads the table in full, and the runner stops treating the
     table as quiet."""
@@ -208,7 +208,7 @@ def test_a_clock_switched_on_by_another_process_is_seen_at_the_next_table_read(c
         client.put(f"/api/tables/{t.id}/clock", json={"turn_timer": "off"}, headers=bearer(t.tokens[0]))
 
 
-def test_a_resent_command_is_a_duplicate_and_a_reused_id_is_refused(client: TestClient) -> None:
+def test_a_resend_is_a_duplicate_and_a_reused_id_is_refused(client: TestClient) -> None:
     """The earlier row of a command id comes with the game row (one query); idempotency is unchanged."""
     t = new_table(client, players=2, start=True)
     service = service_of(client)
@@ -271,7 +271,7 @@ def test_a_socket_command_at_a_running_table_is_one_statement(client: TestClient
         assert s.scalar(select(Game.version).where(Game.table_id == t.id)) == 1
 
 
-def test_an_ordinary_table_planned_only_by_another_process_turns_quiet_here_at_its_first_read(
+def test_a_table_planned_elsewhere_turns_quiet_at_first_read(
         client: TestClient) -> None:
     """A table whose start and commands all went through another process was never planned here: its first full
     fan-out read has the runner plan it, so it turns quiet and its fan-outs stop reading the clock."""
@@ -292,7 +292,7 @@ def _answer(ws: Any, ref: str) -> dict[str, Any]:
             return message
 
 
-def test_a_socket_command_is_written_on_the_event_loop_with_no_worker_thread(client: TestClient) -> None:
+def test_a_socket_command_is_written_on_the_loop_with_no_thread(client: TestClient) -> None:
     """Postgres: the usual socket command is checked on the loop and written by one statement on the loop's own
     connection: the worker-thread path (``submit_as``) is not called. A command the copy cannot decide alone (a stale
     version) goes to that path and gets its usual answer."""
@@ -328,7 +328,7 @@ def test_a_socket_command_is_written_on_the_event_loop_with_no_worker_thread(cli
         assert s.scalar(select(Game.version).where(Game.table_id == t.id)) == 1
 
 
-def test_a_command_due_a_snapshot_stores_it_in_the_same_one_statement(client: TestClient) -> None:
+def test_a_command_due_a_snapshot_stores_it_in_its_one_statement(client: TestClient) -> None:
     """Postgres: when a command is due a snapshot (every ``snapshot_every`` commands), the one statement stores the
     new state with the version bump; a process with no cached state (a restart) loads that snapshot and reaches
     the same state (C-10)."""
@@ -363,7 +363,7 @@ def test_a_command_due_a_snapshot_stores_it_in_the_same_one_statement(client: Te
         assert ruleset.state_to_json(cold._state(s, ruleset, game)) == stored
 
 
-def test_a_socket_command_on_a_lost_loop_connection_is_answered_by_the_ordinary_path_once(
+def test_a_command_on_a_lost_connection_goes_the_ordinary_way(
         client: TestClient) -> None:
     """Postgres: the loop's connections are cut (a database restart, an administrator): the socket's command is
     still accepted, once -- by the ordinary path if it meets a cut connection, by a replaced one if the cut was
@@ -413,7 +413,7 @@ def _loop_backends(dsn: str, end: bool = False) -> set[int]:
         return {row[0] for row in conn.execute(query, (APPLICATION_NAME,)).fetchall()}
 
 
-def test_the_loop_connections_are_replaced_as_soon_as_the_server_ends_them(client: TestClient) -> None:
+def test_loop_connections_the_server_ends_are_replaced_at_once(client: TestClient) -> None:
     """Postgres: ``pg_terminate_backend`` (as a database restart does) on the free loop connections: they are
     replaced at once, with no command needed to find them lost."""
     service = service_of(client)

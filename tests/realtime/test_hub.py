@@ -72,7 +72,7 @@ class TextSink(FastSink):
         await super().send_text(data)
 
 
-def test_one_fan_out_encodes_a_shared_message_once_and_each_seat_gets_its_own() -> None:
+def test_a_fan_out_encodes_the_shared_message_once_and_seats_own() -> None:
     """Two sockets of seat 0 at the same version share one encoded update; seat 1's update is its own (C-9)."""
     encodes: list[int] = []
 
@@ -114,7 +114,7 @@ def test_one_fan_out_encodes_a_shared_message_once_and_each_seat_gets_its_own() 
     assert "one" not in a.texts[-1] and "zero" not in other.texts[-1]
 
 
-def test_a_detached_connection_is_freed_without_the_cycle_collector() -> None:
+def test_a_detached_connection_is_freed_without_cycle_collection() -> None:
     """A server freezes its long-lived objects out of the collector's sight (app/gc_policy.py): a closed socket's
     connection must not sit in a reference cycle, or it would wait for the next sweep."""
     import gc
@@ -165,7 +165,7 @@ def test_an_idle_socket_holds_no_writer_task() -> None:
     assert [m["i"] for m in sink.sent] == [0, 1, 2, 3]
 
 
-def test_the_table_key_is_made_again_only_when_the_table_info_or_presence_changed() -> None:
+def test_the_table_key_is_remade_only_on_info_or_presence() -> None:
     """Fan-outs from the same cached table info with the same sockets online reuse the table key (no JSON made);
     a seat coming online changes it, and the sockets get one ``table`` message with the new flag."""
     sorted_dumps: list[int] = []
@@ -211,7 +211,7 @@ def test_the_table_key_is_made_again_only_when_the_table_info_or_presence_change
     assert [seat["connected"] for seat in table["seats"]] == [True, True]  # type: ignore[index]
 
 
-def test_a_message_is_sent_at_once_when_it_can_and_queued_in_order_when_it_cannot() -> None:
+def test_a_message_is_sent_at_once_or_else_queued_in_order() -> None:
     """With the server's ``SEND_NOW`` extension a message goes out at once (no writer task); when it refuses (a
     paused transport) the message is queued, and the ones after it wait in the queue behind it, in order."""
     now: list[str] = []

@@ -123,7 +123,7 @@ def _message(kind: str, process: str, **rest: Any) -> str:
     return json.dumps({"k": kind, "p": process, **rest})
 
 
-def test_announcements_are_whole_sets_and_a_goodbye_forgets_the_process() -> None:
+def test_announcements_are_whole_sets_and_goodbye_forgets() -> None:
     hub, now = FakeHub(), [100.0]
     presence = PgPresence("", hub, heartbeat=1.0, expire_after=3.0, clock=lambda: now[0])
     presence.receive(_message("hello", "p1"))
@@ -158,7 +158,7 @@ def test_a_process_not_heard_from_expires_with_its_seats() -> None:
     assert {"T", "U"} <= set(hub.woken[-2:])
 
 
-def test_unknown_processes_are_asked_to_announce_and_hello_is_answered() -> None:
+def test_unknown_processes_are_asked_and_a_hello_is_answered() -> None:
     hub, now = FakeHub(), [100.0]
     hub.local = {"T": {7}}
     presence = PgPresence("", hub, heartbeat=1.0, expire_after=3.0, clock=lambda: now[0])
@@ -198,7 +198,7 @@ def test_visible_pages_are_announced_with_the_seats() -> None:
     assert presence.remote.visible("T") == set() and presence.remote.seats("T") == set()
 
 
-def test_a_process_that_missed_the_others_seats_and_hello_learns_them_from_its_hello() -> None:
+def test_a_process_that_missed_the_others_learns_by_its_hello() -> None:
     """After a database restart the two processes' LISTEN connections come back one after the other. Here:
     ``one``'s socket seats go out while ``two`` is deaf; ``two`` comes back (it forgets ``one``) and says hello while
     ``one`` is deaf; then ``one`` comes back and says hello. ``two`` must know ``one``'s seats again, or a connected

@@ -67,7 +67,7 @@ def _start(server: str, table_id: str, host: str) -> None:
     assert r.status_code == 200, r.text
 
 
-def test_a_rolling_restart_mid_game_loses_no_command_and_every_page_catches_up(database_url: str) -> None:
+def test_a_rolling_restart_loses_no_command_and_pages_catch_up(database_url: str) -> None:
     url = database_url
     env = {"PHASE10_BOT_DELAY_SECONDS": "0.5"}
     servers = {"a": Server(url, env), "b": Server(url, env)}

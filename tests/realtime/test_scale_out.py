@@ -86,7 +86,7 @@ def test_a_step_from_another_process_keeps_the_hot_table_current(client: TestCli
             {k: view for k, view in full.views.items() if view}
 
 
-def test_a_step_this_process_cannot_apply_falls_back_to_a_full_read(client: TestClient, other: GameService) -> None:
+def test_a_step_it_cannot_apply_falls_back_to_a_full_read(client: TestClient, other: GameService) -> None:
     """A process that missed a notification (its copy is two behind) drops the table from its hot cache; the next
     fan-out reads the game and carries every step once."""
     service = service_of(client)
@@ -106,7 +106,7 @@ def test_a_step_this_process_cannot_apply_falls_back_to_a_full_read(client: Test
     assert [seq for seq, _ in data.steps] == [game.version + 1, game.version + 2] == [v for v, _ in steps]
 
 
-def test_a_notification_of_a_command_this_process_is_still_writing_is_left_to_its_writer(client: TestClient) -> None:
+def test_a_notified_command_still_being_written_is_left_to_it(client: TestClient) -> None:
     """This process's own NOTIFY may come back before the writer has updated the cache: it is neither applied a
     second time nor a wake of its own (the writer wakes the hub after its commit); once written, it is ordinary."""
     service = service_of(client)

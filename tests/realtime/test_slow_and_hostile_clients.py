@@ -49,7 +49,7 @@ def _response(sock: socket.socket) -> tuple[int, dict[str, Any]]:
     return int(head.split()[1]), json.loads(body)
 
 
-def test_a_huge_content_length_is_refused_before_a_byte_of_body_is_sent(server: tuple[Server, Path]) -> None:
+def test_a_huge_content_length_is_refused_before_any_body(server: tuple[Server, Path]) -> None:
     srv, _ = server
     with _raw(srv) as sock:
         sock.sendall(b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
@@ -99,7 +99,7 @@ def test_a_slow_body_is_408(server: tuple[Server, Path]) -> None:
     assert status == 408 and body["error"]["code"] == "request_timeout"
 
 
-def test_a_body_trickling_a_byte_at_a_time_is_cut_off_within_the_bound(server: tuple[Server, Path]) -> None:
+def test_a_body_trickling_byte_by_byte_is_cut_off_in_time(server: tuple[Server, Path]) -> None:
     """A byte every 0.7 s keeps each piece within the 1 s piece timeout: the whole body's bound (2 s here)
     answers 408 while the trickle goes on (uvicorn alone, and a piece timeout alone, would wait for ever)."""
     srv, _ = server

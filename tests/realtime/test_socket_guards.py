@@ -42,7 +42,7 @@ def test_a_socket_from_another_sites_page_is_refused(settings: Settings) -> None
             assert recv(ws)["type"] == "snapshot"
 
 
-def test_failed_authentications_close_the_socket_and_then_refuse_the_address(settings: Settings) -> None:
+def test_failed_authentications_close_then_refuse_the_address(settings: Settings) -> None:
     limited = settings.model_copy(update={"ws_auth_failures_per_connection": 3, "ws_auth_failures_per_address": 5})
     app = create_app(limited)
     with TestClient(app, client=(f"10.9.{uuid.uuid4().hex[:6]}", 1)) as guesser, \
@@ -73,7 +73,7 @@ def test_failed_authentications_close_the_socket_and_then_refuse_the_address(set
 
 
 @pytest.mark.parametrize("since", ["abc", "-1", "1.5", "", "%E2%91%A0", str(2**31)])
-def test_a_since_that_is_not_a_version_gets_an_error_frame_then_a_snapshot(client: TestClient, since: str) -> None:
+def test_a_bad_since_gets_an_error_frame_then_a_snapshot(client: TestClient, since: str) -> None:
     """Not a handshake refusal (403): the socket opens, says ``invalid_since`` and sends a snapshot."""
     t = new_table(client, players=2, start=True)
     with client.websocket_connect(f"/ws/tables/{t.id}?token={t.tokens[0]}&since={since}") as ws:
@@ -84,7 +84,7 @@ def test_a_since_that_is_not_a_version_gets_an_error_frame_then_a_snapshot(clien
         assert recv(ws) == {"type": "pong", "ref": 1}
 
 
-def test_bad_input_on_the_socket_gets_error_frames_and_the_socket_stays(client: TestClient) -> None:
+def test_bad_socket_input_gets_error_frames_and_the_socket_stays(client: TestClient) -> None:
     t = new_table(client, players=2, start=True)
     with client.websocket_connect(f"/ws/tables/{t.id}?token={t.tokens[0]}&since={2**63}&game={10**30}") as ws:
         assert [recv(ws)["code"], recv(ws)["code"]] == ["invalid_since", "invalid_since"]  # since, then game

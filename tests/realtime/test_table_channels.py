@@ -108,7 +108,7 @@ def test_a_process_hears_a_table_only_while_it_has_sockets_there(database_url: s
 
 
 @needs_postgres
-def test_a_lost_listen_connection_comes_back_listening_to_the_same_tables(database_url: str) -> None:
+def test_a_lost_listen_connection_comes_back_on_the_same_tables(database_url: str) -> None:
     """The LISTEN connection is ended (a database restart, an administrator): the listener reconnects, tells the
     service its copies may have missed notifications (``on_listening``, which drops them), and hears the tables
     it watched again."""
@@ -142,7 +142,7 @@ def test_a_lost_listen_connection_comes_back_listening_to_the_same_tables(databa
     asyncio.run(scenario())
 
 
-def test_a_tables_first_fan_out_waits_until_its_channel_is_heard_and_its_last_socket_releases_it() -> None:
+def test_a_table_channel_is_heard_before_fan_out_and_freed_last() -> None:
     async def scenario() -> None:
         events: list[str] = []
         heard = asyncio.Event()

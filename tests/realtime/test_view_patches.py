@@ -21,7 +21,7 @@ def apply_patch(view: dict[str, Any], message: dict[str, Any]) -> dict[str, Any]
     return patched
 
 
-def test_view_patch_lists_changed_and_removed_keys_and_skips_reused_parts() -> None:
+def test_view_patch_lists_changed_removed_keys_skips_reused() -> None:
     shared = [1, 2, 3]
     old = {"hand": shared, "turn": 0, "my_phase": {"n": 1}, "players": [{"score": 0}]}
     new = {"hand": shared, "turn": 1, "players": [{"score": 0}], "timer": None}

@@ -27,7 +27,7 @@ def where(path: Path, node: ast.AST) -> str:
     return f"{path.relative_to(RULES.parent.parent)}:{getattr(node, 'lineno', 0)} {getattr(node, 'name', '')}"
 
 
-def test_every_public_function_and_class_of_the_engine_has_a_docstring() -> None:
+def test_every_public_engine_function_and_class_has_a_docstring() -> None:
     files = sorted(RULES.rglob("*.py"))
     assert len(files) > 10
     missing = [where(path, node) for path in files for node in public_definitions(path)
@@ -35,7 +35,7 @@ def test_every_public_function_and_class_of_the_engine_has_a_docstring() -> None
     assert missing == []
 
 
-def test_every_public_function_of_a_rule_set_game_names_its_rules_paragraph() -> None:
+def test_every_rule_set_game_function_cites_its_rule() -> None:
     games = sorted(RULES.glob("*/game.py"))
     assert {p.parent.name for p in games} >= {"mattel", "master", "board"}
     uncited = [where(path, node) for path in games for node in public_definitions(path)
@@ -44,7 +44,7 @@ def test_every_public_function_of_a_rule_set_game_names_its_rules_paragraph() ->
     assert uncited == []
 
 
-def test_the_rule_id_pattern_matches_the_rules_ids_and_nothing_else() -> None:
+def test_the_rule_id_pattern_matches_rule_ids_only() -> None:
     """The four rule ID families of ``docs/rules/`` (C common, M mattel, R master, B board)."""
     for text in ["C-4", "(M-6)", "R-11: Give me five", "B-5 choice", "C-8 rebuild; C-12 stall"]:
         assert RULE_ID.search(text), text

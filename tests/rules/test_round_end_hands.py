@@ -29,7 +29,7 @@ def first_round_end(rid: str, seed: int, players: int) -> tuple[Any, Step, Any]:
 
 
 @pytest.mark.parametrize("rid", registry.ruleset_ids())
-def test_C9_M7_R12_B8_round_end_frame_shows_every_count_and_only_the_own_cards(rid: str) -> None:
+def test_C9_M7_R12_B8_round_end_shows_all_counts_only_own_cards(rid: str) -> None:
     """M-7, R-12, B-8: ``cards_left`` counts every seat's leftover cards; C-9: ``hand`` holds the viewer's own
     leftover cards only (``None`` for a spectator), and no other part of another seat's frame names a card
     left in a foreign hand that is still hidden from it."""

@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from app import metrics
-from app.bots.settings import BotSettings
+from app.autoplay.settings import BotSettings
 from app.main import create_app
 from app.persistence.push import PushSubscription
 from app.services.push import PushService, reminder_lead
@@ -316,7 +316,7 @@ def wait_for(condition: Callable[[], bool], seconds: float = 5) -> None:
         time.sleep(0.02)
 
 
-def test_the_look_at_tables_without_subscriptions_is_one_query_for_all(client: TestClient,
+def test_tables_without_subscriptions_are_found_in_one_query(client: TestClient,
                                                                        settings: Settings) -> None:
     """The worker looks at every table a command changed; which tables have a subscription at all is one small
     query for every table (then none for a while), and a subscription at a table makes it read the game."""
@@ -361,7 +361,7 @@ class Flaky:
         return opened
 
 
-def test_a_reminder_due_while_the_database_was_down_goes_when_it_is_back(client: TestClient,
+def test_a_reminder_due_during_a_database_outage_goes_after_it(client: TestClient,
                                                                          settings: Settings) -> None:
     """The turn is noticed while the database is down (the look fails), and the reminder falls due then: once the
     database is back, the look is made again and the turn push and the reminder both go."""

@@ -67,7 +67,7 @@ def _play_until_awaited(url: str, database_url: str, table_id: str, tokens: list
 
 
 @needs_postgres
-def test_a_visible_page_on_one_process_stops_the_push_of_the_other(push_servers: list[Server],
+def test_a_visible_page_on_one_process_stops_the_others_push(push_servers: list[Server],
                                                                     receiver: PushReceiver,
                                                                     database_url: str) -> None:
     one, two = (f"http://{s.url}" for s in push_servers)

@@ -105,7 +105,7 @@ def forms(port: int) -> list[str]:
     ]
 
 
-def test_push_endpoints_at_private_addresses_are_refused_when_stored(settings: Settings, names: dict[str, str],
+def test_push_endpoints_at_private_addresses_are_refused(settings: Settings, names: dict[str, str],
                                                                      listener: CountingListener) -> None:
     """Each form answers 422 invalid_subscription on ``endpoint`` and stores nothing; no connection is made."""
     with TestClient(create_app(settings)) as client:
@@ -123,7 +123,7 @@ def test_push_endpoints_at_private_addresses_are_refused_when_stored(settings: S
     assert listener.attempts == 0
 
 
-def test_no_push_connects_to_a_private_address_whatever_was_stored(settings: Settings, names: dict[str, str],
+def test_no_push_connects_to_a_private_address_even_if_stored(settings: Settings, names: dict[str, str],
                                                                    listener: CountingListener) -> None:
     """Subscriptions stored before these checks, and one whose name resolved to a public address when it was
     stored and to loopback when the turn came: the pushes are refused before any connection (zero at the
@@ -223,7 +223,7 @@ def test_known_push_services_are_taken_without_a_lookup(settings: Settings) -> N
             endpoints.check(endpoint)
 
 
-def test_a_name_with_one_private_address_among_public_ones_is_refused(settings: Settings) -> None:
+def test_a_name_with_one_private_address_among_others_is_refused(settings: Settings) -> None:
     connected: list[tuple[str, int]] = []
 
     def connector(address: tuple[str, int], timeout: float) -> socket.socket:
@@ -252,7 +252,7 @@ def test_public_unicast_addresses_only(address: str, public: bool) -> None:
     assert is_public(ipaddress.ip_address(address)) is public
 
 
-def test_https_goes_to_the_checked_address_with_the_name_for_tls_and_host(settings: Settings,
+def test_https_goes_to_the_checked_address_by_its_tls_name(settings: Settings,
                                                                          tmp_path: Any) -> None:
     """The connection is made to the address the check resolved, and TLS verifies the certificate of the
     endpoint's name (SNI), whose ``Host`` the request carries. A push service answering 201 is a 201."""

@@ -12,7 +12,7 @@ never changes a shared value.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Generic, TypeVar
 
 from .cards import Card
@@ -23,6 +23,7 @@ from .table import RoundScore, hand_json, history_json
 
 K = TypeVar("K")
 V = TypeVar("V")
+S = TypeVar("S")
 
 JSONList = list[dict[str, Any]]
 
@@ -80,3 +81,13 @@ groups_view: IdentityMemo[Sequence[LaidGroup], JSONList] = IdentityMemo(_groups_
 
 history_view: IdentityMemo[Sequence[RoundScore], JSONList] = IdentityMemo(history_json)
 """The score sheet, shared."""
+
+
+def player_views(public: Callable[[S], dict[str, Any]],
+                 for_seat: Callable[[dict[str, Any], S, int | None], dict[str, Any]],
+                 state: S, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
+    """Each of ``seats``' ``player_view`` (C-9), from a rule set's two halves of it: ``public(state)``, the part
+    every seat sees alike, made once, and ``for_seat(public, state, seat)``, a copy of it with that seat's own keys
+    (its hand, its prompt). The views share the public values: callers add keys, never change shared values."""
+    shared = public(state)
+    return {seat: for_seat(shared, state, seat) for seat in seats}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from ..core import viewparts
 from ..core.cards import card_to_json
 from ..core.commands import Pile, card_moves
 from ..core.solver import top_fits
@@ -118,10 +119,8 @@ def player_view(state: MasterState, seat: int | None) -> dict[str, Any]:
 
 
 def player_views(state: MasterState, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
-    """``player_view`` of each of ``seats``, the part every seat sees alike made once (the views share it:
-    callers add keys, never change shared values)."""
-    public = _public(state)
-    return {seat: _for_seat(public, state, seat) for seat in seats}
+    """``player_view`` of each of ``seats`` (C-9), the public part made once (``app.rules.core.viewparts``)."""
+    return viewparts.player_views(_public, _for_seat, state, seats)
 
 
 def _for_seat(public: dict[str, Any], state: MasterState, seat: int | None) -> dict[str, Any]:

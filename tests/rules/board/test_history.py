@@ -8,7 +8,7 @@ from app.rules.board.state import BoardRoundEnded, MarkerMoved
 from ..playout import playout
 
 
-def test_B8_each_round_leaves_a_score_sheet_row_matching_the_marker_moves() -> None:
+def test_B8_each_round_adds_a_score_row_matching_marker_moves() -> None:
     rounds = 0
     for step in playout(RULESET, 4, 3, RULESET.parse_options({})):
         ended = [e for e in step.events if isinstance(e, BoardRoundEnded)]

@@ -196,7 +196,7 @@ def test_B5_occupied_fields_are_jumped(pawns: tuple[int, ...], seat: int, steps:
 # -- B-5 the actions ---------------------------------------------------------------------------------------
 
 
-def test_B5_plus_n_pile_chosen_per_card_after_seeing_the_previous() -> None:
+def test_B5_plus_n_picks_each_cards_pile_after_seeing_the_last() -> None:
     d1, top = num(1, B), num(12, G)
     state, _ = land([cards(1, 2, 3), cards(4, 5, 6)], 2, discard=(num(9, Y), top), draw_top=(d1,))
     assert state.stage is Stage.TAKE and state.to_take == 2
@@ -217,7 +217,7 @@ def test_B5_plus_three() -> None:
     assert state.stage is Stage.PLAY and len(state.players[0].hand) == 6
 
 
-def test_B5_search_only_the_searcher_sees_the_pile_and_its_order_is_kept() -> None:
+def test_B5_search_shows_only_the_searcher_the_pile_order_kept() -> None:
     pile = (num(1, B), num(7, G), num(10, Y), num(3, R))
     state, _ = land([cards(1, 2, 3), cards(4, 5, 6), cards(7, 8, 9)], 3, discard=pile)
     assert state.stage is Stage.SEARCH
@@ -246,7 +246,7 @@ def test_B5_search_an_empty_discard_pile_takes_nothing() -> None:
     assert state.stage is Stage.PLAY and len(state.players[0].hand) == 3
 
 
-def test_B5_again_takes_a_card_then_a_whole_further_turn_and_chains() -> None:
+def test_B5_again_gives_a_card_then_a_further_turn_and_chains() -> None:
     state, _ = land([cards(1, 2, 3), cards(4, 5, 6)], 11)
     assert state.stage is Stage.TAKE and state.to_take == 1 and state.again
     state, _ = apply(state, 0, Draw(Pile.DRAW))
@@ -270,7 +270,7 @@ def test_B5_again_takes_a_card_then_a_whole_further_turn_and_chains() -> None:
     assert RULESET.player_view(state, 1)["prompt"] == {"seat": 1, "action": "roll", "again": False}
 
 
-def test_B5_the_second_move_is_lost_when_the_first_ends_the_round() -> None:
+def test_B5_a_second_move_is_lost_if_the_first_ends_the_round() -> None:
     run = group(GroupKind.RUN, cards(4, 5, 6), owner=0)
     state, _ = land([cards(9), cards(1, 2, 3)], 11, laid=(True, False), table=(run,), draw_top=(num(7, B),))
     state, _ = apply(state, 0, Draw(Pile.DRAW))
@@ -311,7 +311,7 @@ def test_B5_all_everybody_takes_a_card_clockwise() -> None:
     assert state.stage is Stage.PLAY and state.turn == 1
 
 
-def test_B6_joker_field_turns_the_card_and_its_face_is_visible_to_all() -> None:
+def test_B6_joker_field_turns_a_card_its_face_seen_by_all() -> None:
     j = num(9, G)
     state, events = land([cards(1, 2, 3), cards(4, 5, 6), cards(7, 8)], 6, draw_top=(j,))
     assert JokerTurned(0, j) in events and j.id in state.turned and state.stage is Stage.PLAY
@@ -326,7 +326,7 @@ def test_B6_joker_field_turns_the_card_and_its_face_is_visible_to_all() -> None:
     assert {c.id for c in cards(1, 2, 3)} <= hidden_from(state, 1)
 
 
-def test_B5_ask_first_holder_in_the_direction_chooses_and_draws_a_replacement() -> None:
+def test_B5_ask_first_holder_chooses_and_draws_a_replacement() -> None:
     hands = [cards(1, 2), cards(3, 4), cards(7, 7, 5), cards(7, 8)]
     repl = num(12, B)
     state, events = land(hands, 4, draw_top=(repl,))
@@ -361,7 +361,7 @@ def test_B5_ask_nobody_has_it_the_asker_draws() -> None:
     assert NobodyHad(0, 9) in events and after.players[0].hand[-1] == top and after.stage is Stage.PLAY
 
 
-def test_B5_ask_turned_joker_showing_the_number_must_be_given_and_is_ordinary_again() -> None:
+def test_B5_an_asked_turned_joker_is_given_and_ordinary_again() -> None:
     joker7 = num(7, G)
     state, _ = land([cards(1, 2), (num(3, R), joker7), cards(7)], 4, turned=(joker7,))
     after, events = apply(state, 0, Ask(7, "left"))
@@ -375,7 +375,7 @@ def test_B5_ask_turned_joker_showing_the_number_must_be_given_and_is_ordinary_ag
     assert after.players[0].hand[-1] == num(7, R) and joker7 in after.players[1].hand
 
 
-def test_B5_choice_moves_to_the_next_free_field_of_the_type_and_runs_it() -> None:
+def test_B5_choice_runs_the_next_free_field_of_the_chosen_type() -> None:
     state, _ = land([cards(1, 2, 3), cards(4, 5, 6)], 0, pawns=(31, 20))
     assert state.stage is Stage.CHOOSE and "choice" not in choosable(state, 0)
     assert set(choosable(state, 0)) == {"+N", "search", "again", "swap", "all", "joker", "ask"}
@@ -403,7 +403,7 @@ def test_B5_choice_refuses_a_fully_occupied_type() -> None:
 # -- steps 2 and 3: lay, hit, discard (C-3, C-4, B-5, B-6) ------------------------------------------------
 
 
-def test_B5_anna_lays_four_pairs_completed_by_the_card_her_action_gave_her() -> None:
+def test_B5_four_pairs_completed_by_the_card_an_action_gave() -> None:
     """Rulebook example: on phase 2 (4 pairs) Anna holds two 4s, two 11s and three 8s; her action gives
     her a fourth 8 and she lays 4-4, 8-8, 8-8, 11-11."""
     anna = (*cards(4, 4, 11, 11, 8, 8, 8), num(1, B), num(2, B), num(6, B))
@@ -476,7 +476,7 @@ def test_B6_every_group_needs_a_real_card() -> None:
     assert laid is not None and num(1, B).id in laid[0]
 
 
-def test_B6_a_set_of_all_eight_9s_and_a_run_1_to_12_still_take_jokers() -> None:
+def test_B6_all_eight_9s_and_a_run_1_to_12_still_take_jokers() -> None:
     nines = group(GroupKind.SET, tuple(c for c in DECK if c.number == 9), owner=1)
     full = group(GroupKind.RUN, cards(*range(1, 13)), owner=1)
     j1, j2, spare = num(4, G), num(5, G), num(6, G)
@@ -516,7 +516,7 @@ def test_B7_complete_groups(table_kind: str, is_complete: bool) -> None:
     assert (after.stage is Stage.DISCARD2) is is_complete
 
 
-def test_B7_two_discards_only_with_the_own_phase_down_and_every_group_complete() -> None:
+def test_B7_two_discards_only_with_own_phase_down_all_complete() -> None:
     nines = group(GroupKind.SET, tuple(c for c in DECK if c.number == 9), owner=1)
     full = group(GroupKind.RUN, cards(*range(1, 13)), owner=0)
     hand = (num(10, B), num(11, B), num(12, B, 1))
@@ -640,7 +640,7 @@ def test_B11_malformed_phase_lists_are_refused(raw: Any) -> None:
     assert err.value.field.startswith("phases")
 
 
-def test_C12_stalled_round_ends_at_the_third_rebuild_without_the_two_fields() -> None:
+def test_C12_a_stalled_board_round_ends_at_the_third_rebuild() -> None:
     """C-12: the draw that makes the third rebuild of the draw pile ends the round at once, with nobody going
     out (board game: no +2) -- even a player who could now go out; the pending again turn is lost."""
     hands = [cards(1, 2, 3), cards(4), cards(6, 7)]

@@ -11,7 +11,7 @@ from app.rules.core.cards import Card, CardKind, Colour, as_joker
 
 
 @pytest.mark.parametrize("ruleset_id", ["mattel", "master", "board"])
-def test_c11_every_card_encodes_the_same_each_time_and_decodes_back(ruleset_id: str) -> None:
+def test_c11_a_card_encodes_the_same_each_time_and_decodes_back(ruleset_id: str) -> None:
     ruleset = registry.get(ruleset_id)
     state = ruleset.new_game(3, 4, ruleset.parse_options({}))
     data = ruleset.state_to_json(state)
@@ -25,7 +25,7 @@ def test_c11_every_card_encodes_the_same_each_time_and_decodes_back(ruleset_id: 
         assert codec.from_json(Card, second) == card
 
 
-def test_c11_an_encoding_changed_by_its_caller_does_not_change_the_next() -> None:
+def test_c11_a_caller_changing_an_encoding_leaves_the_next_alone() -> None:
     card = Card(7, CardKind.NUMBER, number=3, colour=Colour.RED)
     first = codec.to_json(card)
     first["id"] = -1

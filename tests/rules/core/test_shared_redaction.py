@@ -21,7 +21,7 @@ def _events(ruleset_id: str, steps: int = 1500) -> list[object]:
 
 
 @pytest.mark.parametrize("ruleset_id", ["mattel", "master", "board"])
-def test_c9_events_not_listed_as_viewer_dependent_look_alike_to_every_seat(ruleset_id: str) -> None:
+def test_c9_events_not_listed_viewer_dependent_look_alike_to_all(ruleset_id: str) -> None:
     """Over a seeded game (round ends included), every event outside ``viewer_dependent_events`` redacts to the
     same JSON for each seat and a spectator, and the listed ones differ for some viewer at least once."""
     ruleset = registry.get(ruleset_id)

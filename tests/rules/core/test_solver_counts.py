@@ -57,7 +57,7 @@ def test_R4_quick_count_on_master_hands(seed: int, phase: Phase, jokers: int) ->
         assert expected is None
 
 
-def test_C3_quick_count_rules_out_two_sets_the_jokers_cannot_complete() -> None:
+def test_C3_quick_count_rules_out_sets_jokers_cannot_complete() -> None:
     """2 sets of 4 from 7 7 7 | 3 3 | 9 9 and one joker: each set alone could be made, both together need
     three jokers (R-4)."""
     numbers = [7, 7, 7, 3, 3, 9, 9, 1, 5, 11]

@@ -13,7 +13,7 @@ RULESET = registry.get("master")
 
 @pytest.mark.parametrize("seed", [3, 11, 21, 40])
 @pytest.mark.parametrize("players", [2, 4])
-def test_R6_R11_prompt_plays_say_where_each_legal_action_card_play_ends(seed: int, players: int) -> None:
+def test_R6_R11_prompt_plays_say_where_each_action_play_ends(seed: int, players: int) -> None:
     """R-7..R-11: every legal ``play_action`` is listed once per card and target, and its ``to`` is the seat
     the card then lies in front of (``None``: the blue pile), as the ``action_played`` event says."""
     options = RULESET.parse_options({"phases_to_win": 2})

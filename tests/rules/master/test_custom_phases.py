@@ -82,7 +82,7 @@ def test_R3_C11_custom_list_round_trips_as_the_host_wrote_it() -> None:
     ([[{"kind": "set", "size": 2, "extra": 1}]], "phases[0][0]"),
     ([[{"kind": "set", "size": 2}], [{"kind": "set", "size": 2}, "run"]], "phases[1][1]"),
 ])
-def test_R3_C2_malformed_phase_lists_are_refused_naming_the_field(raw: Any, field: str) -> None:
+def test_R3_C2_malformed_phase_lists_are_refused_with_the_field(raw: Any, field: str) -> None:
     with pytest.raises(InvalidOptions) as err:
         RULESET.parse_options({"phases": raw})
     assert err.value.code == "invalid_options"
@@ -135,7 +135,7 @@ def test_R3_C3_custom_phase_is_laid_and_shown_in_the_views() -> None:
     assert {g.kind for g in after.table} == {CR, S}
 
 
-def test_R3_C3_the_default_phase_of_that_number_is_refused_on_a_custom_table() -> None:
+def test_R3_C3_a_custom_table_refuses_that_numbers_default_phase() -> None:
     """C-3: on a custom table phase 1 is the host's 1 set of 3, not R-3's 4 sets of 2."""
     state = crafted(["r1 y1 r2 y2 r3 y3 r4 y4 b9", "g1"], options=_options(phases=TWO))
     four_pairs = state.players[0].hand[:8]
@@ -163,7 +163,7 @@ def test_R14_the_game_ends_with_the_last_phase_of_a_custom_list() -> None:
     assert after.stage is not Stage.OVER and after.round == 2 and after.players[0].phase == 1
 
 
-def test_R15_fixed_rounds_with_a_custom_list_of_two_is_two_rounds() -> None:
+def test_R15_a_custom_list_of_two_fixed_rounds_plays_two() -> None:
     """R-15 ``fixed_rounds``: one round per phase of the (shorter) custom list; then the lowest total wins."""
     options = _options(phases=TWO, fixed_rounds=True)
     state = crafted(["r2", "y1 y2 y3"], options=options)

@@ -165,7 +165,7 @@ def test_R6_discarding_the_last_card_ends_the_round() -> None:
 
 
 @pytest.mark.parametrize("action", ["take_two", "all_mine", "skip", "give_me_five"])
-def test_R6_action_card_as_last_card_has_no_effect_and_ends_the_round(action: str) -> None:
+def test_R6_an_action_card_played_last_only_ends_the_round(action: str) -> None:
     state = crafted([action, TEN_B])
     card = state.players[0].hand[0]
     state, events = RULESET.apply(state, 0, PlayAction(card.id))
@@ -360,7 +360,7 @@ def test_R11_decline() -> None:
     assert (state.turn, state.stage, state.give) == (1, Stage.DRAW, None)
 
 
-def test_R11_offering_player_chooses_any_card_and_legal_commands_cover_every_seat() -> None:
+def test_R11_the_offerer_picks_any_card_legal_covers_every_seat() -> None:
     state = crafted(["give_me_five r1", "y1 skip J1-6:ry", TEN_C])
     state, _ = RULESET.apply(state, 0, PlayAction(_id(state, 0, "give me five")))
     for seat in awaited(state):

@@ -135,7 +135,7 @@ def test_M4_going_out_by_hitting_the_last_card_needs_no_discard() -> None:
 
 # -- C-3 laying, C-4 hitting (rulebook examples) ---------------------------------------------------------
 
-def test_C3_rulebook_phase1_two_triples_then_hit_the_extra_fives_in_the_same_turn() -> None:
+def test_C3_rulebook_phase1_then_hit_the_extra_fives_same_turn() -> None:
     """Mattel rulebook: 5-5-5 and 7-7-7 for phase 1; two more 5s are hit onto the 5s at once."""
     cards = hand(5, 5, 5, 7, 7, 7, 5, 5, 2)
     state = position([cards, hand(1, 1, 1)], discard=[num(9)])
@@ -222,7 +222,7 @@ def test_M5_a_wild_turned_up_first_may_be_taken() -> None:
     assert WILDS[0] in after.players[0].hand
 
 
-def test_M5_a_laid_wild_stays_and_a_wild_cannot_extend_a_full_run() -> None:
+def test_M5_a_laid_wild_stays_no_wild_extends_a_full_run() -> None:
     cards = hand(*range(1, 13))
     state = position([cards + (WILDS[0],), hand(1)], discard=[num(9)], phases=[5, 0])
     after, _ = apply(state, 0, LayPhase((ids(cards),)))
@@ -338,7 +338,7 @@ def test_M8_a_tie_is_broken_by_one_more_round_on_phase_10() -> None:
 
 # -- M-9 variants --------------------------------------------------------------------------------------------
 
-def test_M9_phase_selection_even_with_fixed_rounds_is_five_rounds() -> None:
+def test_M9_phase_selection_plays_five_rounds_with_fixed_rounds() -> None:
     options = RULESET.parse_options({"phase_selection": "even", "fixed_rounds": True})
     state = RULESET.new_game(3, 2, options)
     assert current_phase(state, 0) == PHASES[1]
@@ -381,7 +381,7 @@ def test_C11_invalid_options_name_the_field(raw: dict[str, object], field: str) 
 
 # -- C-8 empty draw pile, C-12 stalled round ----------------------------------------------------------------
 
-def test_C8_empty_draw_pile_is_rebuilt_from_the_discards_but_the_top() -> None:
+def test_C8_an_empty_draw_pile_is_rebuilt_from_discards_but_top() -> None:
     state = position([hand(1), hand(2)], stage=Stage.DRAW, discard=[num(3), num(4), num(5)], draw=[])
     after, events = apply(state, 0, Draw())
     assert isinstance(events[0], DrawPileRebuilt) and after.piles.discard == (num(5),)

@@ -17,13 +17,12 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from app.bots.driver import first_memory
+from app.bots.memory import Memory, observe
 from app.persistence.models import Game
 from app.rules.registry import AnyRuleset
 from app.services.base import key
 from app.services.games import GameService
-
-from .driver import first_memory
-from .memory import Memory, observe
 
 
 class Recall:

@@ -9,7 +9,7 @@ The runner is a ``TableExtension`` of the game service (app/services/games.py), 
 * ``decorate_views``: every view gains ``timer`` (the time left for the seats on the clock); the table's clock,
   bot seats and stand-ins are read once per batch of views (one fan-out), not once per view.
 
-A table's duties are held by one process at a time through its duty lease (``app.bots.leases``): the process that
+A table's duties are held by one process at a time through its duty lease (``app.autoplay.leases``): the process that
 plans a table first takes the lease, renews it on every tick while it lives, and gives it up when it stops; any
 other process that accepts a command there tells the holder at once (``tell_owner``: a NOTIFY on Postgres), and the
 holder also notices every new version of its tables on its next tick. A lease left to expire (a process killed
@@ -23,7 +23,7 @@ seat after ``delay_seconds``; a seat disconnected longer than the grace period a
 after ``delay_seconds`` (until it reconnects); any other seat at its ``turn_timer`` deadline, with the
 ``easy`` logic. A decision is the bot's choice from the seat's view and legal commands only
 (``app.bots.driver.bot_inputs``) and, for a level that remembers, the seat's memory of the round
-(``app.bots.recall``: the events its socket was shown), submitted through ``GameService.submit_as`` —
+(``app.autoplay.recall``: the events its socket was shown), submitted through ``GameService.submit_as`` —
 validated, persisted, published and replayable exactly like a human's — with a deterministic ``command_id`` and
 the expected version, so a decision that lost a race (or that two processes both made) is applied at most once.
 A decision or a plan that failed (the database was unreachable) is tried again after ``RETRY_SECONDS``.
@@ -45,6 +45,8 @@ from sqlalchemy import or_, select, update
 from sqlalchemy.orm import Session
 
 from app import metrics
+from app.bots import REMEMBERING, choose
+from app.bots.driver import bot_inputs
 from app.persistence.models import Game, Seat
 from app.rules.core.errors import RuleError
 from app.rules.core.ruleset import JSONDict
@@ -52,8 +54,6 @@ from app.services.base import ATTRIBUTIONS
 from app.services.errors import ServiceError
 from app.services.games import GameRef, GameService
 
-from . import REMEMBERING, choose
-from .driver import bot_inputs
 from .leases import Leases, utc
 from .models import BotSeat, DutyLease, TableClock
 from .recall import Recall

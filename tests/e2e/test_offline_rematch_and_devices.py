@@ -1,4 +1,4 @@
-"""Friends who are far apart, in headless Chromium: a page that loses its network says so and catches up, the
+"""Playing across networks and devices, in headless Chromium: a page that loses its network says so and catches up, the
 host sees that seat offline (the application heartbeat, docs/protocol.md), and "Play again" is an offer that
 each of three pages accepts or declines (the next game is dealt only when everyone accepted)."""
 

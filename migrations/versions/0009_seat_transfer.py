@@ -3,6 +3,8 @@
 Revision ID: 0009_far_seat_transfer
 Revises: 0008_far_rematch_offer
 Create Date: 2026-11-26 06:20:00
+
+The revision id keeps its first name (databases store it in ``alembic_version``).
 """
 
 from collections.abc import Sequence

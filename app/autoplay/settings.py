@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from . import BotLevel
+from app.bots import BotLevel
 
 
 class BotSettings(BaseSettings):

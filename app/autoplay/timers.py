@@ -9,7 +9,7 @@ that passed while no process could act (a database outage, every process down) i
 Correspondence timers (``1h``, ``12h``, ``1d``, ``3d``: friends in other time zones) work the same way. When a
 decision's time runs out, the ``easy`` bot makes that one decision for the seat.
 
-The seats a stand-in plays for are stored with the table's duty lease (``app.bots.leases``), so every process
+The seats a stand-in plays for are stored with the table's duty lease (``app.autoplay.leases``), so every process
 reports the same ``stand_ins`` and the same seats on the clock.
 """
 
@@ -22,10 +22,10 @@ from typing import Any, Literal, get_args
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from app.bots import LEVELS
 from app.persistence.models import Game, GameCommand, Seat
 from app.services.games import GameRef
 
-from . import LEVELS
 from .models import BotSeat, DutyLease, TableClock
 from .settings import BotSettings
 

@@ -1,4 +1,4 @@
-"""Routes for friends who are far apart (docs/protocol.md): the tables this browser holds seats at, and moving a
+"""A browser's seats (docs/protocol.md): the tables this browser holds seats at, and moving a
 seat to another device with a one-time link (``app.services.seat_transfer``)."""
 
 from __future__ import annotations

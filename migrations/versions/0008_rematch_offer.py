@@ -3,6 +3,8 @@
 Revision ID: 0008_far_rematch_offer
 Revises: 0007_far_correspondence_clock
 Create Date: 2026-11-26 06:10:00
+
+The revision id keeps its first name (databases store it in ``alembic_version``).
 """
 
 from collections.abc import Sequence

@@ -4,6 +4,8 @@ keeps running across server restarts
 Revision ID: 0007_far_correspondence_clock
 Revises: 0005_chat_messages
 Create Date: 2026-11-26 06:00:00
+
+The revision id keeps its first name (databases store it in ``alembic_version``).
 """
 
 from collections.abc import Sequence
