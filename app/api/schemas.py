@@ -120,6 +120,12 @@ class RematchInfo(BaseModel):
     answers: list[RematchAnswerInfo] = Field(description="every player of the finished game (bots accept)")
 
 
+class PracticeFrom(BaseModel):
+    table_id: str
+    number: int
+    step: int
+
+
 class TableInfo(BaseModel):
     table_id: str
     ruleset: str
@@ -129,6 +135,8 @@ class TableInfo(BaseModel):
     status: str = Field(description="waiting, playing or finished")
     host_seat: int | None
     revision: int
+    practice: bool = Field(False, description="a practice table, started at a step of a finished game")
+    practice_from: PracticeFrom | None = Field(None, description="the finished game and step it started from")
     seats: list[SeatInfo]
     game: GameInfo | None
     # Bot seats, the clock and the running timer (app/bots/runner.py), as over the socket.

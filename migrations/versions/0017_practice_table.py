@@ -1,0 +1,29 @@
+"""game_table.practice and game_table.practice_from: a practice table, started at one step of a finished game
+("Play on from here", ``app.services.practice``), is marked as such and names the step it started from.
+
+Revision ID: 0017_practice_table
+Revises: 0016_stand_in_level
+Create Date: 2026-12-07 11:40:00
+"""
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0017_practice_table"
+down_revision: str | None = "0016_stand_in_level"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("game_table") as batch:
+        batch.add_column(sa.Column("practice", sa.Boolean(), nullable=False, server_default=sa.false()))
+        batch.add_column(sa.Column("practice_from", sa.JSON(), nullable=True))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("game_table") as batch:
+        batch.drop_column("practice_from")
+        batch.drop_column("practice")
