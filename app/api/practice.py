@@ -17,7 +17,7 @@ from app.services.errors import ServiceError
 from app.services.practice import start_practice
 
 from . import schemas
-from .deps import ReplayReader, Service, origin_allowed
+from .deps import Number, Service, ShareToken, Token, origin_allowed
 from .routes import ERRORS, set_seat_cookie
 
 router = APIRouter(prefix="/api", responses=ERRORS, tags=["replays"])
@@ -38,14 +38,16 @@ class PracticeOut(BaseModel):
 
 
 @router.post("/tables/{table_id}/games/{number}/practice", status_code=201, response_model=PracticeOut)
-def practice(access: ReplayReader, body: PracticeIn, request: Request, response: Response,
-             service: Service) -> Any:
+def practice(table_id: str, number: Number, body: PracticeIn, request: Request, response: Response,
+             service: Service, token: Token, share: ShareToken = None) -> Any:
     """Play on from here: a new practice table at step ``step`` of this finished game, the asker in ``seat``
     and bots of ``level`` in the other seats; answers the table's page and the seat's token (and sets its seat
     cookie), as a join does. The readers of the replay may ask; a page of another site may not (403
-    ``cross_origin``)."""
+    ``cross_origin``). The body is checked first (422), then the access as for every replay route."""
     if request.headers.get("authorization") is None and not origin_allowed(request, request.app.state.settings):
         raise ServiceError(403, "cross_origin", "a practice table is started from this site's pages")
+
+    access = service.replay_access(table_id, number, token, share)
 
     def bot_seats(s: Session, seats: list[Seat]) -> None:
         s.add_all(BotSeat(seat_id=seat.id, level=body.level) for seat in seats)
