@@ -11,6 +11,7 @@ import { buildMoves, markMove, moveLabel } from "./moves.js";
 import { renderState } from "./view.js";
 import { loadAnalysis, showCards } from "./analysis.js";
 import { initFiles } from "./files.js";
+import { initPractice, practiceStep } from "./practice.js";
 
 const P10 = window.P10;
 const { t, el } = P10;
@@ -51,6 +52,7 @@ export async function show(step) {
   renderState(data);
   markMove(step);
   showCards(step);
+  practiceStep(step);
   const hash = "#step=" + step + (R.seat !== null ? "&seat=" + R.seat : "");
   if (location.hash !== hash) history.replaceState(null, "", location.pathname + location.search + hash);
 }
@@ -109,6 +111,7 @@ document.addEventListener("DOMContentLoaded", async () => {
   });
   initViewAs();
   initFiles();
+  initPractice();
   window.addEventListener("hashchange", () => {
     const target = fromHash();
     if (target.seat !== R.seat) { R.seat = target.seat; $("rp-view-as").value = R.seat === null ? "" : String(R.seat); }
