@@ -175,3 +175,18 @@ def test_bad_practice_requests_are_refused_and_make_no_table(client: TestClient,
     r = client.post(f"/api/tables/{running.id}/games/1/practice", json={"step": 0, "seat": 0},
                     headers=bearer(running.tokens[0]))
     assert r.status_code == 409 and r.json()["error"]["code"] == "game_not_finished"
+
+
+def test_C10_an_opened_record_is_played_on_from_without_a_seat(client: TestClient, finished: Table) -> None:
+    t = finished
+    record = client.get(f"/api/tables/{t.id}/games/1/record", headers=bearer(t.tokens[0])).json()
+    opened = client.post("/api/records", json=record)
+    assert opened.status_code == 201, opened.text
+    client.cookies.clear()
+    table_id = opened.json()["table_id"]
+    r = client.post(f"/api/tables/{table_id}/games/1/practice", json={"step": 7, "seat": 2, "level": "hard"})
+    assert r.status_code == 201, r.text
+    made = r.json()
+    assert made["table"]["practice_from"] == {"table_id": table_id, "number": 1, "step": 7}
+    view = client.get(f"/api/tables/{made['table_id']}/view", headers=bearer(made["token"])).json()
+    assert view["seat"] == 2 and view["view"]["hand"]
