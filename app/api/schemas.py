@@ -431,7 +431,10 @@ class Standing(BaseModel):
     games_won: int
     rounds_won: int = Field(description="rounds in which this player went out first")
     phases_made: int
-    average_score: float | None = Field(description="final score points per round played")
+    average_score: float | None = Field(description="final score points per round played (null in the board "
+                                         "game, whose cards carry no points)")
+    fields: int | None = Field(None, description="the board game: the marker fields gained in its finished games "
+                               "(higher is better); null in the card games")
 
 
 class SeriesOut(BaseModel):

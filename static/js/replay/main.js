@@ -10,7 +10,7 @@ import { buildTimeline, stop } from "./timeline.js";
 import { buildMoves, markMove, moveLabel } from "./moves.js";
 import { renderState } from "./view.js";
 import { loadAnalysis, showCards } from "./analysis.js";
-import { initFiles } from "./files.js";
+import { initFiles, shareStep } from "./files.js";
 import { initPractice, practiceStep } from "./practice.js";
 
 const P10 = window.P10;
@@ -42,6 +42,7 @@ function stepText(data) {
 export async function show(step) {
   step = Math.max(0, Math.min(step, R.record.version));
   showing = step;
+  R.target = step;  // keys pressed while this step loads go on from it (timeline.js)
   const data = await load(step, R.seat);
   if (!data || showing !== step) return;
   R.step = step;
@@ -53,6 +54,7 @@ export async function show(step) {
   markMove(step);
   showCards(step);
   practiceStep(step);
+  shareStep(step);
   const hash = "#step=" + step + (R.seat !== null ? "&seat=" + R.seat : "");
   if (location.hash !== hash) history.replaceState(null, "", location.pathname + location.search + hash);
 }
