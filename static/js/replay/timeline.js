@@ -41,6 +41,25 @@ export function buildTimeline(show) {
     if (R.timer) { stop(); play(); }
   });
   document.addEventListener("keydown", onKey);
+  swipe(document.querySelector(".rp-grid"));
+}
+
+/** A horizontal swipe over the table steps: to the left the next step, to the right the one before (a mostly
+    vertical one scrolls the page as usual). */
+function swipe(area) {
+  if (!area) return;
+  let from = null;
+  area.addEventListener("touchstart", (event) => {
+    from = event.touches.length === 1 ? { x: event.touches[0].clientX, y: event.touches[0].clientY } : null;
+  }, { passive: true });
+  area.addEventListener("touchend", (event) => {
+    if (!from || !event.changedTouches.length) return;
+    const dx = event.changedTouches[0].clientX - from.x, dy = event.changedTouches[0].clientY - from.y;
+    from = null;
+    if (Math.abs(dx) < 48 || Math.abs(dx) < 2 * Math.abs(dy)) return;
+    stop();
+    go(R.target + (dx < 0 ? 1 : -1));
+  }, { passive: true });
 }
 
 /** The first step of the previous (-1) or next (+1) round; -1 from inside a round goes to its own start. Steps
