@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 from app.bots.settings import BotSettings
 from app.main import create_app
 from app.persistence.commands import read_commands
+from app.services.base import count_tables
 from app.services.games import GameService
 from tests.server_helpers import Table, bearer, new_table, play_to_end, server_game
 
@@ -167,9 +168,11 @@ def test_bad_practice_requests_are_refused_and_make_no_table(client: TestClient,
              ({"step": last, "seat": 0}, 409, "game_over_at_step"),
              ({"step": 0, "seat": 0, "level": "easy"}, 422, "invalid_request"),
              ({"step": -1, "seat": 0}, 422, "invalid_request")]
+    before = count_tables(client.app.state.service.db)  # type: ignore[attr-defined]
     for body, status, code in cases:
         r = practice(client, t, body, t.tokens[0])
         assert (r.status_code, r.json()["error"]["code"]) == (status, code), (body, r.text)
+    assert count_tables(client.app.state.service.db) == before  # type: ignore[attr-defined]
     # a running game cannot be played on from
     running = new_table(client, players=2, start=True)
     r = client.post(f"/api/tables/{running.id}/games/1/practice", json={"step": 0, "seat": 0},
