@@ -18,12 +18,13 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("game_table") as batch:
-        batch.add_column(sa.Column("practice", sa.Boolean(), nullable=False, server_default=sa.false()))
-        batch.add_column(sa.Column("practice_from", sa.JSON(), nullable=True))
+    # Plain ADD COLUMN (SQLite takes a NOT NULL column with a constant default): a batch copy of ``game_table``
+    # would drop the old table, and with it, through ON DELETE CASCADE, every seat, game and chat message.
+    op.add_column("game_table", sa.Column("practice", sa.Boolean(), nullable=False, server_default=sa.false()))
+    op.add_column("game_table", sa.Column("practice_from", sa.JSON(), nullable=True))
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("game_table") as batch:
-        batch.drop_column("practice_from")
-        batch.drop_column("practice")
+    # In place for the same reason (SQLite drops a column in place from 3.35).
+    op.execute("ALTER TABLE game_table DROP COLUMN practice_from")
+    op.execute("ALTER TABLE game_table DROP COLUMN practice")
