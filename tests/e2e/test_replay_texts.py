@@ -13,7 +13,7 @@ import pytest
 
 from app.web import i18n
 
-from .test_event_texts import NAMES, page_for, samples
+from .test_event_texts import NAMES, ROOT, page_for, samples
 
 BRACKETED = re.compile(r"\w\((?:s|n|er|e|en)\)|\w/e\b")
 
@@ -75,3 +75,38 @@ def test_R5_B6_R11_event_sentences_name_their_card_agree_and_count(browser: Any,
             assert said[4:6] == ["Anna's marker moved 2 fields.", "Anna kept 2 cards."]
     finally:
         page.close()
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_B8_the_board_games_series_shows_fields_not_penalty_averages(browser: Any, lang: str) -> None:
+    """The series of a board game table: each result is the marker's field and the standings' last column the
+    fields gained (``fields``), not an average of penalty points; a card game's keeps its average."""
+    page = page_for(browser, lang)
+    page.add_script_tag(path=str(ROOT / "static" / "js" / "series.js"))
+    catalogue = i18n.catalogue(lang)
+
+    def series(ruleset: str) -> dict[str, Any]:
+        board = ruleset == "board"
+        return {"games": [{"number": 1, "ruleset": ruleset, "status": "finished", "rounds": 4, "replay": "#",
+                           "players": [{"seat": 0, "name": "Anna", "score": 7 if board else 45, "winner": True},
+                                       {"seat": 1, "name": "Ben", "score": 5 if board else 80, "winner": False}]}],
+                "standings": [{"name": "Anna", "games": 1, "games_won": 1, "rounds_won": 3, "phases_made": 4,
+                               "average_score": None if board else 11.3, "fields": 7 if board else None},
+                              {"name": "Ben", "games": 1, "games_won": 0, "rounds_won": 1, "phases_made": 3,
+                               "average_score": None if board else 20.0, "fields": 5 if board else None}]}
+
+    shown = """(data) => { const node = P10.seriesView(data); document.body.replaceChildren(node);
+      return {games: node.querySelector('.series-games td').textContent,
+              head: [...node.querySelectorAll('.series-standings th[scope=col]')].map((x) => x.textContent),
+              last: [...node.querySelectorAll('.series-standings tbody tr')].map((r) => r.lastChild.textContent)}; }"""
+    try:
+        board = page.evaluate(shown, series("board"))
+        cards = page.evaluate(shown, series("mattel"))
+    finally:
+        page.close()
+    field = catalogue["series.field"]
+    assert field.replace("{n}", "7") in board["games"] and field.replace("{n}", "5") in board["games"], board
+    assert board["head"][-1] == catalogue["series.fields"] and board["last"] == ["7", "5"], board
+    assert cards["head"][-1] == catalogue["series.average"] and "45" in cards["games"], cards
+    assert field.replace("{n}", "45") not in cards["games"]
