@@ -25,6 +25,7 @@ from app import stalls
 from app.api import analysis, errors, my_seats, ops, rematch, replays, routes, ws
 from app.api.bots import router as bots_router
 from app.api.middleware import AddressLimit, BodyLimit, SecurityHeaders, UrlGuard
+from app.api.practice import router as practice_router
 from app.api.push import router as push_router
 from app.api.schemas import Health
 from app.autoplay.runner import BotRunner
@@ -243,6 +244,7 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
     app.include_router(bots_router)
     app.include_router(push_router)
     app.include_router(replays.router)
+    app.include_router(practice_router)
     mount_web(app)  # pages + /static
     ops.install(app)  # /readyz, /metrics
 

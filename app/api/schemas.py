@@ -120,6 +120,12 @@ class RematchInfo(BaseModel):
     answers: list[RematchAnswerInfo] = Field(description="every player of the finished game (bots accept)")
 
 
+class PracticeFrom(BaseModel):
+    table_id: str
+    number: int
+    step: int
+
+
 class TableInfo(BaseModel):
     table_id: str
     ruleset: str
@@ -129,6 +135,8 @@ class TableInfo(BaseModel):
     status: str = Field(description="waiting, playing or finished")
     host_seat: int | None
     revision: int
+    practice: bool = Field(False, description="a practice table, started at a step of a finished game")
+    practice_from: PracticeFrom | None = Field(None, description="the finished game and step it started from")
     seats: list[SeatInfo]
     game: GameInfo | None
     # Bot seats, the clock and the running timer (app/autoplay/runner.py), as over the socket.
@@ -423,7 +431,10 @@ class Standing(BaseModel):
     games_won: int
     rounds_won: int = Field(description="rounds in which this player went out first")
     phases_made: int
-    average_score: float | None = Field(description="final score points per round played")
+    average_score: float | None = Field(description="final score points per round played (null in the board "
+                                         "game, whose cards carry no points)")
+    fields: int | None = Field(None, description="the board game: the marker fields gained in its finished games "
+                               "(higher is better); null in the card games")
 
 
 class SeriesOut(BaseModel):

@@ -18,6 +18,7 @@ from sqlalchemy import (
     PrimaryKeyConstraint,
     String,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -44,6 +45,11 @@ class GameTable(Base):
     # Bumped on every lobby change (join, reorder, removal, start, rematch) so sockets refresh table info.
     revision: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # A practice table ("Play on from here", ``app.services.practice``): its first game starts at one step of a
+    # finished game; ``practice_from`` names it (``{"table_id", "number", "step"}``; no foreign key: the practice
+    # table outlives the game it came from).
+    practice: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    practice_from: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
 
 class Seat(Base):

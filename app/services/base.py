@@ -405,6 +405,8 @@ class ServiceBase:
             "status": status,
             "host_seat": host,
             "revision": table.revision,
+            "practice": table.practice,
+            "practice_from": table.practice_from,
             "seats": [{"seat": seat.position, "name": seat.name, "is_host": seat.is_host,
                        "is_bot": seat.is_bot, "connected": seat.id in online} for seat in seats],
             "game": None if game is None else {

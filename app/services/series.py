@@ -1,6 +1,6 @@
 """The story of a table: every game played at it (the first and its rematches) with winners and final scores, and
 the standings across its finished games: games won, rounds won (went out first), phases made and the average
-score per round of each seat.
+score per round of each seat (in the board game, whose cards carry no points, the marker fields gained instead).
 
 Everything here is public once a game has finished (C-9): the final scores and phases of the spectator's view and
 the spectator's events (round ends name who went out, lay-downs who laid). A finished game never changes, so its
@@ -22,6 +22,8 @@ from .base import SPECTATOR
 from .history import History
 
 ROUND_ENDS = frozenset({"round_ended", "board_round_ended"})
+# The rule sets whose view's ``score`` is the marker's field on the phase track, not penalty points (B-8).
+MARKER_RULESETS = frozenset({"board"})
 _SUMMARIES: OrderedDict[int, JSONDict] = OrderedDict()
 _LOCK = Lock()
 _KEEP = 4096
@@ -93,9 +95,14 @@ def table_series(service: History, s: Session, table_id: str) -> JSONDict:
             row["rounds_won"] += x["rounds_won"]
             row["phases_made"] += x["phases_made"]
             row["points"] += x["score"] or 0
+            row["board"] = game.ruleset in MARKER_RULESETS
+    # The board game's "score" is the marker's field (higher is better, B-8): its standings total the fields
+    # gained, and have no penalty points to average.
     standings = [{"name": row["name"], "games": row["games"], "games_won": row["games_won"],
                   "rounds_won": row["rounds_won"], "phases_made": row["phases_made"],
-                  "average_score": round(row["points"] / row["rounds"], 1) if row["rounds"] else None}
+                  "average_score": None if row["board"] or not row["rounds"]
+                  else round(row["points"] / row["rounds"], 1),
+                  "fields": row["points"] if row["board"] else None}
                  for row in totals.values()]
     standings.sort(key=lambda r: (-r["games_won"], -r["rounds_won"], -r["phases_made"], r["name"]))
     return {"table_id": table_id, "games": games, "standings": standings}

@@ -29,6 +29,29 @@
     return parts.join(" ");
   };
 
+  /** The card a Master event names by its kind and English label only ("skip", "take two", "joker 1-6 red/blue",
+      app/rules/core/cards.py ``Card.label``), as a card the page can word in its own language; null without one. */
+  P10.labelledCard = function (kind, label) {
+    const words = String(label || "").trim().split(/\s+/);
+    if (kind === "action") return { kind: "action", action: words.join("_") };
+    if (kind === "number") return { kind: "number", colour: words[0], number: parseInt(words[1], 10) };
+    if (kind !== "joker") return null;
+    const card = { kind: "joker" };
+    for (const part of words.slice(1)) {
+      const range = /^(\d+)-(\d+)$/.exec(part);
+      if (range) { card.low = parseInt(range[1], 10); card.high = parseInt(range[2], 10); } else card.colours = part.split("/");
+    }
+    return card;
+  };
+
+  /** A turned card (a board game joker that keeps its printed face) by its face: "green 2". */
+  function faceLabel(card) {
+    if (card && card.number !== undefined && card.colour) {
+      return t("card.number", { colour: colourName(card.colour), number: card.number });
+    }
+    return P10.cardLabel(card);
+  }
+
   /** Sort keys for the hand: by number then colour, or by colour then number; jokers and actions last. */
   P10.sortCards = function (cards, mode) {
     const rank = (c) => (c.kind === "number" ? 0 : c.kind === "joker" ? 1 : 2);
@@ -176,7 +199,7 @@
       case "tie_break_started": return t("ev.tie_break", { names: (e.seats || []).map(n).join(", ") });
       case "game_ended": return t("ev.game_ended", { names: (e.winners || []).map(n).join(", ") });
       /* Master (R-5..R-11) */
-      case "starter_returned": return t("ev.starter_returned", { card: c(e.card) });
+      case "starter_returned": return t("ev.starter_returned", { card: c(e.card || P10.labelledCard(e.card_kind, e.card_label)) });
       case "two_cards_drawn": return e.cards && e.cards.length && e.cards[0] ? t("ev.two_drawn_seen", { name: n(e.seat), cards: P10.cardsText(e.cards) }) : t("ev.two_drawn", { name: n(e.seat), pile: t("pile." + e.pile) });
       case "take_two_chosen": return t("ev.take_two_chosen", { name: n(e.seat), card: c(e.returned), pile: t("pile." + e.to_pile) });
       case "action_played": return t("ev.action." + e.effect, { name: n(e.seat), card: c(e.card), target: n(e.target) });
@@ -185,22 +208,22 @@
       case "offer_taken": return t("ev.offer_taken", { name: n(e.seat), card: c(e.card), owner: n(e.owner) });
       case "replacement_drawn": return e.card ? t("ev.replacement_seen", { name: n(e.seat), card: c(e.card) }) : t("ev.replacement", { name: n(e.seat) });
       case "hand_kept": return t(e.keep ? "ev.hand_kept" : "ev.hand_returned", { name: n(e.seat), size: e.size });
-      case "keep_choices_asked": return t("ev.keep_asked", { names: (e.seats || []).map(n).join(", ") });
+      case "keep_choices_asked": return t((e.seats || []).length === 1 ? "ev.keep_asked_one" : "ev.keep_asked", { names: (e.seats || []).map(n).join(", ") });
       /* Board game (B-5..B-9) */
       case "dice_rolled": return t("ev.dice_rolled", { name: n(e.seat), dice: (e.dice || []).join(" + ") });
       case "pawn_moved": return t("ev.pawn_moved", { name: n(e.seat), steps: e.steps, field: e.field, action: P10.fieldName ? P10.fieldName(e.kind) : e.kind });
       case "action_chosen": return t("ev.action_chosen", { name: n(e.seat), field: e.field, action: P10.fieldName ? P10.fieldName(e.kind) : e.kind });
       case "card_searched": return e.card ? t("ev.card_searched_seen", { name: n(e.seat), card: c(e.card) }) : t("ev.card_searched", { name: n(e.seat) });
-      case "cards_swapped": return t("ev.cards_swapped", { name: n(e.seat), count: e.count ?? (e.cards || []).length, card: c((e.cards || [])[(e.cards || []).length - 1]) });
-      case "joker_turned": return t("ev.joker_turned", { name: n(e.seat), card: c(e.card) });
+      case "cards_swapped": return t("ev.cards_swapped", { name: n(e.seat), n: e.count ?? (e.cards || []).length, card: c((e.cards || [])[(e.cards || []).length - 1]) });
+      case "joker_turned": return t("ev.joker_turned", { name: n(e.seat), card: faceLabel(e.card) });
       case "number_asked": return t("ev.number_asked", { name: n(e.seat), number: e.number, direction: t("dir." + e.direction) });
       case "card_given": return e.card ? t("ev.card_given_seen", { name: n(e.giver), to: n(e.receiver), card: c(e.card) }) : t("ev.card_given", { name: n(e.giver), to: n(e.receiver), number: e.number });
       case "nobody_had": return t("ev.nobody_had", { name: n(e.seat), number: e.number });
-      case "marker_moved": return t("ev.marker_moved", { name: n(e.seat), fields: e.fields });
+      case "marker_moved": return t("ev.marker_moved", { name: n(e.seat), n: e.fields });
       case "board_round_ended":
         return e.went_out === null || e.went_out === undefined ? t("ev.round_stalled", { round: e.round })
           : t("ev.round_ended", { round: e.round, name: n(e.went_out) });
-      case "cards_kept": return t("ev.cards_kept", { name: n(e.seat), count: e.count ?? (e.cards || []).length });
+      case "cards_kept": return t("ev.cards_kept", { name: n(e.seat), n: e.count ?? (e.cards || []).length });
       default: {
         /* Board game and future events: a generic line built from the event's fields. */
         const key = "ev." + e.type;

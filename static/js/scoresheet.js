@@ -17,9 +17,9 @@
     const satOut = (r, p) => tiebreak(r) && p.in_round === false;
     const rows = hist.map((r) => el("tr", { class: tiebreak(r) ? "tiebreak-round" : null },
       el("th", { scope: "row" }, String(r.round) + (tiebreak(r) ? " · " + t("scores.tiebreak") : "")),
-      v.players.map((p) => (satOut(r, p) ? el("td", { class: "sat-out" }, "—", el("small", { class: "muted" }, " · " + t("scores.sat_out")))
-        : el("td", null, String(r.points[p.seat]), el("small", { class: "muted" },
-          " · " + (r.made[p.seat] ? t("summary.made", { n: r.made[p.seat] }) : t("summary.not_made"))))))));
+      v.players.map((p) => (satOut(r, p) ? el("td", { class: "sat-out" }, "—", el("small", { class: "muted" }, el("span", { class: "sep" }, " · "), t("scores.sat_out")))
+        : el("td", null, String(r.points[p.seat]), el("small", { class: "muted" }, el("span", { class: "sep" }, " · "),
+          r.made[p.seat] ? t("summary.made", { n: r.made[p.seat] }) : t("summary.not_made")))))));
     const totals = v.players.map((p) => hist.reduce((sum, r) => sum + (r.points[p.seat] || 0), 0));
     const total = el("tr", { class: "total" }, el("th", { scope: "row" }, t("summary.total")),
       v.players.map((p, i) => el("td", null, String(p.score !== undefined ? p.score : totals[i]))));

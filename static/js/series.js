@@ -1,14 +1,21 @@
 /* The story of a table: every game played at it (the first and its rematches) with winners, scores and a replay
    link, and the standings across its finished games (games won, rounds won, phases made, average score per
-   round). Shared by the table's score panel and "My tables"; the data is GET /api/tables/{id}/series (or the
+   round; in the board game the marker fields gained). Shared by the table's score panel and "My tables"; the data is GET /api/tables/{id}/series (or the
    same fields of each entry of GET /api/my/tables). */
 "use strict";
 
 (function (P10) {
   const { t, el } = P10;
 
+  /* A player's result in a game: penalty points in the card games; in the board game (its cards carry no
+     points, B-8) the field of the marker on the phase track. */
+  function result(g, p) {
+    if (p.score === null || p.score === undefined) return "–";
+    return g.ruleset === "board" ? t("series.field", { n: p.score }) : String(p.score);
+  }
+
   function gameRow(g) {
-    const scores = g.players.map((p) => (p.winner ? "🏆 " : "") + P10.playerName(p.name) + " " + (p.score ?? "–")).join(" · ");
+    const scores = g.players.map((p) => (p.winner ? "🏆 " : "") + P10.playerName(p.name) + " " + result(g, p)).join(" · ");
     return el("tr", { "data-game": g.number },
       el("th", { scope: "row" }, t("series.game", { n: g.number })),
       el("td", null, g.status === "finished" ? scores : el("span", { class: "muted" }, t("series.in_progress"))),
@@ -16,14 +23,17 @@
       el("td", null, el("a", { href: g.replay }, t("series.replay"))));
   }
 
-  function standings(rows) {
-    const head = el("tr", null, ["series.player", "series.games_won", "series.rounds_won", "series.phases_made", "series.average"]
+  function standings(rows, board) {
+    const last = board ? "series.fields" : "series.average";
+    const head = el("tr", null, ["series.player", "series.games_won", "series.rounds_won", "series.phases_made", last]
       .map((key) => el("th", { scope: "col" }, t(key))));
+    const lastCell = (r) => (board ? (r.fields ?? "–").toLocaleString(window.P10_LANG)
+      : r.average_score === null ? "–" : r.average_score.toLocaleString(window.P10_LANG));
     return el("div", { class: "table-scroll" }, el("table", { class: "series-table series-standings" },
       el("thead", null, head),
       el("tbody", null, rows.map((r) => el("tr", null, el("th", { scope: "row" }, P10.playerName(r.name)),
         el("td", null, String(r.games_won)), el("td", null, String(r.rounds_won)), el("td", null, String(r.phases_made)),
-        el("td", null, r.average_score === null ? "–" : r.average_score.toLocaleString(window.P10_LANG)))))));
+        el("td", null, lastCell(r)))))));
   }
 
   /** The series as a node; `data`: {games, standings}; `opts.titled` false leaves out the first heading. */
@@ -34,6 +44,6 @@
       titled ? el("h3", null, t("series.title")) : null,
       el("div", { class: "table-scroll" }, el("table", { class: "series-table series-games" }, el("tbody", null, data.games.map(gameRow)))),
       finished.length ? el("h3", null, t("series.standings")) : null,
-      finished.length ? standings(data.standings) : null);
+      finished.length ? standings(data.standings, data.games.some((g) => g.ruleset === "board")) : null);
   };
 })(window.P10);

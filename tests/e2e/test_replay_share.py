@@ -83,6 +83,8 @@ def test_a_share_link_opens_the_replay_in_a_fresh_browser_on_a_phone_and_a_deskt
     ben.click("#rp-share-new")
     ben.wait_for_function("() => document.getElementById('rp-share-url').value.includes('share=')")
     link = ben.input_value("#rp-share-url")
+    assert link.endswith("#step=0")  # the link opens at the step on screen
+    link = link.split("#")[0]
     ben.wait_for_selector("#rp-share-list li button")  # his own link: he may revoke it
     shot(ben, "replay-share-panel")
     made = {"token": link.split("share=")[1]}

@@ -18,6 +18,24 @@ export function initFiles() {
     $("rp-share").addEventListener("click", toggleShare);
     $("rp-share-new").addEventListener("click", makeShare);
     $("rp-share-copy").addEventListener("click", () => P10.copy($("rp-share-url")));
+    $("rp-share-send").addEventListener("click", sendShare);
+  }
+}
+
+let shareBase = null;  // the link made, without the step: the field shows it at the step on screen
+
+/** The share link opens at the step shown (``#step=N``), whichever step the replay has moved to since. */
+export function shareStep(step) {
+  if (shareBase !== null) $("rp-share-url").value = shareBase + "#step=" + step;
+}
+
+/** Through the device's share sheet (navigator.share) where it has one; else, or when it fails, a copy. */
+async function sendShare() {
+  const input = $("rp-share-url");
+  try {
+    await navigator.share({ title: $("replay-title").textContent, url: input.value });
+  } catch (err) {
+    if (err && err.name !== "AbortError") P10.copy(input);
   }
 }
 
@@ -50,7 +68,11 @@ async function toggleShare() {
 async function makeShare() {
   const r = await P10.api("POST", `/api/tables/${R.tableId}/games/${R.number}/shares`);
   if (!r.ok) { $("replay-error").textContent = P10.errorText(r.data.error); return; }
-  $("rp-share-url").value = r.data.url;
+  shareBase = r.data.url.split("#")[0];
+  shareStep(R.step);
+  const canShare = typeof navigator.share === "function";
+  $("rp-share-send").classList.toggle("hidden", !canShare);
+  $("rp-share-copy").classList.toggle("hidden", canShare);
   $("rp-share-made").classList.remove("hidden");
   await listShares();
 }

@@ -10,7 +10,8 @@ import { buildTimeline, stop } from "./timeline.js";
 import { buildMoves, markMove, moveLabel } from "./moves.js";
 import { renderState } from "./view.js";
 import { loadAnalysis, showCards } from "./analysis.js";
-import { initFiles } from "./files.js";
+import { initFiles, shareStep } from "./files.js";
+import { initPractice, practiceStep } from "./practice.js";
 
 const P10 = window.P10;
 const { t, el } = P10;
@@ -41,6 +42,7 @@ function stepText(data) {
 export async function show(step) {
   step = Math.max(0, Math.min(step, R.record.version));
   showing = step;
+  R.target = step;  // keys pressed while this step loads go on from it (timeline.js)
   const data = await load(step, R.seat);
   if (!data || showing !== step) return;
   R.step = step;
@@ -51,6 +53,8 @@ export async function show(step) {
   renderState(data);
   markMove(step);
   showCards(step);
+  practiceStep(step);
+  shareStep(step);
   const hash = "#step=" + step + (R.seat !== null ? "&seat=" + R.seat : "");
   if (location.hash !== hash) history.replaceState(null, "", location.pathname + location.search + hash);
 }
@@ -109,6 +113,7 @@ document.addEventListener("DOMContentLoaded", async () => {
   });
   initViewAs();
   initFiles();
+  initPractice();
   window.addEventListener("hashchange", () => {
     const target = fromHash();
     if (target.seat !== R.seat) { R.seat = target.seat; $("rp-view-as").value = R.seat === null ? "" : String(R.seat); }

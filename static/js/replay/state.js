@@ -5,6 +5,7 @@ const P10 = window.P10;
 export const R = {
   record: null,      // GET .../replay: the game's record with its rounds and each command's round and turn
   step: 0,           // the step on screen (0: the deal; k: after k commands)
+  target: 0,         // the step last asked for (still loading, or on screen): moves count from it
   cache: new Map(),  // step -> the whole table's (or, running, the spectator's) answer of .../replay/{step}
   seatCache: new Map(), // "seat:step" -> that seat's view at that step (finished games: "view as")
   names: {},         // engine seat -> name

@@ -29,8 +29,8 @@ export function buildTimeline(show) {
   }
   select.addEventListener("change", () => { stop(); go(parseInt(select.value, 10)); });
   $("rp-first").addEventListener("click", () => { stop(); go(0); });
-  $("rp-back").addEventListener("click", () => { stop(); go(R.step - 1); });
-  $("rp-forward").addEventListener("click", () => { stop(); go(R.step + 1); });
+  $("rp-back").addEventListener("click", () => { stop(); go(R.target - 1); });
+  $("rp-forward").addEventListener("click", () => { stop(); go(R.target + 1); });
   $("rp-last").addEventListener("click", () => { stop(); go(R.record.version); });
   $("rp-prev-round").addEventListener("click", () => { stop(); go(roundStep(-1)); });
   $("rp-next-round").addEventListener("click", () => { stop(); go(roundStep(1)); });
@@ -41,16 +41,37 @@ export function buildTimeline(show) {
     if (R.timer) { stop(); play(); }
   });
   document.addEventListener("keydown", onKey);
+  swipe(document.querySelector(".rp-grid"));
 }
 
-/** The first step of the previous (-1) or next (+1) round; -1 from inside a round goes to its own start. */
+/** A horizontal swipe over the table steps: to the left the next step, to the right the one before (a mostly
+    vertical one scrolls the page as usual). */
+function swipe(area) {
+  if (!area) return;
+  let from = null;
+  area.addEventListener("touchstart", (event) => {
+    from = event.touches.length === 1 ? { x: event.touches[0].clientX, y: event.touches[0].clientY } : null;
+  }, { passive: true });
+  area.addEventListener("touchend", (event) => {
+    if (!from || !event.changedTouches.length) return;
+    const dx = event.changedTouches[0].clientX - from.x, dy = event.changedTouches[0].clientY - from.y;
+    from = null;
+    if (Math.abs(dx) < 48 || Math.abs(dx) < 2 * Math.abs(dy)) return;
+    stop();
+    go(R.target + (dx < 0 ? 1 : -1));
+  }, { passive: true });
+}
+
+/** The first step of the previous (-1) or next (+1) round; -1 from inside a round goes to its own start. Steps
+    count from the one last asked for (``R.target``), so keys pressed while a step loads queue: three quick → →
+    → land three steps on. */
 export function roundStep(direction) {
   const starts = R.record.rounds.map((r) => r.step);
   if (direction > 0) {
-    const next = starts.find((s) => s > R.step);
+    const next = starts.find((s) => s > R.target);
     return next === undefined ? R.record.version : next;
   }
-  const earlier = starts.filter((s) => s < R.step);
+  const earlier = starts.filter((s) => s < R.target);
   return earlier.length ? earlier[earlier.length - 1] : 0;
 }
 
@@ -61,7 +82,7 @@ function onKey(event) {
     (target.tagName === "INPUT" && target.type !== "range"));
   if (typing) return;
   const moves = {
-    ArrowLeft: () => R.step - 1, ArrowRight: () => R.step + 1,
+    ArrowLeft: () => R.target - 1, ArrowRight: () => R.target + 1,
     PageUp: () => roundStep(-1), PageDown: () => roundStep(1),
     Home: () => 0, End: () => R.record.version,
   };

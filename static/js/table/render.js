@@ -95,7 +95,8 @@ function turnStarts() {
 /* "Phase 10 (Mattel card game) · Round 3"; on small screens (app.css) the game's short name, so that the
    title and the turn timer share a line where they can. Only the name gives way to an ellipsis, the round never. */
 function renderTitle(v) {
-  const key = v.ruleset + ":" + v.round;
+  const practice = Boolean(S.table && S.table.practice);
+  const key = v.ruleset + ":" + v.round + ":" + practice;
   const title = $("game-title");
   if (title.dataset.key === key) return;
   title.dataset.key = key;
@@ -103,7 +104,8 @@ function renderTitle(v) {
     el("span", { class: "title-name" }, el("span", { class: "title-long" }, t("ruleset." + v.ruleset + ".title")),
       el("span", { class: "title-short" }, t("ruleset." + v.ruleset + ".short"))),
     el("span", { class: "title-sep", "aria-hidden": "true" }, "·"),
-    el("span", { class: "title-round" }, t("table.round", { n: v.round })));
+    el("span", { class: "title-round" }, t("table.round", { n: v.round })),
+    practice ? el("span", { class: "badge practice", title: t("practice.badge_help") }, t("practice.badge")) : null);
 }
 
 function renderAll() {
