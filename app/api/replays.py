@@ -7,10 +7,12 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Query, Request, Response
+from fastapi import APIRouter, Query, Request, Response
+from starlette.concurrency import run_in_threadpool
 
-from app.services.archive import RecordError, import_records
+from app.services.archive import RecordError, import_records, parse_record
 from app.services.errors import ServiceError
+from app.services.games import GameService
 from app.services.series import series
 from app.services.shares import create_share, list_shares, revoke_share
 
@@ -49,23 +51,33 @@ def download_record(access: ReplayReader, service: Service) -> Response:
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
+RECORD_BODY = {"requestBody": {"required": True, "description": "a game record (docs/record.md), as its file holds it",
+                               "content": {"application/json": {"schema": {"type": "object"}}}}}
+
+
 @router.post("/records", status_code=201, response_model=schemas.ImportedRecord,
-             responses={413: {"model": schemas.ErrorOut}})
-def open_record(request: Request, service: Service,
-                record: Annotated[dict[str, Any], Body(description="a game record (docs/record.md)")]) -> Any:
-    """Open a game record: it is replayed through the engine (every command must be accepted and the game must
-    end as recorded) and kept as a replay-only table that anyone with its link may watch. A record that does
-    not replay is refused with 422 ``record_does_not_replay`` (``bad_record``: not a record or a field
-    missing; ``record_version_unsupported``); 429 ``too_many_records`` past the hourly limit of an address."""
+             responses={413: {"model": schemas.ErrorOut}}, openapi_extra=RECORD_BODY)
+async def open_record(request: Request, service: Service) -> Any:
+    """Open a game record: the body is the record file's text, read strictly (UTF-8 without a byte order mark,
+    nested at most 32 deep); it is replayed through the engine (every command must be accepted and the game
+    must end as recorded) and kept as a replay-only table that anyone with its link may watch. Every refusal
+    is 422 with a stable code (docs/record.md, "Reading a record"); nothing is stored then. 429
+    ``too_many_records`` past the hourly limit of an address."""
     client = request.client.host if request.client else "unknown"
     uploads = request.app.state.record_uploads
     if uploads.blocked(client):
         raise ServiceError(429, "too_many_records", "too many records opened from this address; try again later")
     uploads.hit(client)
-    if record.get("format") != "phase10-game-record":
-        raise RecordError("not a game record (expected \"format\": \"phase10-game-record\")")
-    table_id, numbers = import_records(service.db, record, service.catalog)
+    raw = await request.body()
+    table_id, numbers = await run_in_threadpool(_open, service, raw, request.app.state.settings.max_record_bytes)
     return {"table_id": table_id, "number": numbers[0], "replay": f"/tables/{table_id}/games/{numbers[0]}/replay"}
+
+
+def _open(service: GameService, raw: bytes, limit: int) -> tuple[str, list[int]]:
+    record = parse_record(raw, limit)
+    if not isinstance(record, dict) or record.get("format") != "phase10-game-record":
+        raise RecordError("not a game record (expected \"format\": \"phase10-game-record\")")
+    return import_records(service.db, record, service.catalog, finished_only=True)
 
 
 @router.post("/tables/{table_id}/games/{number}/shares", status_code=201, response_model=schemas.ShareOut)
