@@ -13,11 +13,12 @@ from starlette.concurrency import run_in_threadpool
 from app.services.archive import RecordError, import_records, parse_record
 from app.services.errors import ServiceError
 from app.services.games import GameService
+from app.services.replays import ReplayAccess
 from app.services.series import series
 from app.services.shares import create_share, list_shares, revoke_share
 
 from . import schemas
-from .deps import Number, ReplayReader, Service, Token, link_base
+from .deps import Number, ReplayReader, SeatToken, Service, SharedReader, Token, link_base
 from .routes import ERRORS
 
 router = APIRouter(prefix="/api", responses=ERRORS, tags=["replays"])
@@ -45,10 +46,33 @@ def replay_step(access: ReplayReader, step: Number, service: Service, seat: Seat
             responses={200: {"description": "the game record (docs/record.md), as a download"}})
 def download_record(access: ReplayReader, service: Service) -> Response:
     """The game record of a finished game (docs/record.md) as a file; 409 ``game_not_finished`` before."""
+    return _record_file(service, access, f"{access.table_id}-game{access.number}")
+
+
+def _record_file(service: Service, access: ReplayAccess, name: str) -> Response:
     record = service.game_record(access)
-    name = f"phase10-{record['ruleset']}-{access.table_id}-game{access.number}.json"
     return Response(json.dumps(record, ensure_ascii=False), media_type="application/json",
-                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+                    headers={"Content-Disposition": f'attachment; filename="phase10-{record["ruleset"]}-{name}.json"'})
+
+
+@router.get("/shared/{share}/replay", response_model=schemas.ReplayRecordOut)
+def shared_replay_record(access: SharedReader, service: Service) -> Any:
+    """A share link's game: its full record, as ``/tables/{table_id}/games/{number}/replay`` but naming no
+    table (``table_id`` and ``game_id`` are null); 401 ``bad_share`` once the link is revoked."""
+    return service.replay_record(access)
+
+
+@router.get("/shared/{share}/replay/{step}", response_model=schemas.ReplayStepOut)
+def shared_replay_step(access: SharedReader, step: Number, service: Service, seat: Seat = None) -> Any:
+    """A share link's game after ``step`` commands (as ``/tables/{table_id}/games/{number}/replay/{step}``)."""
+    return service.replay_step(access, step, seat)
+
+
+@router.get("/shared/{share}/record", response_model=schemas.GameRecordOut,
+            responses={200: {"description": "the game record (docs/record.md), as a download"}})
+def shared_record(access: SharedReader, service: Service) -> Response:
+    """A share link's game record (docs/record.md) as a file."""
+    return _record_file(service, access, f"shared-game{access.number}")
 
 
 RECORD_BODY = {"requestBody": {"required": True, "description": "a game record (docs/record.md), as its file holds it",
@@ -81,8 +105,10 @@ def _open(service: GameService, raw: bytes, limit: int) -> tuple[str, list[int]]
 
 
 @router.post("/tables/{table_id}/games/{number}/shares", status_code=201, response_model=schemas.ShareOut)
-def make_share(table_id: str, number: Number, request: Request, service: Service, token: Token) -> Any:
-    """A seat of the table: a new read-only share link of this finished game (the token is shown only here)."""
+def make_share(table_id: str, number: Number, request: Request, service: Service, token: SeatToken) -> Any:
+    """A seat of the table: a new read-only share link of this finished game (the token is shown only here);
+    its address, ``/shared/{token}``, names no table. With the seat cookie only from this site's pages (403
+    ``cross_origin``). At most 20 links a game (409 ``too_many_shares``), also under concurrent requests."""
     return create_share(service, table_id, token, number, link_base(request))
 
 
@@ -93,9 +119,10 @@ def get_shares(table_id: str, number: Number, service: Service, token: Token) ->
 
 
 @router.delete("/tables/{table_id}/games/{number}/shares/{share_id}", response_model=schemas.SharesOut)
-def delete_share(table_id: str, number: Number, share_id: Number, service: Service, token: Token) -> Any:
-    """The host (any link) or the seat that made it: revoke a share link; it stops working at once. Answers
-    the game's remaining links."""
+def delete_share(table_id: str, number: Number, share_id: Number, service: Service, token: SeatToken) -> Any:
+    """The host (any link) or the seat that made it: revoke a share link; everything it opened stops working
+    at once (401 ``bad_share``). With the seat cookie only from this site's pages (403 ``cross_origin``).
+    Answers the game's remaining links."""
     revoke_share(service, table_id, token, number, share_id)
     return {"shares": list_shares(service, table_id, token, number)}
 
