@@ -110,7 +110,8 @@ class Replays(History):
             record: JSONDict = {
                 "public": public, "shared": access.shared,
                 "can_share": access.finished and access.seat_id is not None,
-                "table_id": None if access.shared else access.table_id, "game_id": None if access.shared else game.id, "number": game.number, "ruleset": game.ruleset,
+                "table_id": None if access.shared else access.table_id,
+                "game_id": None if access.shared else game.id, "number": game.number, "ruleset": game.ruleset,
                 "options": game.options, "seed": game.seed, "players": game.players,
                 "seats": [{"seat": i, "name": x["name"]} for i, x in enumerate(game.seats)],
                 "status": game.status, "version": game.version, "winners": game.winners,

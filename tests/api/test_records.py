@@ -78,13 +78,15 @@ def test_the_notation_names_cards_by_colour_and_number() -> None:
     assert card_token({"kind": "joker", "low": 1, "high": 6, "colours": ["red", "blue"]}) == "J1-6:RB"
     assert card_token({"kind": "action", "action": "skip"}) == "S"
     # Mattel ids: 0-95 number cards (red 1,1,2,2 ... then yellow, green, blue), 96-103 wilds, 104-107 skips
-    assert move_text("mattel", 0, {"type": "discard", "card": 22, "target": None}, ["Anna", "Ben"]) == "Anna: discard R12"
+    names = ["Anna", "Ben"]
+    assert move_text("mattel", 0, {"type": "discard", "card": 22, "target": None}, names) == "Anna: discard R12"
     assert move_text("mattel", 1, {"type": "lay_phase", "groups": [[12, 13, 96], [28, 54, 80, 82]]},
                      ["Anna", "Ben"]) == "Ben: lay R7 R7 W | Y3 G4 B5 B6"
     assert move_text("mattel", 0, {"type": "hit", "card": 94, "group": 1, "end": "high"},
                      ["Anna", "Ben"]) == "Anna: hit B12 on group 2 (high end)"
-    assert move_text("mattel", 0, {"type": "discard", "card": 104, "target": 1}, ["Anna", "Ben"]) == "Anna: discard S on Ben"
-    drawn = [{"type": "card_drawn", "seat": 0, "pile": "draw", "card": {"kind": "number", "colour": "green", "number": 5}}]
+    assert move_text("mattel", 0, {"type": "discard", "card": 104, "target": 1}, names) == "Anna: discard S on Ben"
+    green5 = {"kind": "number", "colour": "green", "number": 5}
+    drawn = [{"type": "card_drawn", "seat": 0, "pile": "draw", "card": green5}]
     assert move_text("mattel", 0, {"type": "draw", "pile": "draw"}, ["Anna"], drawn) == "Anna: draw G5"
 
 
@@ -205,7 +207,8 @@ def test_nothing_an_accepted_record_holds_breaks_its_table_replay_analysis_or_ex
 
 
 def _table_record(record: dict[str, Any], **table: Any) -> dict[str, Any]:
-    game = dict(record, seats=[{"seat": s["seat"], "name": s["name"], "table_seat": s["seat"]} for s in record["seats"]])
+    seats = [{"seat": s["seat"], "name": s["name"], "table_seat": s["seat"]} for s in record["seats"]]
+    game = dict(record, seats=seats)
     return {"format": "phase10-table-record", "format_version": 3,
             "table": {"ruleset": record["ruleset"], "options": record["options"],
                       "seats": [{"name": s["name"]} for s in record["seats"]], **table},

@@ -67,7 +67,7 @@ def test_C9_a_share_link_opens_the_finished_replay_without_a_seat_and_nothing_el
     assert download.status_code == 200 and t.id not in download.headers["content-disposition"]
     assert client.get(f"{base}/analysis").status_code in (200, 202)
     # no answer through the link names the table: the holder cannot ask for its info, view, events, sockets
-    for path in ("replay", f"replay/{last}", "record", f"replay/0?seat=1"):
+    for path in ("replay", f"replay/{last}", "record", "replay/0?seat=1"):
         assert t.id not in client.get(f"{base}/{path}").text, path
     # the table's routes know no share token at all
     for path in ("view", "events", "hint", "series", "games/1/shares", "games/1/replay", "games/1/record"):
