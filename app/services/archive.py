@@ -64,7 +64,7 @@ class RecordError(Exception):
         self.message = message
 
 
-def _iso(value: datetime | None) -> str | None:
+def iso_utc(value: datetime | None) -> str | None:
     """A stored time in ISO 8601 with its offset: UTC (SQLite returns stored times without one; they are UTC)."""
     if value is None:
         return None
@@ -142,9 +142,9 @@ def game_record(s: Session, game: Game, catalog: RulesetCatalog | None = None,
         "ruleset": game.ruleset, "rules_version": rules_version(ruleset), "options": game.options,
         "seed": str(game.seed), "players": game.players, "seats": seats, "number": game.number,
         "status": game.status, "version": game.version, "winners": game.winners,
-        "created_at": _iso(game.created_at), "finished_at": _iso(game.finished_at),
+        "created_at": iso_utc(game.created_at), "finished_at": iso_utc(game.finished_at),
         "commands": [{"seq": c.seq, "seat": c.seat, "command_id": c.command_id, "command": c.command,
-                      "move": move, "created_at": _iso(c.created_at)} for c, move in zip(commands, moves, strict=True)],
+                      "move": move, "created_at": iso_utc(c.created_at)} for c, move in zip(commands, moves, strict=True)],
         "result": result_of(ruleset, state),
     }
 
@@ -160,9 +160,9 @@ def export_table(db: Database, table_id: str) -> JSONDict:
         games = [game_record(s, game, table_seats=index)
                  for game in s.scalars(select(Game).where(Game.table_id == table_id).order_by(Game.number))]
         return {
-            "format": FORMAT, "format_version": FORMAT_VERSION, "exported_at": _iso(utcnow()),
+            "format": FORMAT, "format_version": FORMAT_VERSION, "exported_at": iso_utc(utcnow()),
             "table": {"id": table.id, "ruleset": table.ruleset, "options": table.options, "capacity": table.capacity,
-                      "created_at": _iso(table.created_at),
+                      "created_at": iso_utc(table.created_at),
                       "seats": [{"position": x.position, "name": x.name, "is_host": x.is_host, "is_bot": x.is_bot}
                                 for x in seats]},
             "games": games,

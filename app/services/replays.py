@@ -16,7 +16,7 @@ from app.persistence.commands import StoredCommand, read_commands
 from app.persistence.models import Game, ReplayShare
 from app.rules.core.ruleset import JSONDict
 
-from .archive import game_record
+from .archive import game_record, iso_utc
 from .base import SPECTATOR
 from .errors import ServiceError
 from .history import History
@@ -115,8 +115,8 @@ class Replays(History):
                 "options": game.options, "seed": game.seed, "players": game.players,
                 "seats": [{"seat": i, "name": x["name"]} for i, x in enumerate(game.seats)],
                 "status": game.status, "version": game.version, "winners": game.winners,
-                "created_at": game.created_at.isoformat(),
-                "finished_at": game.finished_at.isoformat() if game.finished_at else None,
+                "created_at": iso_utc(game.created_at),
+                "finished_at": iso_utc(game.finished_at),
             }
             commands = self._commands(s, game, game.version)
             # the public events of every command, recomputed by the engine (C-10): the rounds and turns
@@ -127,12 +127,12 @@ class Replays(History):
             record["total_rounds"] = rounds[-1]["round"] if not public else None
             if not public:
                 record["commands"] = [{"seq": c.seq, "seat": c.seat, "command": c.command,
-                                       "created_at": c.created_at.isoformat(), **mark}
+                                       "created_at": iso_utc(c.created_at), **mark}
                                       for c, mark in zip(commands, marks, strict=True)]
                 return record
             del record["seed"]
             record["commands"] = [{"seq": c.seq, "seat": c.seat, "command": {"type": c.command["type"]},
-                                   "created_at": c.created_at.isoformat(), "events": events, **mark}
+                                   "created_at": iso_utc(c.created_at), "events": events, **mark}
                                   for c, events, mark in zip(commands, public_events, marks, strict=True)]
             return record
 
