@@ -144,7 +144,8 @@ def game_record(s: Session, game: Game, catalog: RulesetCatalog | None = None,
         "status": game.status, "version": game.version, "winners": game.winners,
         "created_at": iso_utc(game.created_at), "finished_at": iso_utc(game.finished_at),
         "commands": [{"seq": c.seq, "seat": c.seat, "command_id": c.command_id, "command": c.command,
-                      "move": move, "created_at": iso_utc(c.created_at)} for c, move in zip(commands, moves, strict=True)],
+                      "move": move, "created_at": iso_utc(c.created_at)}
+                     for c, move in zip(commands, moves, strict=True)],
         "result": result_of(ruleset, state),
     }
 
