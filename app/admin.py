@@ -27,7 +27,7 @@ from app.persistence.backup import BackupError, backup_sqlite
 from app.persistence.db import Database, current_revisions, head_revisions
 from app.persistence.models import GameTable
 from app.rules import registry
-from app.services.archive import RecordError, export_table, import_record
+from app.services.archive import RecordError, export_table, import_record, parse_record
 from app.services.retention import Policy, prune
 from app.services.stats import database_stats
 from app.settings import Settings
@@ -80,15 +80,16 @@ def _print(data: Any) -> None:
     print(json.dumps(data, indent=2, ensure_ascii=False))
 
 
+MAX_IMPORT_BYTES = 256 << 20  # a table record of many long games; a single game's record is far smaller
+
+
 def _read(file: str) -> Any:
+    """The record in ``file`` (or stdin), read as strictly as an upload (``parse_record``: UTF-8, depth, size)."""
     try:
-        text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
+        raw = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
     except OSError as err:
         raise AdminError(f"cannot read {file}: {err.strerror}") from None
-    try:
-        return json.loads(text)
-    except ValueError as err:
-        raise AdminError(f"{file} is not JSON: {err}") from None
+    return parse_record(raw, MAX_IMPORT_BYTES)
 
 
 def _one_game(record: dict[str, Any], number: int) -> dict[str, Any]:

@@ -62,12 +62,14 @@ class JsonFormatter(logging.Formatter):
 
 
 # Secrets that travel in URLs: seat tokens (``?token=``, the socket), join codes (``?code=``, invite links) and
-# share links (``?share=``, a finished game's replay).
+# share links (``/shared/{token}``; ``?share=``, their older form).
 _SECRET_PARAM = re.compile(r"(?i)\b(token|code|share)=[^&\s\"']*")
 
 
 # A URL's query in a log line: from its ``?`` to the first space or quote.
 _QUERY = re.compile(r"\?([^\s\"']+)")
+# A share link's token in a path: ``/shared/{token}`` (the page) and ``/api/shared/{token}/...``.
+_SHARED_PATH = re.compile(r"(?i)(/shared/)[^/?\s\"']+")
 
 
 def _decoded(text: str) -> str:
@@ -99,11 +101,12 @@ def _redact_query(match: re.Match[str]) -> str:
 def _redact(value: Any) -> Any:
     if not isinstance(value, str):
         return value
-    return _SECRET_PARAM.sub(r"\1=[redacted]", _QUERY.sub(_redact_query, value))
+    return _SHARED_PATH.sub(r"\1[redacted]", _SECRET_PARAM.sub(r"\1=[redacted]", _QUERY.sub(_redact_query, value)))
 
 
 class RedactSecrets(logging.Filter):
-    """Replace the value of every ``token=``, ``code=`` and ``share=`` in a log line with ``[redacted]``: uvicorn's
+    """Replace the value of every ``token=``, ``code=`` and ``share=`` and the token of every ``/shared/{token}`` path
+    in a log line with ``[redacted]``: uvicorn's
     access log and its websocket lines print the request's query, which may hold a seat token, a join code or a
     share link's token. A query's keys are read percent-decoded, in any case (``%74oken=`` is ``token=`` to the
     query parser, and the socket signs in with it: it is redacted like ``token=``). The message and each argument

@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 
 from app.services.analyses import Analyses
 
-from .deps import ReplayReader
+from .deps import ReplayReader, SharedReader
 from .routes import ERRORS
 
 router = APIRouter(prefix="/api", responses=ERRORS)
@@ -70,7 +70,18 @@ def _analyses(request: Request) -> Analyses:
 def analysis(request: Request, access: ReplayReader) -> Any:
     """The analysis of a finished game (missed lay-downs, missed hits, discards that fed the next player,
     turning points, discarded hits, missed go-outs, missed pickups), for whoever may read its replay (a seat,
-    a spectator or ``?share=``); 202 while it is computed, 409 ``game_not_finished``."""
+    a spectator; a share link's holder reads ``/api/shared/{share}/analysis``); 202 while it is computed, 409
+    ``game_not_finished``."""
+    status, body = _analyses(request).analysis(access)
+    if status != 200:
+        return JSONResponse(body, status_code=status)
+    return body
+
+
+@router.get("/shared/{share}/analysis", response_model=AnalysisOut, response_model_exclude_unset=True,
+            responses={202: {"model": PendingOut, "description": "being computed: ask again shortly"}})
+def shared_analysis(request: Request, access: SharedReader) -> Any:
+    """The analysis of a share link's game (as ``/tables/{table_id}/games/{number}/analysis``)."""
     status, body = _analyses(request).analysis(access)
     if status != 200:
         return JSONResponse(body, status_code=status)

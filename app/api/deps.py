@@ -100,8 +100,6 @@ def seated_token(table_id: str, request: Request,
 
 
 Service = Annotated[GameService, Depends(get_service)]
-ShareToken = Annotated[str | None, Query(min_length=1, max_length=128,
-                                         description="the token of a share link of this finished game")]
 
 
 def _digits(value: Any) -> Any:
@@ -116,11 +114,19 @@ Number = Annotated[int, BeforeValidator(_digits), Path(ge=-INT_MAX, le=INT_MAX)]
 
 
 def replay_reader(table_id: str, number: Number, service: Service,
-                  token: Annotated[str | None, Depends(seat_token)], share: ShareToken = None) -> ReplayAccess:
-    """The one check of every route that reads a game's replay (record, steps, record download, analysis): a
-    seat of the table (cookie or Bearer), anyone at a spectators' table, or ``?share=`` a share link of that
-    finished game (``GameService.replay_access``)."""
-    return service.replay_access(table_id, number, token, share)
+                  token: Annotated[str | None, Depends(seat_token)]) -> ReplayAccess:
+    """The one check of every route that reads a game's replay at its table (record, steps, record download,
+    analysis): a seat of the table (cookie or Bearer) or anyone at a spectators' table
+    (``GameService.replay_access``)."""
+    return service.replay_access(table_id, number, token)
+
+
+def shared_reader(share: Annotated[str, Path(min_length=1, max_length=128,
+                                             description="the token of a share link")],
+                  service: Service) -> ReplayAccess:
+    """The same read through a share link, ``/api/shared/{share}/...``: the token alone names the one finished
+    game (``GameService.share_access``); 401 ``bad_share`` once it is revoked."""
+    return service.share_access(share)
 
 
 Since = Annotated[int, Query(ge=-INT_MAX, le=INT_MAX, description="the version the client has")]
@@ -129,3 +135,5 @@ Token = Annotated[str | None, Depends(seat_token)]
 SeatToken = Annotated[str, Depends(seated_token)]
 # The granted read of /tables/{table_id}/games/{number}/...: declare ``access: ReplayReader`` in a route.
 ReplayReader = Annotated[ReplayAccess, Depends(replay_reader)]
+# The granted read of /shared/{share}/...: a share link's one finished game.
+SharedReader = Annotated[ReplayAccess, Depends(shared_reader)]

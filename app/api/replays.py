@@ -7,15 +7,18 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Query, Request, Response
+from fastapi import APIRouter, Query, Request, Response
+from starlette.concurrency import run_in_threadpool
 
-from app.services.archive import RecordError, import_records
+from app.services.archive import RecordError, import_records, parse_record
 from app.services.errors import ServiceError
+from app.services.games import GameService
+from app.services.replays import ReplayAccess
 from app.services.series import series
 from app.services.shares import create_share, list_shares, revoke_share
 
 from . import schemas
-from .deps import Number, ReplayReader, Service, Token, link_base
+from .deps import Number, ReplayReader, SeatToken, Service, SharedReader, Token, link_base
 from .routes import ERRORS
 
 router = APIRouter(prefix="/api", responses=ERRORS, tags=["replays"])
@@ -43,34 +46,69 @@ def replay_step(access: ReplayReader, step: Number, service: Service, seat: Seat
             responses={200: {"description": "the game record (docs/record.md), as a download"}})
 def download_record(access: ReplayReader, service: Service) -> Response:
     """The game record of a finished game (docs/record.md) as a file; 409 ``game_not_finished`` before."""
+    return _record_file(service, access, f"{access.table_id}-game{access.number}")
+
+
+def _record_file(service: Service, access: ReplayAccess, name: str) -> Response:
     record = service.game_record(access)
-    name = f"phase10-{record['ruleset']}-{access.table_id}-game{access.number}.json"
     return Response(json.dumps(record, ensure_ascii=False), media_type="application/json",
-                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+                    headers={"Content-Disposition": f'attachment; filename="phase10-{record["ruleset"]}-{name}.json"'})
+
+
+@router.get("/shared/{share}/replay", response_model=schemas.ReplayRecordOut)
+def shared_replay_record(access: SharedReader, service: Service) -> Any:
+    """A share link's game: its full record, as ``/tables/{table_id}/games/{number}/replay`` but naming no
+    table (``table_id`` and ``game_id`` are null); 401 ``bad_share`` once the link is revoked."""
+    return service.replay_record(access)
+
+
+@router.get("/shared/{share}/replay/{step}", response_model=schemas.ReplayStepOut)
+def shared_replay_step(access: SharedReader, step: Number, service: Service, seat: Seat = None) -> Any:
+    """A share link's game after ``step`` commands (as ``/tables/{table_id}/games/{number}/replay/{step}``)."""
+    return service.replay_step(access, step, seat)
+
+
+@router.get("/shared/{share}/record", response_model=schemas.GameRecordOut,
+            responses={200: {"description": "the game record (docs/record.md), as a download"}})
+def shared_record(access: SharedReader, service: Service) -> Response:
+    """A share link's game record (docs/record.md) as a file."""
+    return _record_file(service, access, f"shared-game{access.number}")
+
+
+RECORD_BODY = {"requestBody": {"required": True, "description": "a game record (docs/record.md), as its file holds it",
+                               "content": {"application/json": {"schema": {"type": "object"}}}}}
 
 
 @router.post("/records", status_code=201, response_model=schemas.ImportedRecord,
-             responses={413: {"model": schemas.ErrorOut}})
-def open_record(request: Request, service: Service,
-                record: Annotated[dict[str, Any], Body(description="a game record (docs/record.md)")]) -> Any:
-    """Open a game record: it is replayed through the engine (every command must be accepted and the game must
-    end as recorded) and kept as a replay-only table that anyone with its link may watch. A record that does
-    not replay is refused with 422 ``record_does_not_replay`` (``bad_record``: not a record or a field
-    missing; ``record_version_unsupported``); 429 ``too_many_records`` past the hourly limit of an address."""
+             responses={413: {"model": schemas.ErrorOut}}, openapi_extra=RECORD_BODY)
+async def open_record(request: Request, service: Service) -> Any:
+    """Open a game record: the body is the record file's text, read strictly (UTF-8 without a byte order mark,
+    nested at most 32 deep); it is replayed through the engine (every command must be accepted and the game
+    must end as recorded) and kept as a replay-only table that anyone with its link may watch. Every refusal
+    is 422 with a stable code (docs/record.md, "Reading a record"); nothing is stored then. 429
+    ``too_many_records`` past the hourly limit of an address."""
     client = request.client.host if request.client else "unknown"
     uploads = request.app.state.record_uploads
     if uploads.blocked(client):
         raise ServiceError(429, "too_many_records", "too many records opened from this address; try again later")
     uploads.hit(client)
-    if record.get("format") != "phase10-game-record":
-        raise RecordError("not a game record (expected \"format\": \"phase10-game-record\")")
-    table_id, numbers = import_records(service.db, record, service.catalog)
+    raw = await request.body()
+    table_id, numbers = await run_in_threadpool(_open, service, raw, request.app.state.settings.max_record_bytes)
     return {"table_id": table_id, "number": numbers[0], "replay": f"/tables/{table_id}/games/{numbers[0]}/replay"}
 
 
+def _open(service: GameService, raw: bytes, limit: int) -> tuple[str, list[int]]:
+    record = parse_record(raw, limit)
+    if not isinstance(record, dict) or record.get("format") != "phase10-game-record":
+        raise RecordError("not a game record (expected \"format\": \"phase10-game-record\")")
+    return import_records(service.db, record, service.catalog, finished_only=True)
+
+
 @router.post("/tables/{table_id}/games/{number}/shares", status_code=201, response_model=schemas.ShareOut)
-def make_share(table_id: str, number: Number, request: Request, service: Service, token: Token) -> Any:
-    """A seat of the table: a new read-only share link of this finished game (the token is shown only here)."""
+def make_share(table_id: str, number: Number, request: Request, service: Service, token: SeatToken) -> Any:
+    """A seat of the table: a new read-only share link of this finished game (the token is shown only here);
+    its address, ``/shared/{token}``, names no table. With the seat cookie only from this site's pages (403
+    ``cross_origin``). At most 20 links a game (409 ``too_many_shares``), also under concurrent requests."""
     return create_share(service, table_id, token, number, link_base(request))
 
 
@@ -81,9 +119,10 @@ def get_shares(table_id: str, number: Number, service: Service, token: Token) ->
 
 
 @router.delete("/tables/{table_id}/games/{number}/shares/{share_id}", response_model=schemas.SharesOut)
-def delete_share(table_id: str, number: Number, share_id: Number, service: Service, token: Token) -> Any:
-    """The host (any link) or the seat that made it: revoke a share link; it stops working at once. Answers
-    the game's remaining links."""
+def delete_share(table_id: str, number: Number, share_id: Number, service: Service, token: SeatToken) -> Any:
+    """The host (any link) or the seat that made it: revoke a share link; everything it opened stops working
+    at once (401 ``bad_share``). With the seat cookie only from this site's pages (403 ``cross_origin``).
+    Answers the game's remaining links."""
     revoke_share(service, table_id, token, number, share_id)
     return {"shares": list_shares(service, table_id, token, number)}
 

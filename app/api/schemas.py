@@ -231,8 +231,8 @@ class ReplayRound(BaseModel):
 class _GameRecord(BaseModel):
     """What every replay record holds: the table, the game and its seats (C-10)."""
 
-    table_id: str
-    game_id: int
+    table_id: str | None = Field(description="the table (none through a share link: it names nothing else)")
+    game_id: int | None = Field(description="the game's id (none through a share link)")
     number: int
     ruleset: str
     options: dict[str, Any]

@@ -1,7 +1,7 @@
 """Replays: a game's record and the state after any step, rebuilt by the engine from the stored seed, options and
 commands (C-10); of a running game only its public part (C-9). Who may read a replay is decided in one place,
-``replay_access``: a seat of the table, anyone at a spectators' table, or the holder of a share link of that
-finished game (``app.services.shares``)."""
+``replay_access``: a seat of the table or anyone at a spectators' table; ``share_access``: the holder of a share
+link of that finished game (``app.services.shares``), whose answers name no table."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from app.persistence.commands import StoredCommand, read_commands
 from app.persistence.models import Game, ReplayShare
 from app.rules.core.ruleset import JSONDict
 
-from .archive import game_record
+from .archive import game_record, iso_utc
 from .base import SPECTATOR
 from .errors import ServiceError
 from .history import History
@@ -71,27 +71,30 @@ def timeline(per_command: Sequence[Iterable[JSONDict]]) -> tuple[list[JSONDict],
 class Replays(History):
     """Replay records and steps."""
 
-    def _replay_access(self, s: Session, table_id: str, number: int, token: str | None,
-                       share: str | None) -> tuple[Game, ReplayAccess]:
+    def _replay_access(self, s: Session, table_id: str, number: int, token: str | None) -> tuple[Game, ReplayAccess]:
         table = self._table(s, table_id)
-        if share:
-            game = s.scalar(select(Game).join(ReplayShare, ReplayShare.game_id == Game.id)
-                            .where(ReplayShare.token_hash == digest(share), Game.table_id == table.id,
-                                   Game.number == number))
-            if game is None or game.status != "finished":
-                raise bad_share()
-            return game, ReplayAccess(table.id, number, game.id, True, None, True)
         viewer = self._viewer(s, table, token)
         game = self._game_number(s, table_id, number)
         return game, ReplayAccess(table.id, number, game.id, game.status == "finished", viewer.seat_id)
 
-    def replay_access(self, table_id: str, number: int, token: str | None, share: str | None = None) -> ReplayAccess:
-        """Who may read game ``number``'s replay, checked once for every replay route (record, steps, the
-        download, the analysis): a seat of the table (``token``), anyone at a table that admits spectators, or
-        whoever holds a share link of that game once it has finished (``share``). Raises ``bad_token`` /
-        ``bad_share`` (401), ``table_not_found`` / ``game_not_found`` (404)."""
+    def replay_access(self, table_id: str, number: int, token: str | None) -> ReplayAccess:
+        """Who may read game ``number``'s replay at its table, checked once for every replay route (record,
+        steps, the download, the analysis): a seat of the table (``token``) or anyone at a table that admits
+        spectators. Raises ``bad_token`` (401), ``table_not_found`` / ``game_not_found`` (404). A share link
+        is ``share_access``."""
         with self.db.read() as s:
-            return self._replay_access(s, table_id, number, token, share)[1]
+            return self._replay_access(s, table_id, number, token)[1]
+
+    def share_access(self, share: str) -> ReplayAccess:
+        """The one finished game a share link opens, found by its token alone (its address names no table):
+        401 ``bad_share`` for a token that is unknown or was revoked, at every request, so revoking a link
+        ends everything it opened."""
+        with self.db.read() as s:
+            game = s.scalar(select(Game).join(ReplayShare, ReplayShare.game_id == Game.id)
+                            .where(ReplayShare.token_hash == digest(share)))
+            if game is None or game.status != "finished":
+                raise bad_share()
+            return ReplayAccess(game.table_id, game.number, game.id, True, None, True)
 
     def _commands(self, s: Session, game: Game, upto: int | None = None) -> list[StoredCommand]:
         return read_commands(s, game.id, 0, upto)
@@ -107,12 +110,13 @@ class Replays(History):
             record: JSONDict = {
                 "public": public, "shared": access.shared,
                 "can_share": access.finished and access.seat_id is not None,
-                "table_id": access.table_id, "game_id": game.id, "number": game.number, "ruleset": game.ruleset,
+                "table_id": None if access.shared else access.table_id,
+                "game_id": None if access.shared else game.id, "number": game.number, "ruleset": game.ruleset,
                 "options": game.options, "seed": game.seed, "players": game.players,
                 "seats": [{"seat": i, "name": x["name"]} for i, x in enumerate(game.seats)],
                 "status": game.status, "version": game.version, "winners": game.winners,
-                "created_at": game.created_at.isoformat(),
-                "finished_at": game.finished_at.isoformat() if game.finished_at else None,
+                "created_at": iso_utc(game.created_at),
+                "finished_at": iso_utc(game.finished_at),
             }
             commands = self._commands(s, game, game.version)
             # the public events of every command, recomputed by the engine (C-10): the rounds and turns
@@ -123,12 +127,12 @@ class Replays(History):
             record["total_rounds"] = rounds[-1]["round"] if not public else None
             if not public:
                 record["commands"] = [{"seq": c.seq, "seat": c.seat, "command": c.command,
-                                       "created_at": c.created_at.isoformat(), **mark}
+                                       "created_at": iso_utc(c.created_at), **mark}
                                       for c, mark in zip(commands, marks, strict=True)]
                 return record
             del record["seed"]
             record["commands"] = [{"seq": c.seq, "seat": c.seat, "command": {"type": c.command["type"]},
-                                   "created_at": c.created_at.isoformat(), "events": events, **mark}
+                                   "created_at": iso_utc(c.created_at), "events": events, **mark}
                                   for c, events, mark in zip(commands, public_events, marks, strict=True)]
             return record
 

@@ -1,10 +1,13 @@
 """Share links: a read-only link to one finished game's replay, for friends who hold no seat at the table.
 
 A seat of the table makes one once the game has finished; the link carries a random token (256 bits) of which
-only the SHA-256 is stored, so it is shown once, to its maker. Whoever opens it reads that game's replay, its
-record and its analysis (``Replays.replay_access``) and nothing else of the table: no other game, no socket, no
-chat, no view. The host revokes any link of the table, the seat that made one its own; a revoked link answers
-401 ``bad_share`` at once. A running game's public replay is not concerned (it follows the spectator rule).
+only the SHA-256 is stored, so it is shown once, to its maker. Its address is ``/shared/{token}``: the server
+finds the game from the token (``Replays.share_access``), and the answers through it (``/api/shared/{token}/...``:
+the replay, its steps, the record and the analysis) name no table, so the holder learns nothing else of it: no
+table id, hence no table info, no other game, no socket, no chat, no view. The host revokes any link of the
+table, the seat that made one its own; a revoked link answers 401 ``bad_share`` at once, on every route it
+opened. At most ``MAX_SHARES_PER_GAME`` links a game: the game row is locked while one is counted and made. A
+running game's public replay is not concerned (it follows the spectator rule).
 """
 
 from __future__ import annotations
@@ -23,8 +26,9 @@ from .security import digest, new_token
 MAX_SHARES_PER_GAME = 20
 
 
-def share_url(base: str, table_id: str, number: int, token: str) -> str:
-    return f"{base.rstrip('/')}/tables/{table_id}/games/{number}/replay?share={token}"
+def share_url(base: str, token: str) -> str:
+    """A share link's address: the token alone (the server finds its game), no table id."""
+    return f"{base.rstrip('/')}/shared/{token}"
 
 
 def _finished_game(service: GameService, s: Any, table_id: str, number: int) -> Game:
@@ -41,6 +45,9 @@ def create_share(service: GameService, table_id: str, token: str | None, number:
         table = service._table(s, table_id)
         viewer = service._seated(s, table, token)
         game = _finished_game(service, s, table_id, number)
+        # the game row locked until the commit (Postgres; SQLite writes one at a time): two requests at once
+        # cannot both count 19 and both insert
+        s.execute(select(Game.id).where(Game.id == game.id).with_for_update())
         count = s.scalar(select(func.count()).select_from(ReplayShare).where(ReplayShare.game_id == game.id)) or 0
         if count >= MAX_SHARES_PER_GAME:
             raise ServiceError(409, "too_many_shares",
@@ -51,7 +58,7 @@ def create_share(service: GameService, table_id: str, token: str | None, number:
         s.add(row)
         s.flush()
         maker = s.get(Seat, viewer.seat_id)
-        return {"id": row.id, "token": secret, "url": share_url(base, table_id, number, secret),
+        return {"id": row.id, "token": secret, "url": share_url(base, secret),
                 "created_at": row.created_at.isoformat(), "by": maker.name if maker else None, "revocable": True}
 
 

@@ -13,9 +13,10 @@ import re
 from functools import cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.templating import Jinja2Templates
 from markupsafe import Markup
 
@@ -173,12 +174,22 @@ def table(request: Request, table_id: str) -> HTMLResponse:
     return TEMPLATES.TemplateResponse(request, "table.html", context)
 
 
-@router.get("/tables/{table_id}/games/{number}/replay", response_class=HTMLResponse)
-def replay(request: Request, table_id: str, number: int) -> HTMLResponse:
+@router.get("/tables/{table_id}/games/{number}/replay", response_class=HTMLResponse, response_model=None)
+def replay(request: Request, table_id: str, number: int, share: str = "") -> HTMLResponse | RedirectResponse:
     """A game step by step: once finished every hand is visible (C-9: the record is public then); while it
-    runs only the spectator's view at each step, with a line saying hands are hidden until the end."""
+    runs only the spectator's view at each step, with a line saying hands are hidden until the end. A share
+    link of the older form (``?share=``) goes to its address ``/shared/{token}``."""
+    if share:
+        return RedirectResponse(f"/shared/{quote(share, safe='')}", status_code=301)
     return TEMPLATES.TemplateResponse(request, "replay.html", _context(
-        request, "replay", table_id=table_id, number=number))
+        request, "replay", table_id=table_id, number=number, share=""))
+
+
+@router.get("/shared/{share}", response_class=HTMLResponse)
+def shared_replay(request: Request, share: str) -> HTMLResponse:
+    """The replay a share link opens: the page names no table; the server finds the game from the token."""
+    return TEMPLATES.TemplateResponse(request, "replay.html", _context(
+        request, "replay", table_id="", number="", share=share))
 
 
 @router.get("/rules", response_class=HTMLResponse)

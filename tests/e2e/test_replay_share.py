@@ -81,13 +81,14 @@ def test_a_share_link_opens_the_replay_in_a_fresh_browser_on_a_phone_and_a_deskt
     ben.goto(f"{server.url}/tables/{table_id}/games/1/replay")
     ben.click("#rp-share")
     ben.click("#rp-share-new")
-    ben.wait_for_function("() => document.getElementById('rp-share-url').value.includes('share=')")
+    ben.wait_for_function("() => document.getElementById('rp-share-url').value.includes('/shared/')")
     link = ben.input_value("#rp-share-url")
     assert link.endswith("#step=0")  # the link opens at the step on screen
     link = link.split("#")[0]
     ben.wait_for_selector("#rp-share-list li button")  # his own link: he may revoke it
     shot(ben, "replay-share-panel")
-    made = {"token": link.split("share=")[1]}
+    made = {"token": link.split("/shared/")[1]}
+    assert table_id not in link  # the link names no table
     record = httpx.get(f"{server.url}/api/tables/{table_id}/games/1/replay", headers=bearer(tokens[0])).json()
     rounds, version = record["rounds"], record["version"]
     assert len(rounds) >= 2
@@ -128,8 +129,7 @@ def test_a_share_link_opens_the_replay_in_a_fresh_browser_on_a_phone_and_a_deskt
         # the server's own analysis, read with the share link: the page shows its marks, a mark opens its step
         analysis = None
         for _ in range(100):
-            analysis = httpx.get(f"{server.url}/api/tables/{table_id}/games/1/analysis",
-                                 params={"share": made["token"]})
+            analysis = httpx.get(f"{server.url}/api/shared/{made['token']}/analysis")
             if analysis.status_code != 202:
                 break
             time.sleep(0.1)
@@ -165,7 +165,7 @@ def test_a_share_link_opens_the_replay_in_a_fresh_browser_on_a_phone_and_a_deskt
     answer = {"version": 1, "ruleset": "mattel", "marks": marks, "players": [
         {"seat": 0, "missed_laydowns": 1, "missed_hits": 1, "missed_hit_points": 15, "fed_next": 0},
         {"seat": 1, "missed_laydowns": 0, "missed_hits": 0, "missed_hit_points": 0, "fed_next": 2}]}
-    page.route("**/games/1/analysis*", lambda route: route.fulfill(status=200, json=answer))
+    page.route("**/api/**/analysis*", lambda route: route.fulfill(status=200, json=answer))
     page.goto(link)
     page.wait_for_selector(".rp-mark")
     assert page.locator(".rp-mark").count() == 2
@@ -181,7 +181,7 @@ def test_a_share_link_opens_the_replay_in_a_fresh_browser_on_a_phone_and_a_deskt
                                            "0 discards that fed the next player")
     assert cards.nth(1).text_content() == "Ben: 0 missed lay-downs, 0 missed hits, 2 discards that fed the next player"
     shot(page, "replay-analysis-desktop")
-    page.unroute("**/games/1/analysis*")
+    page.unroute("**/api/**/analysis*")
 
     # coaching marks: the card and the better move in words ("1 point", not "1 points"), close marks clustered
     # into one 24 px button whose tap lists them, a legend, and the summary at any step
@@ -192,7 +192,7 @@ def test_a_share_link_opens_the_replay_in_a_fresh_browser_on_a_phone_and_a_deskt
                  "move": [{"do": "hit", "card": eight, "group": group}, {"do": "discard", "card": seven}]},
                 {"step": 6, "seat": 1, "kind": "discarded_hit", "round": 1, "points": 1, "card": eight,
                  "move": [{"do": "hit", "card": eight, "group": group}, {"do": "discard", "card": seven}]}]
-    page.route("**/games/1/analysis*", lambda route: route.fulfill(status=200, json={**answer, "marks": coaching}))
+    page.route("**/api/**/analysis*", lambda route: route.fulfill(status=200, json={**answer, "marks": coaching}))
     page.goto(link.split("#")[0] + "#step=1")
     page.reload()  # a change of the address' hash alone loads nothing
     page.wait_for_selector(".rp-mark")
@@ -208,7 +208,7 @@ def test_a_share_link_opens_the_replay_in_a_fresh_browser_on_a_phone_and_a_deskt
     assert "then discard the red 7 instead: saves 1 point" in (listed.nth(1).text_content() or "")
     listed.nth(1).click()
     until_step(page, 6)
-    page.unroute("**/games/1/analysis*")
+    page.unroute("**/api/**/analysis*")
 
     # download the record (the link of the page) and open it again in the replay page
     with page.expect_download() as info:

@@ -61,7 +61,7 @@ def test_C10_an_export_replays_anywhere_with_the_engine_alone(client: TestClient
     assert (second["status"], len(second["commands"])) == ("playing", played.running_commands)
     for game in record["games"]:
         ruleset = registry.get(game["ruleset"])
-        state = replay(ruleset, game["seed"], game["players"], ruleset.parse_options(game["options"]),
+        state = replay(ruleset, int(game["seed"]), game["players"], ruleset.parse_options(game["options"]),
                        [(c["seat"], ruleset.parse_command(c["command"])) for c in game["commands"]])
         assert ruleset.is_over(state) == (game["status"] == "finished")
         if ruleset.is_over(state):
@@ -69,7 +69,7 @@ def test_C10_an_export_replays_anywhere_with_the_engine_alone(client: TestClient
     final = client.get(f"/api/tables/{played.table.id}/games/1/replay/{played.finished_commands}",
                        headers=bearer(played.table.tokens[0])).json()
     ruleset = registry.get("master")
-    state = replay(ruleset, first["seed"], 2, ruleset.parse_options(first["options"]),
+    state = replay(ruleset, int(first["seed"]), 2, ruleset.parse_options(first["options"]),
                    [(c["seat"], ruleset.parse_command(c["command"])) for c in first["commands"]])
     assert ruleset.full_view(state) == final["state"]
 
@@ -108,7 +108,7 @@ def test_export_writes_game_records_the_replay_page_reads_too(client: TestClient
     """C-10: the table record's games are game records (docs/record.md), ``--game N`` writes one alone, exactly
     what the replay page downloads, and ``import`` reads it back as a replay-only table."""
     table = export(capsys, database_url, played.table.id)
-    assert table["format_version"] == 2
+    assert table["format_version"] == 3
     assert all(g["format"] == "phase10-game-record" and g["rules_version"] == 1 for g in table["games"])
     status, out, err = admin(capsys, database_url, "export", played.table.id, "--game", "1")
     assert status == 0, err
@@ -128,7 +128,7 @@ def _doctored(record: dict[str, Any], change: str) -> dict[str, Any]:
         command = game["commands"][-1]
         command["seat"] = 1 - command["seat"]  # the other seat: not its turn
     elif change == "seed":
-        game["seed"] += 1  # another deal: the recorded commands no longer fit
+        game["seed"] = str(int(game["seed"]) + 1)  # another deal: the recorded commands no longer fit
     elif change == "status":
         game["status"] = "playing"
     elif change == "ruleset":

@@ -145,6 +145,9 @@ def test_the_logs_never_show_a_token_a_join_code_or_a_share_link(server: tuple[S
     httpx.get(f"{base}/join/{table_id}?code={code}")
     httpx.get(f"{base}/join/{table_id}?CODE={secret}&lang=en")
     httpx.get(f"{base}/api/tables/{table_id}/games/1/replay?share={secret}")
+    httpx.get(f"{base}/shared/{secret}")
+    httpx.get(f"{base}/api/shared/{secret}/replay")
+    httpx.get(f"{base}/api/SHARED/{secret}x/replay/3")
     with connect(f"ws://{srv.url}/ws/tables/{table_id}?token={token}") as ws:
         assert json.loads(ws.recv(5))["type"] == "snapshot"
     with connect(f"ws://{srv.url}/ws/tables/{table_id}?since=0&token={secret}") as ws:
@@ -158,5 +161,6 @@ def test_the_logs_never_show_a_token_a_join_code_or_a_share_link(server: tuple[S
     assert f'"GET /join/{table_id}?code=[redacted] HTTP/1.1" 200' in text  # the access line is written
     assert "token=[redacted]" in text and "Logging error" not in text
     assert "replay?share=[redacted]" in text
+    assert '"GET /shared/[redacted] HTTP/1.1" 200' in text and "/api/shared/[redacted]/replay" in text
     for value in (secret, token, code):
         assert value not in text

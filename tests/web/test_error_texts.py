@@ -4,7 +4,8 @@ The codes are found by reading ``app/`` with ``ast``, not by a list kept by hand
 
 * the ``code`` argument of the engine errors (``RuleError`` and every subclass, found in
   ``app/rules/core/errors.py``), and each class's default ``code``;
-* the ``code`` argument of ``ServiceError`` (``app/services/errors.py``);
+* the ``code`` argument of ``ServiceError`` (``app/services/errors.py``) and of ``RecordError``
+  (``app/services/archive.py``);
 * the ``"code"`` of error dictionaries (``{"code": ..., "message": ...}``, websocket and REST bodies);
 * through helpers: when such an argument is a parameter of the enclosing function (``_fail(code, message)``,
   ``_error(ref, code, message)``, ``error_body(code, ...)``), the arguments passed to that helper count.
@@ -129,6 +130,14 @@ def service_sink() -> Sink:
     return Sink(params(init)[1:].index("code"), "code")
 
 
+def record_sink() -> Sink:
+    """``RecordError(message, code)``: a game record refused (``app/services/archive.py``)."""
+    module = load(APP / "services" / "archive.py")
+    cls = next(n for n in ast.walk(module.tree) if isinstance(n, ast.ClassDef) and n.name == "RecordError")
+    init = next(n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__")
+    return Sink(params(init)[1:].index("code"), "code")
+
+
 def resolve(module: Module, node: ast.expr, scope: ast.AST | None, helpers: dict[str, Sink],
             where: str, depth: int = 0) -> Iterator[str] | None:
     """The string codes ``node`` can evaluate to; ``None`` when it cannot be read statically. A parameter of
@@ -188,6 +197,7 @@ def scan_app() -> Scan:
     scan = Scan()
     sinks: dict[str, Sink] = {name: s for name, s in error_classes(scan).items() if s is not None}
     sinks["ServiceError"] = service_sink()
+    sinks["RecordError"] = record_sink()
     fixed = set(error_classes(Scan())) - set(sinks)  # e.g. InvalidOptions: its code is the class's own
     modules = [load(p) for p in sorted(APP.rglob("*.py"))]
     helpers: dict[str, Sink] = {}

@@ -1,6 +1,6 @@
-/* The game record and sharing: download the record of a finished game (docs/record.md), open a record file
-   (the server replays it through the engine and answers the replay of the opened game, or a clear error), and
-   the share links a seat makes for friends without a seat (the host may revoke any of them). */
+/* The game record and sharing: download the record of a finished game (docs/record.md) and the share links a
+   seat makes for friends without a seat (the host may revoke any of them). "Open a record…" is
+   static/js/open-record.js, wired even when the replay fails to load. */
 import { R, $, gamePath } from "./state.js";
 
 const P10 = window.P10;
@@ -12,7 +12,6 @@ export function initFiles() {
     download.href = gamePath("/record");
     download.classList.remove("hidden");
   }
-  $("rp-open").addEventListener("change", openFile);
   if (R.record.can_share) {
     $("rp-share").classList.remove("hidden");
     $("rp-share").addEventListener("click", toggleShare);
@@ -37,25 +36,6 @@ async function sendShare() {
   } catch (err) {
     if (err && err.name !== "AbortError") P10.copy(input);
   }
-}
-
-async function openFile() {
-  const input = $("rp-open");
-  const file = input.files && input.files[0];
-  if (!file) return;
-  $("replay-error").textContent = "";
-  let record;
-  try {
-    record = JSON.parse(await file.text());
-  } catch (err) {
-    $("replay-error").textContent = P10.errorText({ code: "bad_record", message: t("error.not_json") });
-    input.value = "";
-    return;
-  }
-  const r = await P10.api("POST", "/api/records", record);
-  input.value = "";
-  if (!r.ok) { $("replay-error").textContent = P10.errorText(r.data.error); return; }
-  location.href = r.data.replay;
 }
 
 async function toggleShare() {

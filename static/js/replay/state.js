@@ -14,18 +14,18 @@ export const R = {
   analysis: null,    // GET .../analysis when the server has it: {marks, players}
   timer: null,
   speed: 1,
-  share: null,       // the share link's token, when the page was opened with one
+  share: null,       // the share link's token, when the page is /shared/{token}
 };
 P10.replay = R;
 
 export const $ = (id) => document.getElementById(id);
 
-/** An API path of this game ("" -> .../replay's parent), with the share token when there is one. */
+/** An API path of this game ("" -> .../replay's parent): /api/shared/{token}... through a share link (its
+    address names no table), else /api/tables/{table}/games/{number}... */
 export function gamePath(suffix, params) {
-  const query = new URLSearchParams(params || {});
-  if (R.share) query.set("share", R.share);
-  const text = query.toString();
-  return `/api/tables/${R.tableId}/games/${R.number}${suffix}${text ? "?" + text : ""}`;
+  const text = new URLSearchParams(params || {}).toString();
+  const base = R.share ? `/api/shared/${encodeURIComponent(R.share)}` : `/api/tables/${R.tableId}/games/${R.number}`;
+  return `${base}${suffix}${text ? "?" + text : ""}`;
 }
 
 export function nameOf(seat) {
