@@ -142,7 +142,13 @@
 
   /** A laid group in words: "set of 7s", "run 3–9", "red", "colour run 2–5 (green)". */
   P10.groupLabel = function (group) {
-    if (group.kind === "set") return t("group.set", { number: group.number ?? "?" });
+    if (group.kind === "set") {
+      // "set of 7s", never "set of 7" (the phases' words for a set's size): a key per number, for the
+      // languages whose words for "the 7s" change with the number (articles, nouns); a set of jokers only has none
+      if (group.number === null || group.number === undefined) return t("group.set_jokers");
+      const own = "group.set." + group.number;
+      return t(P10.hasText(own) ? own : "group.set", { number: group.number });
+    }
     // A finished game's events carry a run's start only: its end follows from its cards (a joker hit onto a
     // complete run, counted in ``extra``, does not lengthen it).
     const end = group.end ?? (group.start ?? 0) + (group.cards || []).length - (group.extra || 0) - 1;
@@ -162,7 +168,7 @@
       case "card_drawn":
         if (e.card) return t("ev.card_drawn_seen." + e.pile, { name: n(e.seat), card: c(e.card) });
         return t("ev.card_drawn." + e.pile, { name: n(e.seat) });
-      case "draw_pile_rebuilt": return t("ev.draw_pile_rebuilt", { size: e.size });
+      case "draw_pile_rebuilt": return t("ev.draw_pile_rebuilt", { n: e.size });
       case "draw_failed": return t("ev.draw_failed", { name: n(e.seat) });
       case "phase_laid": return t("ev.phase_laid", { name: n(e.seat), groups: (e.groups || []).map((g) => P10.groupLabel(g)).join(" + ") });
       case "card_hit": return t("ev.card_hit", { name: n(e.seat), card: c(e.card), group: P10.groupLabel(e.result || {}), owner: n((e.result || {}).owner) });
@@ -184,23 +190,23 @@
       case "card_offered": return t("ev.card_offered", { name: n(e.seat), card: c(e.card) });
       case "offer_taken": return t("ev.offer_taken", { name: n(e.seat), card: c(e.card), owner: n(e.owner) });
       case "replacement_drawn": return e.card ? t("ev.replacement_seen", { name: n(e.seat), card: c(e.card) }) : t("ev.replacement", { name: n(e.seat) });
-      case "hand_kept": return t(e.keep ? "ev.hand_kept" : "ev.hand_returned", { name: n(e.seat), size: e.size });
+      case "hand_kept": return t(e.keep ? "ev.hand_kept" : "ev.hand_returned", { name: n(e.seat), n: e.size });
       case "keep_choices_asked": return t("ev.keep_asked", { names: (e.seats || []).map(n).join(", ") });
       /* Board game (B-5..B-9) */
       case "dice_rolled": return t("ev.dice_rolled", { name: n(e.seat), dice: (e.dice || []).join(" + ") });
       case "pawn_moved": return t("ev.pawn_moved", { name: n(e.seat), steps: e.steps, field: e.field, action: P10.fieldName ? P10.fieldName(e.kind) : e.kind });
       case "action_chosen": return t("ev.action_chosen", { name: n(e.seat), field: e.field, action: P10.fieldName ? P10.fieldName(e.kind) : e.kind });
       case "card_searched": return e.card ? t("ev.card_searched_seen", { name: n(e.seat), card: c(e.card) }) : t("ev.card_searched", { name: n(e.seat) });
-      case "cards_swapped": return t("ev.cards_swapped", { name: n(e.seat), count: e.count ?? (e.cards || []).length, card: c((e.cards || [])[(e.cards || []).length - 1]) });
+      case "cards_swapped": return t("ev.cards_swapped", { name: n(e.seat), n: e.count ?? (e.cards || []).length, card: c((e.cards || [])[(e.cards || []).length - 1]) });
       case "joker_turned": return t("ev.joker_turned", { name: n(e.seat), card: c(e.card) });
       case "number_asked": return t("ev.number_asked", { name: n(e.seat), number: e.number, direction: t("dir." + e.direction) });
       case "card_given": return e.card ? t("ev.card_given_seen", { name: n(e.giver), to: n(e.receiver), card: c(e.card) }) : t("ev.card_given", { name: n(e.giver), to: n(e.receiver), number: e.number });
       case "nobody_had": return t("ev.nobody_had", { name: n(e.seat), number: e.number });
-      case "marker_moved": return t("ev.marker_moved", { name: n(e.seat), fields: e.fields });
+      case "marker_moved": return t("ev.marker_moved", { name: n(e.seat), n: e.fields });
       case "board_round_ended":
         return e.went_out === null || e.went_out === undefined ? t("ev.round_stalled", { round: e.round })
           : t("ev.round_ended", { round: e.round, name: n(e.went_out) });
-      case "cards_kept": return t("ev.cards_kept", { name: n(e.seat), count: e.count ?? (e.cards || []).length });
+      case "cards_kept": return t("ev.cards_kept", { name: n(e.seat), n: e.count ?? (e.cards || []).length });
       default: {
         /* Board game and future events: a generic line built from the event's fields. */
         const key = "ev." + e.type;

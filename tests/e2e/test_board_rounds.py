@@ -378,7 +378,7 @@ def scenario_keep(d: Driver) -> None:
     assert d.view(cleo)["players"][ben]["hand_size"] == 5 and d.view(cleo)["prompt"]["action"] == "keep"
     if isinstance(d, PageDriver):
         cp = d.page(cleo)
-        cp.wait_for_selector("#log li.ev-cards_kept:has-text('Ben kept 5 card(s).')")
+        cp.wait_for_selector("#log li.ev-cards_kept:has-text('Ben kept 5 cards.')")
         d.page(ben).wait_for_selector("#prompt:has-text('Waiting for Cleo')")
         assert d.view(cleo)["round"] == 1  # no deal before every keeper has answered
         # Cleo picks two cards with the keyboard: focus a card, Space toggles it, Enter on the keep button
