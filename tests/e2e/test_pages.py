@@ -35,7 +35,8 @@ MEASURE = """() => {
     const r = box.getBoundingClientRect();
     const em = parseFloat(getComputedStyle(box.parentElement).fontSize);
     if (r.width > 1.8 * em || r.height > 1.8 * em || r.width < 0.7 * em || r.height < 0.7 * em) {
-      out.push('control ' + name(box) + ' ' + Math.round(r.width) + 'x' + Math.round(r.height) + ' for text of ' + em + 'px');
+      out.push('control ' + name(box) + ' ' + Math.round(r.width) + 'x' + Math.round(r.height)
+        + ' for text of ' + em + 'px');
     }
   }
   // text columns: a text that wraps runs in a box at least 10 em (about 20 characters) wide
@@ -56,7 +57,10 @@ MEASURE = """() => {
     const style = getComputedStyle(block);
     const width = block.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
     const em = parseFloat(getComputedStyle(parent).fontSize);
-    if (width < 10 * em) out.push('narrow column ' + name(block) + ' ' + Math.round(width) + 'px (' + (width / em).toFixed(1) + ' em): ' + text.slice(0, 30));
+    if (width < 10 * em) {
+      out.push('narrow column ' + name(block) + ' ' + Math.round(width) + 'px ('
+        + (width / em).toFixed(1) + ' em): ' + text.slice(0, 30));
+    }
   }
   // nothing sideways out of the viewport, no sideways scroll, no box cutting its content off sideways
   const page = document.scrollingElement;
@@ -69,10 +73,12 @@ MEASURE = """() => {
     for (let p = n.parentElement; p && p !== document.body; p = p.parentElement) {
       if (getComputedStyle(p).overflowX !== 'visible') { inside = true; break; }
     }
-    if (!inside && (r.right > W + 1 || r.left < -1)) out.push('sticks out ' + name(n) + ' ' + Math.round(r.left) + '..' + Math.round(r.right));
+    if (!inside && (r.right > W + 1 || r.left < -1)) {
+      out.push('sticks out ' + name(n) + ' ' + Math.round(r.left) + '..' + Math.round(r.right));
+    }
     const style = getComputedStyle(n);
-    if (style.overflowX !== 'visible' && n.scrollWidth > n.clientWidth + 1 && n.tagName !== 'SELECT' && n.tagName !== 'INPUT'
-        && n.tagName !== 'TEXTAREA') {
+    if (style.overflowX !== 'visible' && n.scrollWidth > n.clientWidth + 1
+        && !['SELECT', 'INPUT', 'TEXTAREA'].includes(n.tagName)) {
       out.push('cut off or sideways scroll ' + name(n) + ' ' + n.scrollWidth + ' > ' + n.clientWidth);
     }
   }

@@ -100,8 +100,8 @@ def test_french_speaks_to_the_player_in_one_way() -> None:
 TERMS: dict[str, dict[str, tuple[str, str | None]]] = {
     "penalty": {"de": (r"strafpunkt", r"minuspunkt"), "fr": (r"pénalité", r"négati"), "it": (r"penalità", r"negativ"),
                 "ru": (r"штраф", r"минус")},
-    "minus point": {"de": (r"minuspunkt", r"strafpunkt"), "fr": (r"négati", r"pénalité"), "it": (r"negativ", r"penalità"),
-                    "ru": (r"минус", r"штраф")},
+    "minus point": {"de": (r"minuspunkt", r"strafpunkt"), "fr": (r"négati", r"pénalité"),
+                    "it": (r"negativ", r"penalità"), "ru": (r"минус", r"штраф")},
     "round": {"de": (r"runde", None), "fr": (r"manche", None), "it": (r"\bround\b", r"\bman[oi]\b"),
               "ru": (r"раунд", None)},
 }
