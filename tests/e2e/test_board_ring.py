@@ -1,8 +1,8 @@
 """The board game's ring stays legible once groups are laid (B-1): at every viewport of ``layout.VIEWPORTS``, with
-2–6 seats and the most groups of ``states.moments("board")`` on the table, the ring is drawn large enough that
-every field is a disc of at least 18 CSS px with its symbol at least 10 px tall (20 px and more where the felt is
-wider than a phone sideways), every pawn a disc of at least 16 px with its initial, and the ring spans most of the felt's width (a loop fitted to the felt, not a circle
-as small as the felt is low). Pictures: test-artifacts/board-ring-*.png."""
+2–6 seats and the most groups of ``states.moments("board")`` on the table, every field is a disc of at least
+18 CSS px with its symbol at least 10 px tall (more where the felt is wider: 30 px and more on a tablet
+upright), every pawn a disc of at least 16 px with its initial, and the ring spans most of the felt's width (a
+loop fitted to the felt, not a circle as small as the felt is low). Pictures: test-artifacts/board-ring-*.png."""
 
 from __future__ import annotations
 
