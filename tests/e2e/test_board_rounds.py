@@ -463,7 +463,7 @@ def scenario_laid_and_kept_joker(d: Driver) -> None:
                 assert page.locator(f"#summary-own-cards [data-card-id='{joker['id']}'].turned").count() == 1
             # the log tells the scoring in its order: Anna's two fields, then Cleo's one
             log = page.locator("#log li.ev-marker_moved").all_text_contents()
-            assert log[-2:] == ["Anna's marker moved 2 field(s).", "Cleo's marker moved 1 field(s)."], log
+            assert log[-2:] == ["Anna's marker moved 2 fields.", "Cleo's marker moved 1 field."], log
             page.click("#summary-close")
             page.wait_for_function("() => !document.getElementById('summary').open")
         for seat in (anna, cleo):
