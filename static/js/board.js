@@ -57,6 +57,8 @@
     box.p10board = { v, ctx, W, H };
     if (fit && !box.p10resize && typeof ResizeObserver === "function") {
       box.p10resize = new ResizeObserver(() => {
+        // a hidden board (another rule set's table now) waits: it is drawn again with the next board view
+        if (!box.clientWidth || box.classList.contains("hidden")) return;
         const last = box.p10board, now = boxSize(box);
         if (last && (Math.abs(now.W - last.W) > 2 || Math.abs(now.H - last.H) > 2)) P10.renderBoard(box, last.v, last.ctx);
       });
