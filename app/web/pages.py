@@ -128,6 +128,18 @@ def _readme_section(title: str) -> str:
     return _page_headings(markdown_sections(body)["section"])
 
 
+@cache
+def _invite_help_html(lang: str) -> str:
+    """The invite help in ``lang``: ``docs/invite.<lang>.md`` (a translation of the README's section, one ``##``
+    heading and its body) when it exists, else the README's own section (English)."""
+    path = ROOT / "docs" / f"invite.{lang}.md"
+    if not path.exists():
+        return _readme_section(INVITE_SECTION)
+    title, *rest = path.read_text(encoding="utf-8").splitlines()
+    body = "\n".join([title.rstrip() + " {#section}", *rest])
+    return _page_headings(markdown_sections(body)["section"])
+
+
 def _context(request: Request, page: str, **extra: Any) -> dict[str, Any]:
     lang = i18n.negotiate(request.cookies.get("lang"), request.headers.get("accept-language"))
     catalogue = i18n.catalogue(lang)
@@ -203,8 +215,8 @@ def rules(request: Request) -> HTMLResponse:
 
 @router.get("/help/invite", response_class=HTMLResponse)
 def invite_help(request: Request) -> HTMLResponse:
-    """How to make the invite link reach friends elsewhere: the README's section, linked where a page shows a
-    loopback or private invite link."""
+    """How to make the invite link reach friends elsewhere, in the page's language (the README's section and its
+    translations), linked where a page shows a loopback or private invite link."""
     context = _context(request, "help")
     return TEMPLATES.TemplateResponse(request, "help.html", context | {
-        "title": context["t"]("invite.help_title"), "sections": {"reach": Markup(_readme_section(INVITE_SECTION))}})
+        "title": context["t"]("invite.help_title"), "sections": {"reach": Markup(_invite_help_html(context["lang"]))}})

@@ -16,22 +16,74 @@
 
   function fieldShort(f) { return f.field.startsWith("+") ? f.field : FIELD_SYMBOL[f.action] || "?"; }
 
+  /* The ring's path: a loop of straight sides and round ends fitted to a W×H box (a circle in a square box),
+     so that on a wide, low felt (a tablet with groups laid, a phone) the 32 fields are spread along the
+     whole box instead of a circle its height allows. pos(d) is the point at distance d along the loop from
+     its top middle, clockwise, with the outward normal (nx, ny). */
+  function loop(W, H, margin) {
+    const cx = W / 2, cy = H / 2;
+    const wide = W >= H;
+    const r = Math.max(10, Math.min(W, H) / 2 - margin);
+    const s = Math.max(0, Math.abs(W - H) / 2);  // half of a straight side
+    const length = 4 * s + 2 * Math.PI * r;
+    // along the loop of a wide box, from the top middle; a tall box turns it a quarter (top middle again)
+    const flat = (d) => {
+      if (d < s) return [d, -r, 0, -1];
+      if (d < s + Math.PI * r) { const a = (d - s) / r; return [s + r * Math.sin(a), -r * Math.cos(a), Math.sin(a), -Math.cos(a)]; }
+      if (d < 3 * s + Math.PI * r) return [s - (d - s - Math.PI * r), r, 0, 1];
+      if (d < 3 * s + 2 * Math.PI * r) { const a = (d - 3 * s - Math.PI * r) / r; return [-s - r * Math.sin(a), r * Math.cos(a), -Math.sin(a), Math.cos(a)]; }
+      return [-s + (d - 3 * s - 2 * Math.PI * r), -r, 0, -1];
+    };
+    const pos = (d) => {
+      if (wide) { const [x, y, nx, ny] = flat(((d % length) + length) % length); return { x: cx + x, y: cy + y, nx, ny }; }
+      const [x, y, nx, ny] = flat((((d + s + Math.PI * r / 2) % length) + length) % length);
+      return { x: cx + y, y: cy - x, nx: ny, ny: -nx };
+    };
+    return { length, pos, r, s };
+  }
+
+  /* The size the ring is drawn at: the table's felt gives the board a box of its own (the SVG fills it, in
+     CSS pixels, re-laid when the box changes); elsewhere (the replay) a square that scales with the page. */
+  function boxSize(box) {
+    if (!document.body.classList.contains("in-game") || !box.clientWidth) return { W: 380, H: 380, fit: false };
+    const info = box.querySelector(".field-info");
+    const H = box.clientHeight - (info ? info.offsetHeight : 0);
+    return { W: Math.max(160, box.clientWidth), H: Math.max(120, H), fit: true };
+  }
+
   /** The ring, the pawns, the phase track with markers and the dice. ctx: {names, seat}. */
   P10.renderBoard = function (box, v, ctx) {
+    const { W, H, fit } = boxSize(box);
+    box.p10board = { v, ctx, W, H };
+    if (fit && !box.p10resize && typeof ResizeObserver === "function") {
+      box.p10resize = new ResizeObserver(() => {
+        // a hidden board (another rule set's table now) waits: it is drawn again with the next board view
+        if (!box.clientWidth || box.classList.contains("hidden")) return;
+        const last = box.p10board, now = boxSize(box);
+        if (last && (Math.abs(now.W - last.W) > 2 || Math.abs(now.H - last.H) > 2)) P10.renderBoard(box, last.v, last.ctx);
+      });
+      box.p10resize.observe(box);
+    }
     clear(box);
     const ring = v.ring || [];
     const n = ring.length || 32;
-    const W = 340, C = W / 2, Rr = 140, fr = 15;
+    // fields as large as the loop leaves room for (their symbols stay legible), the numbers outside them
+    const first = loop(W, H, 24);
+    const fr = Math.max(9, Math.min(20, (first.length / n) * 0.46));
+    const numberSize = Math.max(8, Math.min(11, fr * 0.55));
+    const path = loop(W, H, fr + 3 + numberSize + 2);
+    const step = path.length / n;
     const nodes = [];
-    nodes.push(svg("circle", { cx: C, cy: C, r: Rr, fill: "none", stroke: "#b0bec5", "stroke-width": 2 }));
+    const rail = [];
+    for (let k = 0; k <= 96; k++) { const q = path.pos((k * path.length) / 96); rail.push(q.x.toFixed(1) + "," + q.y.toFixed(1)); }
+    nodes.push(svg("polyline", { class: "ring-rail", points: rail.join(" "), fill: "none", stroke: "#b0bec5", "stroke-width": 2 }));
     // Fields the pawn may move to now (the prompt's legal moves) are buttons; any other field explains
     // itself on hover (its title) and on a tap or a long press (the caption under the ring).
     const p = ctx.prompt;
     const targets = new Map(p && p.action === "move" ? (p.moves || []).map((m) => [m.field, m.steps]) : []);
     const info = el("p", { class: "field-info muted small-text", "aria-live": "polite" });
     ring.forEach((f, i) => {
-      const a = (2 * Math.PI * i) / n - Math.PI / 2;
-      const x = C + Rr * Math.cos(a), y = C + Rr * Math.sin(a);
+      const { x, y, nx, ny } = path.pos(i * step);
       const label = t("board.field", { n: i, action: P10.fieldName(f.field) });
       const steps = targets.get(i);
       const attrs = { class: "field" + (steps !== undefined ? " target" : ""), "data-field": i };
@@ -41,11 +93,12 @@
       } else {
         Object.assign(attrs, { role: "img", "aria-label": label });
       }
+      const out = fr + 3 + numberSize * 0.55;
       const node = svg("g", attrs,
         svg("title", { text: steps !== undefined ? attrs["aria-label"] : label }),
-        svg("circle", { cx: x, cy: y, r: i === 0 ? fr + 3 : fr, fill: FIELD_FILL[f.action] || "#eee", stroke: i === 0 ? "#1f5fbf" : "#607d8b", "stroke-width": i === 0 ? 3 : 1 }),
-        svg("text", { x, y: y + 3, "text-anchor": "middle", "font-size": 10, "font-weight": 700, text: fieldShort(f) }),
-        svg("text", { x: C + (Rr - 27) * Math.cos(a), y: C + (Rr - 27) * Math.sin(a) + 3, "text-anchor": "middle", "font-size": 7, fill: "#78909c", text: String(i) }));
+        svg("circle", { cx: x, cy: y, r: i === 0 ? fr + 2 : fr, fill: FIELD_FILL[f.action] || "#eee", stroke: i === 0 ? "#1f5fbf" : "#607d8b", "stroke-width": i === 0 ? 3 : 1 }),
+        svg("text", { class: "field-symbol", x, y: y + fr * 0.35, "text-anchor": "middle", "font-size": (fr * (fieldShort(f).length > 1 ? 0.9 : 1.05)).toFixed(1), "font-weight": 700, text: fieldShort(f) }),
+        svg("text", { class: "field-number", x: x + nx * out, y: y + ny * out + numberSize * 0.35, "text-anchor": "middle", "font-size": numberSize.toFixed(1), text: String(i) }));
       if (steps !== undefined) {
         const go = () => ctx.send({ type: "move", steps });
         node.addEventListener("click", go);
@@ -57,29 +110,37 @@
       }
       nodes.push(node);
     });
-    // Pawns: a disc in the seat's colour with its initial (P10.seatMarks: no two alike), offset so two pawns
-    // never hide each other.
+    // Pawns: a disc in the seat's colour with its initial (P10.seatMarks: no two alike), inside the ring next
+    // to their field; pawns on one field stand side by side (and in a second row), never on each other.
     const marks = P10.seatMarks(Object.fromEntries((v.pawns || []).map((_f, seat) => [seat, (ctx.names && ctx.names[seat]) || t("seat.n", { n: seat + 1 })])));
+    const pr = Math.max(8, Math.min(13, fr * 0.75));
+    const onField = {};
+    (v.pawns || []).forEach((field, seat) => { (onField[field] = onField[field] || []).push(seat); });
     (v.pawns || []).forEach((field, seat) => {
-      const a = (2 * Math.PI * field) / n - Math.PI / 2;
-      const r = Rr + 22 + (seat % 2) * 8;
-      const x = C + r * Math.cos(a), y = C + r * Math.sin(a);
+      const here = onField[field], k = here.indexOf(seat);
+      const perRow = Math.max(1, Math.min(here.length, 3)), row = Math.floor(k / perRow), col = k % perRow;
+      const inRow = Math.min(perRow, here.length - row * perRow);
+      const base = path.pos(field * step + (col - (inRow - 1) / 2) * pr * 2.1);
+      const depth = fr + pr + 3 + row * (pr * 2 + 2);
+      const x = base.x - base.nx * depth, y = base.y - base.ny * depth;
       const name = (ctx.names && ctx.names[seat]) || t("seat.n", { n: seat + 1 });
       const pawnLabel = name + ": " + t("board.field", { n: field, action: P10.fieldName(ring[field] ? ring[field].field : "") });
       nodes.push(svg("g", { class: "pawn", "data-pawn": seat, role: "img", "aria-label": pawnLabel },
         svg("title", { text: pawnLabel }),
-        svg("circle", { cx: x, cy: y, r: 10, class: "pawn-disc seat-c" + marks[seat].colour, fill: PAWN[seat % PAWN.length], stroke: seat === ctx.seat ? "#000" : "#fff", "stroke-width": 2 }),
-        svg("text", { x, y: y + 3.5, "text-anchor": "middle", "font-size": marks[seat].initial.length > 1 ? 8 : 10, class: "pawn-initial seat-c" + marks[seat].colour, fill: "#fff", "font-weight": 800, text: marks[seat].initial })));
+        svg("circle", { cx: x, cy: y, r: pr, class: "pawn-disc seat-c" + marks[seat].colour, fill: PAWN[seat % PAWN.length], stroke: seat === ctx.seat ? "#000" : "#fff", "stroke-width": 2 }),
+        svg("text", { x, y: y + pr * 0.35, "text-anchor": "middle", "font-size": (pr * (marks[seat].initial.length > 1 ? 0.8 : 1)).toFixed(1), class: "pawn-initial seat-c" + marks[seat].colour, fill: "#fff", "font-weight": 800, text: marks[seat].initial })));
     });
+    const C = W / 2, CY = H / 2;
     // Dice in the middle.
     const dice = v.dice || [];
+    const die = Math.max(24, Math.min(36, path.r - fr));
     dice.forEach((d, i) => {
-      const x = C - dice.length * 22 + i * 44 + 4;
+      const x = C - dice.length * die * 0.6 + i * die * 1.2 + die * 0.1;
       nodes.push(svg("g", { class: "die-face" },
-        svg("rect", { x, y: C - 20, width: 36, height: 36, rx: 6, fill: "#fff", stroke: "#333", "stroke-width": 2 }),
-        svg("text", { x: x + 18, y: C + 5, "text-anchor": "middle", "font-size": 20, "font-weight": 800, text: String(d) })));
+        svg("rect", { x, y: CY - die / 2, width: die, height: die, rx: die / 6, fill: "#fff", stroke: "#333", "stroke-width": 2 }),
+        svg("text", { x: x + die / 2, y: CY + die * 0.19, "text-anchor": "middle", "font-size": (die * 0.55).toFixed(1), "font-weight": 800, text: String(d) })));
     });
-    const picture = svg("svg", { viewBox: `-20 -20 ${W + 40} ${W + 40}`, role: "group", "aria-label": t("board.title") }, nodes);
+    const picture = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "ring", role: "group", "aria-label": t("board.title") }, nodes);
     const legend = el("ul", { class: "legend" }, Object.entries(FIELD_SYMBOL).map(([action, sym]) =>
       el("li", null, el("strong", null, sym + " "), action === "+N" ? t("field.plus", { n: "N" }) : t("field." + action))));
     // Phase track: 1..finish with each player's marker.

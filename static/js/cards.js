@@ -165,7 +165,13 @@
 
   /** A laid group in words: "set of 7s", "run 3–9", "red", "colour run 2–5 (green)". */
   P10.groupLabel = function (group) {
-    if (group.kind === "set") return t("group.set", { number: group.number ?? "?" });
+    if (group.kind === "set") {
+      // "set of 7s", never "set of 7" (the phases' words for a set's size): a key per number, for the
+      // languages whose words for "the 7s" change with the number (articles, nouns); a set of jokers only has none
+      if (group.number === null || group.number === undefined) return t("group.set_jokers");
+      const own = "group.set." + group.number;
+      return t(P10.hasText(own) ? own : "group.set", { number: group.number });
+    }
     // A finished game's events carry a run's start only: its end follows from its cards (a joker hit onto a
     // complete run, counted in ``extra``, does not lengthen it).
     const end = group.end ?? (group.start ?? 0) + (group.cards || []).length - (group.extra || 0) - 1;
@@ -185,7 +191,7 @@
       case "card_drawn":
         if (e.card) return t("ev.card_drawn_seen." + e.pile, { name: n(e.seat), card: c(e.card) });
         return t("ev.card_drawn." + e.pile, { name: n(e.seat) });
-      case "draw_pile_rebuilt": return t("ev.draw_pile_rebuilt", { size: e.size });
+      case "draw_pile_rebuilt": return t("ev.draw_pile_rebuilt", { n: e.size });
       case "draw_failed": return t("ev.draw_failed", { name: n(e.seat) });
       case "phase_laid": return t("ev.phase_laid", { name: n(e.seat), groups: (e.groups || []).map((g) => P10.groupLabel(g)).join(" + ") });
       case "card_hit": return t("ev.card_hit", { name: n(e.seat), card: c(e.card), group: P10.groupLabel(e.result || {}), owner: n((e.result || {}).owner) });
@@ -207,7 +213,7 @@
       case "card_offered": return t("ev.card_offered", { name: n(e.seat), card: c(e.card) });
       case "offer_taken": return t("ev.offer_taken", { name: n(e.seat), card: c(e.card), owner: n(e.owner) });
       case "replacement_drawn": return e.card ? t("ev.replacement_seen", { name: n(e.seat), card: c(e.card) }) : t("ev.replacement", { name: n(e.seat) });
-      case "hand_kept": return t(e.keep ? "ev.hand_kept" : "ev.hand_returned", { name: n(e.seat), size: e.size });
+      case "hand_kept": return t(e.keep ? "ev.hand_kept" : "ev.hand_returned", { name: n(e.seat), n: e.size });
       case "keep_choices_asked": return t((e.seats || []).length === 1 ? "ev.keep_asked_one" : "ev.keep_asked", { names: (e.seats || []).map(n).join(", ") });
       /* Board game (B-5..B-9) */
       case "dice_rolled": return t("ev.dice_rolled", { name: n(e.seat), dice: (e.dice || []).join(" + ") });

@@ -29,6 +29,9 @@ window.P10 = window.P10 || {};
     return text;
   };
 
+  /** Whether the catalogue has a text for ``key`` (a key the page builds, with a fallback of its own). */
+  P10.hasText = function (key) { return Object.prototype.hasOwnProperty.call(I18N, key); };
+
   /* The label of the option ``name`` in the page's language (its name, spaced, without one). */
   P10.optionLabel = function (name) {
     const key = "option." + name;

@@ -26,6 +26,62 @@
     return el("table", { class: "scores" }, el("thead", null, head), el("tbody", null, rows, total));
   };
 
+  /* Who leads, best first: the winners of a finished game, then (the card games) the most phases done and
+     the fewest points (M-7, R-12), with fixed rounds the fewest points alone; the board game the phase marker
+     furthest on (B-8, B-9). Each entry {seat, place, phases, score, leader}; equal standings share a place. */
+  P10.ranking = function (v, opts) {
+    const fixed = Boolean(opts && opts.fixedRounds);
+    const board = v.ruleset === "board";
+    const winners = new Set(v.over ? v.winners || [] : []);
+    const key = (p) => [winners.has(p.seat) ? 0 : 1,
+      board ? (p.finished ? 0 : 1) : 0,
+      board ? -(p.marker || 0) : fixed ? 0 : -(p.phases_done || 0),
+      board ? 0 : p.score || 0];
+    const rows = v.players.map((p) => ({ seat: p.seat, key: key(p), phases: board ? p.marker || 0 : p.phases_done || 0,
+      score: p.score || 0, finished: Boolean(p.finished), phase: p.phase }));
+    const cmp = (a, b) => { for (let i = 0; i < a.key.length; i++) if (a.key[i] !== b.key[i]) return a.key[i] - b.key[i]; return 0; };
+    rows.sort((a, b) => cmp(a, b) || a.seat - b.seat);
+    rows.forEach((r, i) => { r.place = i && !cmp(r, rows[i - 1]) ? rows[i - 1].place : i + 1; r.leader = r.place === 1; });
+    return rows;
+  };
+
+  /* The ranking as a phone reads it: a table of four narrow columns (place, name, phases, points with this
+     round's), best first, and a bar per player sorted the same way, the leader's marked: no sideways scroll at
+     six seats on a 360 px screen. `opts`: {fixedRounds, lead: a node to stand under the heading (the winners)}. */
+  P10.rankingView = function (v, nameOf, opts) {
+    const rows = P10.ranking(v, opts);
+    const board = v.ruleset === "board";
+    const last = (v.history || [])[(v.history || []).length - 1] || null;
+    const finish = board ? v.finish || 10 : (v.phases || []).length || 10;
+    const order = v.players.map((p) => p.seat);
+    const phaseText = (r) => (board ? (r.finished ? t("board.finish") : t("table.phase", { n: r.phase }))
+      : String(r.phases));
+    const head = el("tr", null, el("th", { scope: "col" }, "#"), el("th", { scope: "col" }, t("series.player")),
+      el("th", { scope: "col" }, t(board ? "ranking.marker" : "ranking.phases")),
+      board ? null : el("th", { scope: "col" }, t("summary.total")));
+    const body = rows.map((r) => el("tr", { class: r.leader ? "leader" : null, "data-seat": r.seat, "data-place": r.place },
+      el("td", null, String(r.place)),
+      el("th", { scope: "row" }, (r.leader ? "★ " : "") + nameOf(r.seat)),
+      el("td", null, phaseText(r)),
+      board ? null : el("td", null, String(r.score), last ? el("small", { class: "muted round-points",
+        title: t("ranking.this_round") }, " +" + String(last.points[r.seat] || 0)) : null)));
+    const table = el("table", { class: "ranking", id: "summary-ranking" }, el("thead", null, head), el("tbody", null, body));
+    // the bars: phases done (the board: the marker's step) out of the game's, best first
+    const W = 300, row = 22, L = 4, bar = W - L - 34;
+    const svgNode = P10.svg("svg", { viewBox: `0 0 ${W} ${rows.length * row + 4}`, class: "ranking-chart", role: "img",
+      "aria-label": t(board ? "ranking.chart_board" : "ranking.chart") + ": " + rows.map((r) => nameOf(r.seat) + " " + r.phases).join(", ") },
+    rows.map((r, i) => {
+      const y = 2 + i * row, w = Math.max(2, (bar * Math.min(r.phases, finish)) / Math.max(1, finish));
+      return P10.svg("g", { class: "series-" + (order.indexOf(r.seat) % PALETTE.length) + (r.leader ? " leader" : "") },
+        P10.svg("rect", { x: L, y: y + 3, width: bar, height: row - 6, rx: 3, class: "track" }),
+        P10.svg("rect", { x: L, y: y + 3, width: w, height: row - 6, rx: 3, class: "bar" }),
+        P10.svg("text", { x: L + 6, y: y + row / 2 + 4, "font-size": 11, class: "bar-name", text: (r.leader ? "★ " : "") + nameOf(r.seat) }),
+        P10.svg("text", { x: W - 2, y: y + row / 2 + 4, "font-size": 11, "text-anchor": "end", class: "bar-value", text: String(r.phases) + "/" + finish }));
+    }));
+    return el("section", { class: "ranking-box" }, el("h3", null, t(v.over ? "ranking.title_final" : "ranking.title")),
+      (opts && opts.lead) || null, table, el("figure", null, el("figcaption", null, t(board ? "ranking.chart_board" : "ranking.chart")), svgNode));
+  };
+
   P10.chart = function (v, nameOf) {
     const hist = v.history || [];
     const wrap = el("div", { class: "charts" });

@@ -49,8 +49,8 @@ def test_plural_forms_belong_to_a_key_with_a_count(lang: str) -> None:
 
 def test_russian_move_texts_name_a_card_where_its_label_needs_no_declension() -> None:
     """A card's Russian label is nominative ("жёлтая 4"): in a move's text it stands after a colon or in
-    «quotes» after the word "карту" ("сбросил(а) карту «жёлтая 4»"), never where its case would have to change
-    ("сбросил жёлтая 4"). A player is named before a verb that fits either gender ("взял(а)")."""
+    «quotes» after the word "карту" ("сбрасывает карту «жёлтая 4»"), never where its case would have to change
+    ("сбрасывает жёлтая 4"). A player is named before a verb in the present tense, which has no gender ("берёт")."""
     russian = json.loads((LOCALES / "ru.json").read_text(encoding="utf-8"))
     moves = {key: text for key, text in russian.items() if key.startswith(("ev.", "notice.did."))}
     assert len(moves) > 30
@@ -61,7 +61,7 @@ def test_russian_move_texts_name_a_card_where_its_label_needs_no_declension() ->
             assert not before.endswith("«") or after.startswith("»"), (key, text)
         if key.startswith("ev.") and text.startswith("{name} "):
             verb = text.split()[1]
-            assert not re.fullmatch(r"\w+л", verb), (key, text)  # "взял" without "(а)"
+            assert not re.fullmatch(r"\w+л", verb), (key, text)  # "взял": a past tense with a gender
 
 
 def test_every_key_the_pages_use_exists() -> None:

@@ -102,9 +102,11 @@ def test_the_help_panel_speaks_the_page_language(client: Any) -> None:
 
 def test_the_invite_help_is_the_readmes_section(client: Any) -> None:
     """Where a page shows a loopback or private invite link it links here: the README's "Play with friends
-    elsewhere", with the three ways to make the link reachable."""
-    page = client.get("/help/invite", headers={"cookie": "lang=de"}).text
-    assert "<h1>Freunde von anderswo einladen</h1>" in page and "<h2>Play with friends elsewhere</h2>" in page
+    elsewhere" (in German its translation, docs/invite.de.md), with the ways to make the link reachable."""
+    page = client.get("/help/invite", headers={"cookie": "lang=en"}).text
+    assert "<h1>Invite friends from elsewhere</h1>" in page and "<h2>Play with friends elsewhere</h2>" in page
+    german = client.get("/help/invite", headers={"cookie": "lang=de"}).text
+    assert "<h1>Freunde von anderswo einladen</h1>" in german and "<h2>Mit Freunden anderswo spielen</h2>" in german
     for way in ("PHASE10_PUBLIC_BASE_URL", "deploy/domain.yml", "tunnel"):
         assert way in page, way
     assert "Scaling out" not in page  # one section only

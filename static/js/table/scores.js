@@ -130,9 +130,10 @@ export function openSummary() {
   const dialog = $("summary");
   const body = clear($("summary-body"));
   const last = hist[hist.length - 1];
+  let winners = null;
   if (v.over) {
     $("summary-title").textContent = t("summary.game");
-    P10.add(body, el("p", { class: "winners" }, "🏆 " + t("summary.winners", { names: (v.winners || []).map(nameOf).join(", ") })));
+    winners = el("p", { class: "winners" }, t("summary.winners", { names: (v.winners || []).map(nameOf).join(", ") }));
     const link = $("summary-replay");
     link.href = replayHref(gameNumber());
     link.classList.remove("hidden");
@@ -142,14 +143,18 @@ export function openSummary() {
     $("summary-replay").classList.add("hidden");
     $("summary-rematch").classList.add("hidden");
   }
+  // who leads first (a table of few columns and a bar each, best first: it fits a phone at six seats), then
+  // what each player had left, then the whole score sheet by round and its charts, folded (it is as wide as
+  // the seats are many: it scrolls in its own box, and the Scores panel has it too)
+  const fixedRounds = Boolean(S.table && S.table.options && S.table.options.fixed_rounds);
+  P10.add(body, P10.rankingView(v, nameOf, { fixedRounds, lead: winners }));
   const ended = last ? roundEnd(last.round) : null;
   if (ended) P10.add(body, leftInHand(v, ended));
-  if (v.ruleset === "board") {
-    P10.add(body, el("ul", null, v.players.map((p) => el("li", null, nameOf(p.seat) + ": " +
-      (p.finished ? t("board.finish") : t("table.phase", { n: p.phase }))))));
-  }
   // every rule set keeps a score sheet (the board game's "points" are the marker fields gained, B-8)
-  if (hist.length) P10.add(body, scoreTable(v), chart(v, nameOf));
+  if (hist.length) {
+    P10.add(body, el("details", { class: "summary-sheet", id: "summary-sheet" }, el("summary", null, t("ranking.sheet")),
+      el("div", { class: "table-scroll" }, scoreTable(v)), chart(v, nameOf)));
+  }
   if (typeof dialog.showModal === "function" && !dialog.open) dialog.showModal();
   else dialog.setAttribute("open", "");
 }
