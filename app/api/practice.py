@@ -1,7 +1,7 @@
 """Practice tables over REST (docs/protocol.md, "Play on from here"):
-``POST /api/tables/{id}/games/{n}/practice`` with ``{"step", "seat", "level"}`` — whoever may read the finished
-game's replay starts a practice table at that step, in that seat, with bots of ``level`` in the others
-(``app.services.practice``)."""
+``POST /api/tables/{id}/games/{n}/practice`` (or ``POST /api/shared/{token}/practice`` through a share link) with
+``{"step", "seat", "level"}`` — whoever may read the finished game's replay starts a practice table at that step,
+in that seat, with bots of ``level`` in the others (``app.services.practice``)."""
 
 from __future__ import annotations
 
@@ -15,9 +15,10 @@ from app.autoplay.models import BotSeat
 from app.persistence.models import Seat
 from app.services.errors import ServiceError
 from app.services.practice import start_practice
+from app.services.replays import ReplayAccess
 
 from . import schemas
-from .deps import Number, Service, ShareToken, Token, origin_allowed
+from .deps import Number, ReplayReader, SharedReader, origin_allowed
 from .routes import ERRORS, set_seat_cookie
 
 router = APIRouter(prefix="/api", responses=ERRORS, tags=["replays"])
@@ -39,15 +40,25 @@ class PracticeOut(BaseModel):
 
 @router.post("/tables/{table_id}/games/{number}/practice", status_code=201, response_model=PracticeOut)
 def practice(table_id: str, number: Number, body: PracticeIn, request: Request, response: Response,
-             service: Service, token: Token, share: ShareToken = None) -> Any:
+             access: ReplayReader) -> Any:
     """Play on from here: a new practice table at step ``step`` of this finished game, the asker in ``seat``
     and bots of ``level`` in the other seats; answers the table's page and the seat's token (and sets its seat
     cookie), as a join does. The readers of the replay may ask; a page of another site may not (403
     ``cross_origin``). The body is checked first (422), then the access as for every replay route."""
+    return _start(request, response, body, access)
+
+
+@router.post("/shared/{share}/practice", status_code=201, response_model=PracticeOut)
+def practice_shared(body: PracticeIn, request: Request, response: Response, access: SharedReader) -> Any:
+    """The same through a share link (401 ``bad_share`` once revoked); the practice table does not name the
+    shared game's table."""
+    return _start(request, response, body, access)
+
+
+def _start(request: Request, response: Response, body: PracticeIn, access: ReplayAccess) -> Any:
     if request.headers.get("authorization") is None and not origin_allowed(request, request.app.state.settings):
         raise ServiceError(403, "cross_origin", "a practice table is started from this site's pages")
-
-    access = service.replay_access(table_id, number, token, share)
+    service = request.app.state.service
 
     def bot_seats(s: Session, seats: list[Seat]) -> None:
         s.add_all(BotSeat(seat_id=seat.id, level=body.level) for seat in seats)

@@ -121,8 +121,8 @@ class RematchInfo(BaseModel):
 
 
 class PracticeFrom(BaseModel):
-    table_id: str
-    number: int
+    table_id: str | None = Field(description="the finished game's table; null when a share link started it")
+    number: int | None = Field(description="the game's number at that table; null when a share link started it")
     step: int
 
 

@@ -65,7 +65,7 @@ def start_practice(service: GameService, access: ReplayAccess, step: int, seat: 
                                field="step")
         table = GameTable(id=new_table_id(), ruleset=game.ruleset, options=game.options, capacity=game.players,
                           spectators=False, join_code_hash=digest(new_join_code()), revision=0, practice=True,
-                          practice_from={"table_id": access.table_id, "number": access.number, "step": step})
+                          practice_from=_origin(access, step))
         s.add(table)
         s.flush()
         seats: list[Seat] = []
@@ -98,3 +98,11 @@ def start_practice(service: GameService, access: ReplayAccess, step: int, seat: 
     service.after_commit(table.id, 0)
     log.info("practice table started", extra={"table_id": table.id, "game_id": game_id})
     return {"table_id": table.id, "seat": seat, "token": token, "table": info, "url": f"/tables/{table.id}"}
+
+
+def _origin(access: ReplayAccess, step: int) -> dict[str, object]:
+    """Where a practice table began: the game and step, and its table unless a share link opened it (a share
+    link names no table, so neither does what it starts)."""
+    if access.shared:
+        return {"table_id": None, "number": None, "step": step}
+    return {"table_id": access.table_id, "number": access.number, "step": step}

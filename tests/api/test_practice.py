@@ -43,9 +43,10 @@ def finished(database_url: str) -> Table:
 
 
 def practice(client: TestClient, t: Table, body: dict[str, Any], token: str | None = None,
-             **params: str) -> Any:
+             share: str | None = None) -> Any:
     headers = bearer(token) if token else {}
-    return client.post(f"/api/tables/{t.id}/games/1/practice", json=body, headers=headers, params=params)
+    path = f"/api/shared/{share}/practice" if share else f"/api/tables/{t.id}/games/1/practice"
+    return client.post(path, json=body, headers=headers)
 
 
 def card_ids(value: Any) -> set[int]:
@@ -152,6 +153,8 @@ def test_a_practice_table_is_started_by_the_readers_of_the_replay_only(client: T
     client.cookies.clear()
     r = practice(client, t, body, share=made["token"])
     assert r.status_code == 201, r.text
+    # what a share link starts does not name the shared game's table
+    assert t.id not in r.text and r.json()["table"]["practice_from"] == {"table_id": None, "number": None, "step": 0}
     assert r.cookies.get(f"p10_seat_{r.json()['table_id']}") == r.json()["token"]
     client.cookies.clear()
     assert practice(client, t, body, share="x" * 43).json()["error"]["code"] == "bad_share"
