@@ -581,7 +581,9 @@ def run(args: argparse.Namespace) -> Figures | None:
             if host in ("127.0.0.1", "localhost", "") or host.startswith("/") else None
         env = {**os.environ, "DATABASE_URL": url, "PHASE10_FIXED_SEED": str(SEED),
                "PHASE10_LOG_LEVEL": "WARNING", "PHASE10_JOIN_FAILURES_PER_ADDRESS": "1000000",
-               "PHASE10_METRICS_ALLOW": "127.0.0.1"}
+               "PHASE10_METRICS_ALLOW": "127.0.0.1",
+               # every client of the bench comes from one address: not capped as one player's would be
+               "PHASE10_HTTP_LIMIT_PER_ADDRESS": "1000000"}
         # --by-table: one server per process, each on its own port, and each table's sockets on one of them (as a
         # proxy that routes a table's sockets to one process does); otherwise one uvicorn with --workers, whose
         # processes share the port (the kernel spreads the connections, a table's sockets over all of them).
