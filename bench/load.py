@@ -441,7 +441,8 @@ async def bench(bases: list[str], servers: list[int], args: argparse.Namespace,
         # --transport rest: the commands go to the process the table's sockets are on, over keep-alive
         # connections (a browser keeps one open to its server), at most one per table in flight.
         commanders = {b: httpx.AsyncClient(base_url=f"http://{b}", timeout=30,
-                                           limits=httpx.Limits(max_connections=args.tables))
+                                           limits=httpx.Limits(max_connections=args.tables,
+                                                               max_keepalive_connections=args.tables))
                       for b in bases} if args.transport == "rest" else {}
         for run in runs:
             run.http = commanders.get(run.base)
