@@ -260,6 +260,19 @@ async def connect_all(run: TableRun) -> list[asyncio.Task[None]]:
     return tasks
 
 
+async def post_command(run: TableRun, seat: int, body: dict[str, Any]) -> Any:
+    """The command's POST; sent again with the same body (its command id: applied once) when the connection
+    failed, as the page does when it got no answer (a kept-alive connection the server closed as idle just as
+    it was reused). ``None``: no answer after three tries."""
+    for _ in range(3):
+        try:
+            return await run.http.post(f"/api/tables/{run.table_id}/commands", json=body,
+                                       headers={"Authorization": f"Bearer {run.tokens[seat]}"})
+        except httpx.TransportError:
+            continue
+    return None
+
+
 async def drive(run: TableRun, interval: float, end: float, rnd: random.Random) -> None:
     next_at = time.perf_counter() + rnd.random() * interval
     rs = run.ruleset
@@ -277,9 +290,8 @@ async def drive(run: TableRun, interval: float, end: float, rnd: random.Random) 
         if run.http is None:
             await run.sockets[seat].send(json.dumps({"type": "command", **body}))
         else:  # as the page's REST fallback does: the seat's bearer token, the answer's view decoded
-            answer = await run.http.post(f"/api/tables/{run.table_id}/commands", json=body,
-                                         headers={"Authorization": f"Bearer {run.tokens[seat]}"})
-            if answer.status_code != 200:
+            answer = await post_command(run, seat, body)
+            if answer is None or answer.status_code != 200:
                 run.errors += 1
                 return
             answer.json()
