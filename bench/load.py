@@ -544,7 +544,7 @@ def main() -> None:
                         help="uvicorn's permessage-deflate (on: its default, as deployed; every client offers it)")
     parser.add_argument("--view-patches", choices=("on", "off"), default="on",
                         help="sockets ask for view patches (patch=1), as the browser client does")
-    parser.add_argument("--transport", choices=("socket", "rest"), default="rest",
+    parser.add_argument("--transport", choices=("socket", "rest"), default="socket",
                         help="how the clients send their commands: 'command' frames on their sockets, or POSTs to "
                              "/api/tables/{id}/commands with the seat's bearer token (default: what the table "
                              "page does)")
