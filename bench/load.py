@@ -1,13 +1,15 @@
 """Load benchmark: N tables with 4 websocket clients each play real games through a real server.
 
     python bench/load.py [--tables 200] [--rate 200] [--duration 20] [--idle 2000] [--workers 1] [--ws-deflate on]
-                        [--view-patches on]
+                        [--view-patches on] [--transport socket|rest]
 
 Starts the server as deployed (``python -m app.serve``: uvicorn with the project's settings) on loopback
 against a scratch Postgres database (created and dropped here; or pass ``--database-url``), seats 4 players
-per table, and plays ``mattel`` games over the websockets at a steady total command rate. Each table has at
+per table, and plays ``mattel`` games at a steady total command rate. Each table has at
 most one command in flight; a command's latency runs from its send to the moment the last of the table's 4
-sockets has received the new version. The clients know the server's deal because the server runs with
+sockets has received the new version. ``--transport socket`` sends the commands as ``command`` frames on the
+seats' sockets, ``--transport rest`` POSTs them to ``/api/tables/{id}/commands`` with the seat's bearer token (the
+page's fallback while its socket is not open). The clients know the server's deal because the server runs with
 ``PHASE10_FIXED_SEED`` (test-only setting), so each table keeps a local copy of its state and picks a legal
 command with the engine. Like a browser, the clients send no protocol-level pings (only the application
 heartbeat's messages, docs/protocol.md). Prints commands per second, p50/p99 latency, the server's stalls (garbage
@@ -184,6 +186,7 @@ class TableRun:
     latencies: list[float] = field(default_factory=list)
     sent: list[float] = field(default_factory=list)  # when each command of ``latencies`` was sent (wall clock)
     errors: int = 0
+    http: Any = None  # ``--transport rest``: the client its seats POST their commands with
 
 
 async def setup_table(http: httpx.AsyncClient, options: dict[str, Any]) -> TableRun:
@@ -257,6 +260,19 @@ async def connect_all(run: TableRun) -> list[asyncio.Task[None]]:
     return tasks
 
 
+async def post_command(run: TableRun, seat: int, body: dict[str, Any]) -> Any:
+    """The command's POST; sent again with the same body (its command id: applied once) when the connection
+    failed, as the page does when it got no answer (a kept-alive connection the server closed as idle just as
+    it was reused). ``None``: no answer after three tries."""
+    for _ in range(3):
+        try:
+            return await run.http.post(f"/api/tables/{run.table_id}/commands", json=body,
+                                       headers={"Authorization": f"Bearer {run.tokens[seat]}"})
+        except httpx.TransportError:
+            continue
+    return None
+
+
 async def drive(run: TableRun, interval: float, end: float, rnd: random.Random) -> None:
     next_at = time.perf_counter() + rnd.random() * interval
     rs = run.ruleset
@@ -269,9 +285,16 @@ async def drive(run: TableRun, interval: float, end: float, rnd: random.Random) 
         command = choose(rs.legal_commands(run.state, seat), rnd)
         after, _ = rs.apply(run.state, seat, command)
         run.pending = Pending(run.version + 1, time.perf_counter(), set(range(PLAYERS)))
-        await run.sockets[seat].send(json.dumps({
-            "type": "command", "command_id": str(uuid.uuid4()), "expected_version": run.version,
-            "command": rs.command_to_json(command)}))
+        body = {"command_id": str(uuid.uuid4()), "expected_version": run.version,
+                "command": rs.command_to_json(command)}
+        if run.http is None:
+            await run.sockets[seat].send(json.dumps({"type": "command", **body}))
+        else:  # as the page's REST fallback does: the seat's bearer token, the answer's view decoded
+            answer = await post_command(run, seat, body)
+            if answer is None or answer.status_code != 200:
+                run.errors += 1
+                return
+            answer.json()
         try:
             await asyncio.wait_for(run.pending.done.wait(), 10)
         except TimeoutError:
@@ -427,7 +450,16 @@ async def bench(bases: list[str], servers: list[int], args: argparse.Namespace,
                                 headers={"Authorization": f"Bearer {run.tokens[0]}"})
             r.raise_for_status()
             run.ruleset, run.state = ruleset, ruleset.new_game(SEED, PLAYERS, options)
+        # --transport rest: the commands go to the process the table's sockets are on, over keep-alive
+        # connections (a browser keeps one open to its server), at most one per table in flight.
+        commanders = {b: httpx.AsyncClient(base_url=f"http://{b}", timeout=30,
+                                           limits=httpx.Limits(max_connections=args.tables,
+                                                               max_keepalive_connections=args.tables))
+                      for b in bases} if args.transport == "rest" else {}
+        for run in runs:
+            run.http = commanders.get(run.base)
         readers = [t for run in runs for t in await connect_all(run)]
+        print(f"commands over {'REST (POST /api/tables/{id}/commands)' if commanders else 'the sockets'}")
         print(f"set up {args.tables} tables, {PLAYERS * args.tables} sockets in {time.perf_counter() - t0:.1f} s; "
               f"server RSS {rss_mb(servers):.0f} MB")
 
@@ -466,6 +498,8 @@ async def bench(bases: list[str], servers: list[int], args: argparse.Namespace,
                 await ws.close()
         for task in readers:
             task.cancel()
+        for client in commanders.values():
+            await client.aclose()
 
         if args.idle:
             t0 = time.perf_counter()
@@ -510,6 +544,10 @@ def main() -> None:
                         help="uvicorn's permessage-deflate (on: its default, as deployed; every client offers it)")
     parser.add_argument("--view-patches", choices=("on", "off"), default="on",
                         help="sockets ask for view patches (patch=1), as the browser client does")
+    parser.add_argument("--transport", choices=("socket", "rest"), default="socket",
+                        help="how the clients send their commands: 'command' frames on their sockets, or POSTs to "
+                             "/api/tables/{id}/commands with the seat's bearer token (default: what the table "
+                             "page does)")
     parser.add_argument("--database-url", default="", help="an existing, migrated Postgres database")
     parser.add_argument("--latencies", default="",
                         help="write each command's send time (epoch seconds) and latency (s) there, as JSON")
@@ -556,7 +594,9 @@ def run(args: argparse.Namespace) -> Figures | None:
             if host in ("127.0.0.1", "localhost", "") or host.startswith("/") else None
         env = {**os.environ, "DATABASE_URL": url, "PHASE10_FIXED_SEED": str(SEED),
                "PHASE10_LOG_LEVEL": "WARNING", "PHASE10_JOIN_FAILURES_PER_ADDRESS": "1000000",
-               "PHASE10_METRICS_ALLOW": "127.0.0.1"}
+               "PHASE10_METRICS_ALLOW": "127.0.0.1",
+               # every client of the bench comes from one address: not capped as one player's would be
+               "PHASE10_HTTP_LIMIT_PER_ADDRESS": "1000000"}
         # --by-table: one server per process, each on its own port, and each table's sockets on one of them (as a
         # proxy that routes a table's sockets to one process does); otherwise one uvicorn with --workers, whose
         # processes share the port (the kernel spreads the connections, a table's sockets over all of them).

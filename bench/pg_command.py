@@ -6,7 +6,7 @@ Copies ``--template`` (a migrated database with running games, e.g. one ``bench/
 on) into a scratch database per variant (``<template>_pgcmd``, dropped after), opens one LISTEN connection on
 the channels of its running tables (as a server process does) and 4 asyncpg connections, and writes
 ``--commands`` commands round-robin over the running games with the server's own statement
-(``app.services.games._pg_hot_write``: the version bump, the command row, the NOTIFY; a snapshot every
+(``app.persistence.append.postgres``: the version bump, the command row, the NOTIFY; a snapshot every
 ``snapshot_every`` commands), one at a time. Prints, per variant, the CPU of the database's Postgres processes
 (read from ``/proc``) per command, and the wall time. The variants change the schema or the statement:
 
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import sys
 import time
@@ -34,8 +35,8 @@ sys.path.insert(0, str(ROOT))
 import asyncpg  # noqa: E402
 import psycopg  # noqa: E402
 
+from app.persistence.append import Append, postgres  # noqa: E402
 from app.realtime.backends import table_channel  # noqa: E402
-from app.services.games import _pg_hot_write  # noqa: E402
 from bench.load import proc_cpu  # noqa: E402
 
 SERVER = "postgresql://postgres@127.0.0.1:5432"
@@ -87,13 +88,12 @@ async def one(template: str, variant: str, commands: int, snapshot_every: int) -
             old = versions[game_id]
             new = old + 1
             due = new % snapshot_every == 0
-            params: list[object] = [game_id, old, new, 0, str(uuid.uuid4()), '{"type":"draw","source":"deck"}',
-                                    datetime.now(UTC)]
-            if due:
-                params.append(snapshot)
-            if notify:
-                params += [table_channel(table), f"{table}:{new}:{game_id}:0:" + '{"type":"draw","source":"deck"}']
-            rows = await writers[i % 4].fetch(_pg_hot_write(due, notify), *params)
+            statement, params = postgres(Append(
+                game_id, old, 0, str(uuid.uuid4()), {"type": "draw", "source": "deck"}, datetime.now(UTC),
+                snapshot=json.loads(snapshot) if due else None,
+                notify=(table_channel(table), f"{table}:{new}:{game_id}:0:" + '{"type":"draw","source":"deck"}')
+                if notify else None))
+            rows = await writers[i % 4].fetch(statement, *params)
             assert len(rows) == 1, (variant, game_id, old)
             versions[game_id] = new
         await asyncio.sleep(0.2)  # the last notifications

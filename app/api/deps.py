@@ -12,7 +12,7 @@ from pydantic import BeforeValidator
 from starlette.requests import HTTPConnection
 
 from app.services.errors import ServiceError
-from app.services.games import GameService
+from app.services.games import GameService, Viewer
 from app.services.replays import ReplayAccess
 from app.settings import Settings
 
@@ -99,6 +99,19 @@ def seated_token(table_id: str, request: Request,
     return token
 
 
+async def seated_viewer(table_id: str, request: Request,
+                        credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> Viewer:
+    """``seated_token``'s check on the event loop (``GameService.seat_on_loop``), for the command route: the
+    seat it found."""
+    if credentials is not None and credentials.credentials:
+        token: str | None = credentials.credentials
+    else:
+        token = request.cookies.get(cookie_name(table_id))
+        if token and not origin_allowed(request, request.app.state.settings):
+            raise ServiceError(403, "cross_origin", "a request with the seat cookie must come from this site's pages")
+    return await get_service(request).seat_on_loop(table_id, token)
+
+
 Service = Annotated[GameService, Depends(get_service)]
 
 
@@ -133,6 +146,7 @@ Since = Annotated[int, Query(ge=-INT_MAX, le=INT_MAX, description="the version t
 Token = Annotated[str | None, Depends(seat_token)]
 # The token of a seat at the table, for requests that change something (``seated_token``).
 SeatToken = Annotated[str, Depends(seated_token)]
+SeatViewer = Annotated[Viewer, Depends(seated_viewer)]  # ``seated_token``'s check, on the event loop
 # The granted read of /tables/{table_id}/games/{number}/...: declare ``access: ReplayReader`` in a route.
 ReplayReader = Annotated[ReplayAccess, Depends(replay_reader)]
 # The granted read of /shared/{share}/...: a share link's one finished game.

@@ -7,10 +7,11 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 
+from app import fastjson
 from app.autoplay.timers import store_clock
 
 from . import schemas
-from .deps import Number, SeatToken, Service, Since, Token, cookie_name, is_https, link_base
+from .deps import Number, SeatToken, SeatViewer, Service, Since, Token, cookie_name, is_https, link_base
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": schemas.ErrorOut} for code in (401, 403, 404, 409, 422, 429)
@@ -86,9 +87,16 @@ def get_view(table_id: str, service: Service, token: Token) -> Any:
 
 
 @router.post("/tables/{table_id}/commands", response_model=schemas.CommandResult)
-def submit_command(table_id: str, body: schemas.CommandIn, service: Service, token: SeatToken) -> Any:
-    """Submit a command; idempotent by command_id; expected_version guards against stale clients."""
-    return service.submit(table_id, token, body.command_id, body.expected_version, body.command)
+async def submit_command(table_id: str, body: schemas.CommandIn, service: Service, viewer: SeatViewer) -> Any:
+    """Submit a command; idempotent by command_id; expected_version guards against stale clients. On the event
+    loop, by the socket's own path (``GameService.submit_on_loop``); the answer is encoded as it is, not
+    validated again through its model (the view is the engine's)."""
+    result = await service.submit_on_loop(table_id, viewer.seat_id, body.command_id, body.expected_version,
+                                          body.command, with_view=True)
+    return Response(fastjson.dumps({name: result[name] for name in COMMAND_RESULT}), media_type="application/json")
+
+
+COMMAND_RESULT = tuple(schemas.CommandResult.model_fields)
 
 
 @router.get("/tables/{table_id}/events", response_model=schemas.EventsOut)

@@ -424,15 +424,17 @@ class ServiceBase:
         with self.db.read() as s:
             return self._table_info(s, self._table(s, table_id))
 
-    def check_seat(self, table_id: str, token: str | None) -> None:
+    def check_seat(self, table_id: str, token: str | None) -> Viewer:
         """404 ``table_not_found``, else 401 ``bad_token`` unless ``token`` is a seat's at this table: the check
-        a request that changes something passes before its body is looked at."""
+        a request that changes something passes before its body is looked at. Returns that seat."""
         with self.db.read() as s:
-            seat = None if not token else s.scalar(
-                select(Seat.id).where(Seat.token_hash == digest(token), Seat.table_id == table_id))
+            seat = None if not token else s.execute(
+                select(Seat.id, Seat.is_host).where(Seat.token_hash == digest(token), Seat.table_id == table_id)
+            ).first()
             if seat is None:
                 self._table(s, table_id)
                 raise bad_token("a seat token is required" if not token else "unknown seat token")
+            return Viewer(seat.id, seat.is_host)
 
     def authenticate(self, table_id: str, token: str | None) -> tuple[Viewer, JSONDict]:
         with self.db.read() as s:

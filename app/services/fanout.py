@@ -271,6 +271,17 @@ class Fanout(History):
             metrics.FANOUT_WAKEUPS.inc()
         return data
 
+    def cached_view(self, table_id: str, seat_id: int | None, version: int) -> JSONDict | None:
+        """The view of ``seat_id`` at ``version`` from the hot cache alone, with no I/O (for the event loop); ``None``
+        when that needs the database or the cached copy is at another version."""
+        try:
+            data = self._hot_fanout(_NO_DATABASE, table_id, {seat_id}, version)
+        except _NeedsDatabase:
+            return None
+        if data is None or data.version != version:
+            return None
+        return data.views.get(data.engine_seat.get(seat_id) if seat_id is not None else None)
+
     def fanout(self, table_id: str, seat_ids: set[int | None], since: int) -> FanoutData:
         """The table, its game's version, one view per seat asked for, and the stored redacted events
         after ``since`` (connected flags are the hub's to fill in)."""

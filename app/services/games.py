@@ -16,12 +16,12 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 import psycopg
-from psycopg.types.json import Json
-from sqlalchemy import Table, and_, bindparam, insert, select, update
+from sqlalchemy import Table, and_, bindparam, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from app import fastjson, metrics
+from app import metrics
+from app.persistence import append
 from app.persistence.commands import pack_game, packed_command
 from app.persistence.hot import HotUnavailable, UniqueViolation
 from app.persistence.models import Game, GameCommand, GameTable, Seat, utcnow
@@ -48,15 +48,16 @@ from .errors import ServiceError, bad_token
 from .fanout import Fanout, FanoutData
 from .lobby import Lobby
 from .replays import Replays
+from .security import digest
 
 __all__ = ["SPECTATOR", "FanoutData", "GameRef", "GameService", "JSONDict", "Notifier", "NullNotifier",
            "RulesetCatalog", "StateCache", "Step", "TableExtension", "Viewer", "count_tables", "pg_cursor"]
 
 log = logging.getLogger("phase10.games")
 
-# The hot path's statements, built once (SQLAlchemy Core on the session's connection: no ORM instances, and the
+# The hot path's reads, built once (SQLAlchemy Core on the session's connection: no ORM instances, and the
 # compiled form is cached): every command runs ``_LATEST_GAME`` (with the command id's earlier row, if any, in the
-# same round trip), ``_BUMP_VERSION`` and ``_INSERT_COMMAND``.
+# same round trip), then the append (``app.persistence.append``).
 _GAMES = cast(Table, Game.__table__)
 _COMMANDS = cast(Table, GameCommand.__table__)
 _GAME_COLUMNS = (_GAMES.c.id, _GAMES.c.version, _GAMES.c.snapshot_version, _GAMES.c.seats, _GAMES.c.ruleset,
@@ -68,45 +69,18 @@ _LATEST_GAME_AND_COMMAND = (
     .select_from(_GAMES.outerjoin(_COMMANDS, and_(_COMMANDS.c.game_id == _GAMES.c.id,
                                                   _COMMANDS.c.command_id == bindparam("command_id"))))
     .where(_GAMES.c.table_id == bindparam("table_id")).order_by(_GAMES.c.number.desc()).limit(1))
-_BUMP_VERSION = (update(_GAMES).where(_GAMES.c.id == bindparam("b_id"), _GAMES.c.version == bindparam("b_old"))
-                 .values(version=bindparam("b_new")))
-_INSERT_COMMAND = insert(_COMMANDS)
 
-# The same statements for Postgres, run on the session's own psycopg connection (same transaction): SQLAlchemy's
+# The same reads for Postgres, run on the session's own psycopg connection (same transaction): SQLAlchemy's
 # per-statement overhead was the largest part of a command's CPU. Rows come back as named tuples with the same
-# names; JSON parameters are dumped as SQLAlchemy dumps them (``fastjson.dumps``).
+# names.
 _PG_GAME = "SELECT g.id, g.version, g.snapshot_version, g.seats, g.ruleset, g.players, g.status"
 _PG_LATEST_GAME = f"{_PG_GAME} FROM game g WHERE g.table_id = %(table_id)s ORDER BY g.number DESC LIMIT 1"
 _PG_LATEST_GAME_AND_COMMAND = (
     f"{_PG_GAME}, c.seat AS dup_seat, c.seq AS dup_seq FROM game g "
     "LEFT OUTER JOIN game_command c ON c.game_id = g.id AND c.command_id = %(command_id)s "
     "WHERE g.table_id = %(table_id)s ORDER BY g.number DESC LIMIT 1")
-_PG_BUMP_VERSION = "UPDATE game SET version = %(b_new)s WHERE game.id = %(b_id)s AND game.version = %(b_old)s"
-_PG_INSERT_COMMAND = (
-    "INSERT INTO game_command (game_id, seq, seat, command_id, command, created_at, made_by) "
-    "VALUES (%(game_id)s, %(seq)s, %(seat)s, %(command_id)s, %(command)s, %(created_at)s, %(made_by)s)")
-# A socket's command on a running table this process keeps current (``_hot_plan``): the version bump (with the
-# new snapshot when one is due), the command row and the NOTIFY in one statement, in autocommit (one round trip:
-# no separate read, BEGIN or COMMIT). The version guard makes it apply only on exactly the version the command was
-# checked against; a copy of a command id already accepted fails the unique constraint (the whole statement is
-# undone). Postgres's own positional parameters, typed, so that both drivers run it as it is: asyncpg on the event
-# loop (``app.persistence.hot``) and psycopg's raw cursor in a worker thread. Parameters, in order: game id, the
-# version it must be at, the new version, seat, command id, command (JSON text), time, then the snapshot (JSON
-# text) when one is due, then the NOTIFY's channel and payload when there is one.
-def _pg_hot_write(snapshot: bool, notify: bool) -> str:
-    values = "version = $3" + (", previous_snapshot = snapshot, previous_snapshot_version = snapshot_version, "
-                               "snapshot = $8::json, snapshot_version = $3" if snapshot else "")
-    channel, payload = (9, 10) if snapshot else (8, 9)
-    return (
-        f"WITH bump AS (UPDATE game SET {values} WHERE id = $1::integer AND version = $2::integer RETURNING id), "
-        "ins AS (INSERT INTO game_command (game_id, seq, seat, command_id, command, created_at) "
-        "SELECT id, $3::integer, $4::integer, $5::text, $6::json, $7::timestamptz "
-        "FROM bump RETURNING seq) "
-        + (f"SELECT pg_notify(${channel}::text, ${payload}::text) FROM ins" if notify else "SELECT seq FROM ins"))
-
-
-_PG_HOT_WRITES = {(snapshot, notify): _pg_hot_write(snapshot, notify)
-                  for snapshot in (False, True) for notify in (False, True)}
+# The seat of a token at a table, on the loop's own connections (``seat_on_loop``).
+_PG_SEAT_OF_TOKEN = "SELECT id, is_host FROM seat WHERE token_hash = $1::text AND table_id = $2::text"
 
 
 class _Conflict(Exception):
@@ -166,19 +140,26 @@ class GameService(Lobby, Replays, Fanout):
     def view(self, table_id: str, token: str | None) -> JSONDict:
         with self.db.read() as s:
             table = self._table(s, table_id)
-            viewer = self._viewer(s, table, token)
-            game = self._game(s, table_id)
-            if game is None:
-                seat = s.get(Seat, viewer.seat_id) if viewer.seat_id is not None else None
-                return {"game_id": None, "number": None, "version": 0,
-                        "seat": None if seat is None else seat.position, "view": None}
-            seat_index = self._engine_seat(game, viewer.seat_id)
-            ruleset = self._ruleset(game.ruleset)
-            state = self._state(s, ruleset, game)
-            view = ruleset.player_view(state, seat_index)
-            self._decorate(s, table_id, game, [view])
-            return {"game_id": game.id, "number": game.number, "version": game.version, "seat": seat_index,
-                    "view": view}
+            return self._view_of(s, table_id, self._viewer(s, table, token))
+
+    def seat_view(self, table_id: str, viewer: Viewer) -> JSONDict:
+        """``view`` for a seat already authenticated."""
+        with self.db.read() as s:
+            return self._view_of(s, table_id, viewer)
+
+    def _view_of(self, s: Session, table_id: str, viewer: Viewer) -> JSONDict:
+        game = self._game(s, table_id)
+        if game is None:
+            seat = s.get(Seat, viewer.seat_id) if viewer.seat_id is not None else None
+            return {"game_id": None, "number": None, "version": 0,
+                    "seat": None if seat is None else seat.position, "view": None}
+        seat_index = self._engine_seat(game, viewer.seat_id)
+        ruleset = self._ruleset(game.ruleset)
+        state = self._state(s, ruleset, game)
+        view = ruleset.player_view(state, seat_index)
+        self._decorate(s, table_id, game, [view])
+        return {"game_id": game.id, "number": game.number, "version": game.version, "seat": seat_index,
+                "view": view}
 
     def events_since(self, table_id: str, token: str | None, since: int) -> JSONDict:
         with self.db.read() as s:
@@ -266,13 +247,29 @@ class GameService(Lobby, Replays, Fanout):
                 return None
             return self._hot_written(plan)
 
+    async def seat_on_loop(self, table_id: str, token: str | None) -> Viewer:
+        """``check_seat`` on the event loop: one statement on the loop's own connections (Postgres) finds the
+        token's seat; anything else (no such seat: which error; SQLite; no connection free) is ``check_seat`` in a
+        worker thread."""
+        pool = self.db.hot_pool_here()
+        if pool is not None and token:
+            try:
+                async with pool.connection(timeout=HOT_POOL_WAIT) as conn:
+                    row = await conn.fetchrow(_PG_SEAT_OF_TOKEN, digest(token), table_id)
+            except HotUnavailable:
+                row = None
+            if row is not None:
+                return Viewer(row[0], row[1])
+        return await asyncio.to_thread(self.check_seat, table_id, token)
+
     async def submit_on_loop(self, table_id: str, seat_id: int | None, command_id: str,
-                             expected_version: int | None, raw: Any) -> JSONDict:
-        """``submit_as`` for a socket, called on the event loop. The usual command at a running table this process
-        keeps current is checked here and written by one statement on the loop's own connections
-        (``Database.hot_pool_here``): no worker thread, no wait for a pooled thread or connection of the ordinary
-        path. Anything that needs the ordinary path's reads goes to ``submit_as`` in a worker thread, like any other
-        command."""
+                             expected_version: int | None, raw: Any, with_view: bool = False) -> JSONDict:
+        """``submit_as`` for a socket or (``with_view``: the answer carries the seat's view) a REST request, called
+        on the event loop. The usual command at a running table this process keeps current is checked here and
+        written by one statement on the loop's own connections (``Database.hot_pool_here``): no worker thread, no
+        wait for a pooled thread or connection of the ordinary path; the view, when asked for, is made from the
+        same cached copy. Anything that needs the ordinary path's reads goes to it in a worker thread, like any
+        other command."""
         pool = self.db.hot_pool_here()
         if pool is not None:
             arrived = time.perf_counter()
@@ -290,7 +287,13 @@ class GameService(Lobby, Replays, Fanout):
                 if written is not None:
                     metrics.command_committed(table_id, written[1], written[2], arrived)
                     self.after_commit(table_id, written[1])
+                    if with_view:
+                        written[0]["view"] = self.cached_view(table_id, seat_id, written[1]) \
+                            or (await asyncio.to_thread(self.seat_view, table_id, Viewer(seat_id)))["view"]
                     return written[0]
+        if with_view:
+            return await asyncio.to_thread(self._submit, table_id, None, Viewer(seat_id), command_id,
+                                           expected_version, raw, True)
         return await asyncio.to_thread(self.submit_as, table_id, seat_id, command_id, expected_version, raw)
 
     def _hot_plan(self, table_id: str, viewer: Viewer, command_id: str, expected_version: int | None,
@@ -322,16 +325,13 @@ class GameService(Lobby, Replays, Fanout):
             return None
         redacted = redact_all(ruleset, len(hot.seats), events, by, seat)
         command_json = ruleset.command_to_json(command)
-        params: list[Any] = [hot.game_id, hot.version, version, seat, command_id, fastjson.dumps(command_json),
-                             utcnow()]
         snapshot = version - hot.snapshot_version >= self.settings.snapshot_every
-        if snapshot:
-            params.append(fastjson.dumps(ruleset.state_to_json(new_state)))
-        notify = self.notifier.notification(table_id, version, Step(hot.game_id, seat, command_json, by))
-        if notify is not None:
-            params.extend(notify)
+        statement, params = append.postgres(append.Append(
+            hot.game_id, hot.version, seat, command_id, command_json, utcnow(),
+            snapshot=ruleset.state_to_json(new_state) if snapshot else None,
+            notify=self.notifier.notification(table_id, version, Step(hot.game_id, seat, command_json, by))))
         return _HotPlan(table_id, hot.game_id, hot.ruleset, version, seat, new_state, redacted, snapshot,
-                        _PG_HOT_WRITES[snapshot, notify is not None], tuple(params))
+                        statement, params)
 
     def _hot_written(self, plan: _HotPlan) -> tuple[JSONDict, int, str]:
         """``plan`` was written: this process's copy moves on (call inside ``committing``)."""
@@ -379,39 +379,29 @@ class GameService(Lobby, Replays, Fanout):
                 new_state, events = ruleset.apply(state, seat, command)
                 version = game.version + 1
                 over = ruleset.is_over(new_state)
-                conn = s.connection()
                 pg = self.db.is_psycopg
                 snapshot = over or version - game.snapshot_version >= self.settings.snapshot_every
-                if snapshot:
-                    values: JSONDict = {"version": version, "snapshot": ruleset.state_to_json(new_state),
-                                        "snapshot_version": version, "previous_snapshot": _GAMES.c.snapshot,
-                                        "previous_snapshot_version": _GAMES.c.snapshot_version}
-                    if over:
-                        values |= {"status": "finished", "winners": list(ruleset.winners(new_state)),
-                                   "finished_at": utcnow()}
-                    moved = conn.execute(update(_GAMES).where(_GAMES.c.id == game.id, _GAMES.c.version == game.version)
-                                         .values(**values))
-                else:  # the usual case: one conditional UPDATE of the version
-                    bump = {"b_id": game.id, "b_old": game.version, "b_new": version}
-                    if pg:
-                        moved = pg_cursor(s)
-                        moved.execute(_PG_BUMP_VERSION, bump)
-                    else:
-                        moved = conn.execute(_BUMP_VERSION, bump)
-                if moved.rowcount != 1:
-                    raise _Conflict()
                 redacted = redact_all(ruleset, game.players, events, by, seat)
-                row: JSONDict = {
-                    "game_id": game.id, "seq": version, "seat": seat, "command_id": command_id,
-                    "command": ruleset.command_to_json(command), "created_at": utcnow(), "made_by": by}
+                command_json = ruleset.command_to_json(command)
+                step = Step(game.id, seat, command_json, by)
+                entry = append.Append(
+                    game.id, game.version, seat, command_id, command_json, utcnow(), by,
+                    snapshot=ruleset.state_to_json(new_state) if snapshot else None,
+                    finish=append.Finish(list(ruleset.winners(new_state)), utcnow()) if over else None,
+                    notify=self.notifier.notification(table_id, version, step) if pg else None)
                 if pg:
-                    pg_cursor(s).execute(_PG_INSERT_COMMAND,
-                                         row | {"command": Json(row["command"], dumps=fastjson.dumps)})
+                    dbapi: Any = s.connection().connection.dbapi_connection
+                    with psycopg.RawCursor(dbapi) as cursor:
+                        cursor.execute(*append.postgres(entry))
+                        moved = cursor.rowcount == 1
                 else:
-                    conn.execute(_INSERT_COMMAND, row)
+                    moved = append.sqlite(s.connection(), entry)
+                if not moved:
+                    raise _Conflict()
                 if over:  # nothing is added to a finished game: its commands move into one packed record
                     pack_game(s, game.id)
-                self._publish(s, table_id, version, Step(game.id, seat, row["command"], by))
+                if entry.notify is None:  # the in-process hub's (the NOTIFY, if any, went with the append)
+                    self._publish(s, table_id, version, step)
                 new_state_to_cache = new_state
                 view = ruleset.player_view(new_state, seat) if with_view else None
                 # The command's row is in this transaction, so the extensions see the game at ``version``.

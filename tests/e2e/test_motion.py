@@ -467,13 +467,27 @@ def test_a_pile_dragged_onto_the_hand_draws_and_a_mattel_skip_dropped_on_a_playe
 
 LATE_DRAW_ANSWERS = """
 (() => {
-  const fetched = window.fetch;
-  window.fetch = async (input, init) => {
-    const response = await fetched(input, init);
-    if (init && init.method === "POST" && String(input).endsWith("/commands") && init.body.includes('"draw"')) {
-      await new Promise((resolve) => setTimeout(resolve, 2500));  // the answer is late; the socket is not
+  // The answer to a draw (its socket's ack) is late; the socket's update is not. While window.__sent is a list,
+  // every command frame sent is recorded in it.
+  const late = new Set();
+  const NativeSend = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    if (typeof data === "string" && data.includes('"type":"command"')) {
+      const frame = JSON.parse(data);
+      if (frame.command.type === "draw") late.add(frame.command_id);
+      if (Array.isArray(window.__sent)) window.__sent.push(data);
     }
-    return response;
+    return NativeSend.call(this, data);
+  };
+  const NativeListen = WebSocket.prototype.addEventListener;
+  WebSocket.prototype.addEventListener = function (type, listener, options) {
+    if (type !== "message") return NativeListen.call(this, type, listener, options);
+    return NativeListen.call(this, type, (event) => {
+      const ref = typeof event.data === "string" && event.data.startsWith('{"type":"ack"')
+        ? JSON.parse(event.data).ref : null;
+      if (ref !== null && late.has(ref)) setTimeout(() => listener(event), 2500);
+      else listener(event);
+    }, options);
   };
 })();
 """
@@ -501,8 +515,9 @@ def test_a_move_made_while_the_last_answer_is_late_is_sent_after_it_and_keeps_it
     h.wait_version(ben, 2)
     sent = ben.evaluate("""() => { window.__sent = [];
       const fetched = window.fetch;
-      window.fetch = (input, init) => { if (init && init.method === "POST") window.__sent.push(init.body);
-                                        return fetched(input, init); }; }""")
+      window.fetch = (input, init) => {
+        if (init && init.method === "POST" && String(input).endsWith("/commands")) window.__sent.push(init.body);
+        return fetched(input, init); }; }""")
     assert sent is None
     ben.dblclick("#pile-draw")
     h.wait_version(ben, 3)  # from the socket: the draw's answer is still on its way

@@ -13,6 +13,7 @@ import pytest
 
 from . import helpers as h
 from .conftest import shot
+from .test_command_transport import block_sockets
 from .test_three_players import mattel_policy, start_three
 
 SEED = 306  # tests/e2e/test_mattel.py: a two-player Mattel deal
@@ -319,6 +320,11 @@ def test_a_command_the_proxy_answered_502_is_sent_again_with_its_id_and_applied_
     assert page is not None
     other = ben if page is anna else anna
     bodies = _commands_answered_502(page, forward_first)
+    # While its socket is open the page sends its commands over it: closed here (and every new one at once),
+    # the command goes over REST.
+    block_sockets(page)
+    page.evaluate("P10.dropConnection()")
+    page.wait_for_selector("#conn:not([data-state='on'])")
     before = h.version(page)
     h.act(page, {})
     deadline = time.monotonic() + 5

@@ -328,6 +328,51 @@ def test_a_socket_command_is_written_on_the_loop_with_no_thread(client: TestClie
         assert s.scalar(select(Game.version).where(Game.table_id == t.id)) == 1
 
 
+def test_a_rest_command_takes_the_sockets_path_on_the_event_loop_and_answers_the_same_view(
+        client: TestClient) -> None:
+    """Postgres: a REST command at a table this process keeps current is checked on the loop (its seat token by one
+    statement on the loop's connection) and written by the socket's one statement: no worker thread. Its answer's
+    view is the seat's view as ``GET /view`` gives it; a stale one and a bad token get their usual answers."""
+    service = service_of(client)
+    if not service.db.is_psycopg:
+        pytest.skip("the loop's connections are Postgres only")
+    t = new_table(client, players=2, start=True)
+    picked = pick(client, t.id, random.Random(3))
+    assert picked is not None
+    seat, command = picked
+    threaded: list[str] = []
+    for name in ("_submit", "check_seat"):
+        original = getattr(service, name)
+
+        def recording(*args: Any, _name: str = name, _original: Any = original) -> Any:
+            threaded.append(_name)
+            return _original(*args)
+
+        setattr(service, name, recording)
+    try:
+        with client.websocket_connect(f"/ws/tables/{t.id}?token={t.tokens[seat]}") as ws:
+            assert ws.receive_json()["type"] == "snapshot"  # the socket's first fan-out keeps the table current
+            r = client.post(f"/api/tables/{t.id}/commands", headers=bearer(t.tokens[seat]),
+                            json={"command_id": "rest-on-loop", "expected_version": 0, "command": command})
+            assert r.status_code == 200, r.text
+            answer = r.json()
+            assert (answer["version"], answer["duplicate"]) == (1, False)
+            assert threaded == []
+            view = client.get(f"/api/tables/{t.id}/view", headers=bearer(t.tokens[seat])).json()
+            assert view["version"] == 1 and answer["view"] == view["view"]
+            r = client.post(f"/api/tables/{t.id}/commands", headers=bearer(t.tokens[seat]),
+                            json={"command_id": "stale", "expected_version": 0, "command": command})
+            assert r.status_code == 409 and r.json()["error"]["code"] == "stale_version"
+            assert threaded == ["_submit"]
+            r = client.post(f"/api/tables/{t.id}/commands", headers=bearer("not-a-token"),
+                            json={"command_id": "bad", "expected_version": 1, "command": command})
+            assert r.status_code == 401 and r.json()["error"]["code"] == "bad_token"
+    finally:
+        del service._submit, service.check_seat  # the class's methods again
+    with service.db.read() as s:
+        assert s.scalar(select(Game.version).where(Game.table_id == t.id)) == 1
+
+
 def test_a_command_due_a_snapshot_stores_it_in_its_one_statement(client: TestClient) -> None:
     """Postgres: when a command is due a snapshot (every ``snapshot_every`` commands), the one statement stores the
     new state with the version bump; a process with no cached state (a restart) loads that snapshot and reaches

@@ -1,7 +1,8 @@
 /* Sending commands: one at a time, with this view's expected_version (so a move made on an old picture is
-   refused as stale, and nothing changes); the engine's error is shown next to the actions. */
-import { S, $, emit, render, setError, setView } from "./state.js";
-import { refreshView } from "./socket.js";
+   refused as stale, and nothing changes); the engine's error is shown next to the actions. They go over the
+   table's socket (a `command` frame, answered by `ack` or `error`); only while it is not open over REST. */
+import { S, $, emit, on, render, setError, setView } from "./state.js";
+import { refreshView, sendCommand, socketOpen } from "./socket.js";
 
 const P10 = window.P10;
 
@@ -16,6 +17,11 @@ const AT_ONCE = new Set(["offer_card", "keep_hand", "keep"]);
 const RESEND = new Set([0, 502, 503, 504]);
 const RESEND_AFTER_MS = [300, 1000, 2000];
 
+/* The socket's answer names only the new version; the view comes with the socket's update, often before the
+   answer. The next move waits until the page shows that version (so it is made on the picture the command
+   left), for at most this long, then the view is reloaded. */
+const VIEW_AFTER_ACK_MS = 2000;
+
 async function post(path, body) {
   let result = await P10.api("POST", path, body);
   for (const pause of RESEND_AFTER_MS) {
@@ -24,6 +30,31 @@ async function post(path, body) {
     result = await P10.api("POST", path, body);
   }
   return result;
+}
+
+/* Over the socket while it is open; a command whose socket closed before its answer is sent again with the same
+   id, over the new socket if it is open by then, else over REST (as is one sent while no socket is open). A
+   `database_unavailable` answer is sent again after the same pauses as a REST 503. */
+async function deliver(path, body) {
+  for (let attempt = 0; attempt <= RESEND_AFTER_MS.length && socketOpen(); attempt++) {
+    const result = await sendCommand(body);
+    if (result.lost) continue;
+    const code = result.ok ? null : result.data.error.code;
+    if (code !== "database_unavailable" || attempt === RESEND_AFTER_MS.length) return result;
+    await new Promise((resolve) => setTimeout(resolve, RESEND_AFTER_MS[attempt]));
+  }
+  return post(path, body);
+}
+
+function untilVersion(version, ms) {
+  if (S.version >= version) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => { off(); resolve(false); }, ms);
+    const off = on("view", () => {
+      if (S.version < version) return;
+      clearTimeout(timer); off(); resolve(true);
+    });
+  });
 }
 
 /* One command at a time. A move made while this page's previous command still waits for its answer (the socket
@@ -44,7 +75,7 @@ async function sendNow(command) {
   setError("");
   const body = { command_id: P10.uuid(), command };
   if (!AT_ONCE.has(command.type)) body.expected_version = S.version;
-  const result = await post(`/api/tables/${S.tableId}/commands`, body);
+  const result = await deliver(`/api/tables/${S.tableId}/commands`, body);
   S.busy = false;
   emit("sent", command, result.ok, result);
   if (!result.ok) {
@@ -55,8 +86,9 @@ async function sendNow(command) {
   // The selection belongs to the picture it was made on: a player who already saw this version (the socket was
   // first) and picked cards on it keeps them.
   if (result.data.version > S.version) S.selected.clear();
-  if (result.data.version >= S.version) setView(result.data.view, result.data.version);
+  if (result.data.view && result.data.version >= S.version) setView(result.data.view, result.data.version);
   render();
+  if (!(await untilVersion(result.data.version, VIEW_AFTER_ACK_MS))) await refreshView();
   keepFocus();
   return true;
 }

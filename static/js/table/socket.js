@@ -1,5 +1,6 @@
-/* The connection: the websocket (resuming with since=N after a drop), its messages, and the REST reloads of
-   this seat's view. Commands go out through commands.js; everything shown comes from the views received. */
+/* The connection: the websocket (resuming with since=N after a drop), its messages, the commands sent over it
+   (commands.js decides what to send; the answers, `ack` or `error` with the command's id as `ref`, come back
+   here), and the REST reloads of this seat's view. Everything shown comes from the views received. */
 import { S, $, emit, render, setError, setView } from "./state.js";
 import { appendEvents, loadLog } from "./log.js";
 import { addChat, loadChat } from "./chat.js";
@@ -40,6 +41,7 @@ export function connect() {
   });
   ws.addEventListener("close", (event) => {
     beat.stop();
+    lose(ws);
     if (S.ws !== ws) return;
     S.ws = null;
     setConn("off");
@@ -58,6 +60,7 @@ function retryLater(now = false) {
 
 function dropAndRetry(ws) {
   S.ws = null;
+  lose(ws);
   setConn("off");
   try { ws.close(); } catch (err) { /* already closing */ }
   retryLater();
@@ -70,6 +73,47 @@ onNetworkBack(() => {
   connect();
 });
 P10.dropConnection = function () { if (S.ws) S.ws.close(); };  // used by tests and by the "offline" simulation
+
+/* ------------------------------------------------------------------ commands over the socket
+   Each command frame waits for its answer by its command id. A socket that closes (or is dropped as silent)
+   first answers its waiting commands with {lost: true}: commands.js sends them again with the same id, which the
+   server applies once (a copy it already applied is answered as a duplicate). */
+const waiting = new Map();  // command_id -> {ws, resolve}
+
+export function socketOpen() {
+  return S.ws !== null && S.ws.readyState === WebSocket.OPEN;
+}
+
+/* Send one command ({command_id, command, expected_version?}) on the open socket; resolves with its answer in
+   the shape of P10.api's ({ok, status, data}), or {lost: true}. */
+export function sendCommand(body) {
+  const ws = S.ws;
+  return new Promise((resolve) => {
+    waiting.set(body.command_id, { ws, resolve });
+    try {
+      ws.send(JSON.stringify(Object.assign({ type: "command" }, body)));
+    } catch (err) {
+      waiting.delete(body.command_id);
+      resolve({ lost: true });
+    }
+  });
+}
+
+function lose(ws) {
+  for (const [ref, w] of waiting) {
+    if (w.ws !== ws) continue;
+    waiting.delete(ref);
+    w.resolve({ lost: true });
+  }
+}
+
+function answer(ref, result) {
+  const w = typeof ref === "string" ? waiting.get(ref) : undefined;
+  if (!w) return false;
+  waiting.delete(ref);
+  w.resolve(result);
+  return true;
+}
 
 function showSeatless() {
   $("page-error").textContent = t("error.bad_token");
@@ -111,7 +155,11 @@ function onMessage(msg) {
     case "chat":
       addChat(msg);
       break;
+    case "ack":
+      answer(msg.ref, { ok: true, status: 200, data: { version: msg.version, duplicate: msg.duplicate, events: [] } });
+      break;
     case "error":
+      if (answer(msg.ref, { ok: false, status: 0, data: { error: { code: msg.code, message: msg.message } } })) break;
       if (msg.code === "seat_removed") { S.seatGone = true; showSeatless(); }
       else if (msg.code === "seat_moved") S.seatGone = true;  // banners.js says where it went; the page turns read-only
       else if (msg.ref === null && msg.code === "bad_token") { showSeatless(); }
