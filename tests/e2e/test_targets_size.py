@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from ..web.test_icons import EMOJI
 from . import helpers as h
 from .conftest import shot
 from .layout import SHOW, until
@@ -97,6 +98,14 @@ def test_every_table_control_is_at_least_24_px_and_overlaps_none(start_server: A
         anna.evaluate(SHOW, [views["draw"], names, True, False])
         found = measure(anna)
         assert found["count"] > 10, found
+        # the toolbar's and the top bar's icons are drawn (an SVG each), their words kept; no emoji in them
+        icons = anna.evaluate("""() => [...document.querySelectorAll('.toolbar .tool, #theme-toggle')]
+          .filter((n) => n.getClientRects().length).map((n) => ({ id: n.id || n.className,
+            svg: Boolean(n.querySelector('svg.icon use')), text: n.textContent,
+            drawn: n.querySelector('svg.icon') ? n.querySelector('svg.icon').getBoundingClientRect().width : 0 }))""")
+        assert len(icons) >= 5, icons
+        for icon in icons:
+            assert icon["svg"] and icon["drawn"] >= 10 and not EMOJI.search(icon["text"]), icon
         if found["small"] or found["overlaps"]:
             failures[f"{lang} draw"] = found
         shot(anna, f"targets-draw-{lang}")

@@ -132,7 +132,7 @@ export function openSummary() {
   const last = hist[hist.length - 1];
   if (v.over) {
     $("summary-title").textContent = t("summary.game");
-    P10.add(body, el("p", { class: "winners" }, "🏆 " + t("summary.winners", { names: (v.winners || []).map(nameOf).join(", ") })));
+    P10.add(body, el("p", { class: "winners" }, P10.icon("trophy"), " " + t("summary.winners", { names: (v.winners || []).map(nameOf).join(", ") })));
     const link = $("summary-replay");
     link.href = replayHref(gameNumber());
     link.classList.remove("hidden");
