@@ -169,7 +169,7 @@
     switch (p.action) {
       case "roll":
         promptNode.textContent = p.again ? t("prompt.roll_again") : t("prompt.roll");
-        P10.add(controls, el("button", { type: "button", class: "primary", id: "act-roll", onclick: () => send({ type: "roll_dice" }) }, "🎲 " + t("board.roll")));
+        P10.add(controls, el("button", { type: "button", class: "primary", id: "act-roll", onclick: () => send({ type: "roll_dice" }) }, P10.icon("dice"), " " + t("board.roll")));
         return true;
       case "move":
         promptNode.textContent = t("prompt.move", { dice: (p.dice || []).join(" + ") });

@@ -5,7 +5,8 @@
 (function (P10) {
   const { t, el } = P10;
   const SYMBOL = { red: "●", yellow: "▲", green: "■", blue: "◆" };
-  const ACTION_ICON = { skip: "⊘", take_two: "+2", all_mine: "✋", give_me_five: "5" };
+  // All mine's hand is drawn (icons.svg): the emoji shows as an empty box where no emoji font is installed.
+  const ACTION_ICON = { skip: "⊘", take_two: "+2", all_mine: () => P10.icon("hand"), give_me_five: "5" };
   const COLOUR_ORDER = { red: 0, yellow: 1, green: 2, blue: 3 };
 
   P10.SYMBOL = SYMBOL;
@@ -95,8 +96,9 @@
     } else if (card.kind === "action") {
       classes.push("action", "a-" + card.action);
       const icon = ACTION_ICON[card.action] || "?";
-      face = [el("span", { class: "corner" }, el("span", { class: "idx" }, icon)),
-        el("span", { class: "num icon" }, icon),
+      const glyph = () => (typeof icon === "function" ? icon() : icon);
+      face = [el("span", { class: "corner" }, el("span", { class: "idx" }, glyph())),
+        el("span", { class: "num icon" }, glyph()),
         capEl("cap." + card.action)];
     } else {
       classes.push("joker");

@@ -85,6 +85,14 @@ window.P10 = window.P10 || {};
     return node;
   };
 
+  /** An icon of static/img/icons.svg (drawn, not an emoji: a font without emoji shows none as an empty box),
+      hidden from screen readers: its control carries the name. */
+  P10.icon = function (name, cls) {
+    const use = P10.svg("use", { href: "/static/img/icons.svg#i-" + name });
+    return P10.svg("svg", { class: "icon" + (cls ? " " + cls : ""), "aria-hidden": "true", focusable: "false",
+      "data-icon": name }, use);
+  };
+
   /** node.append(...) without the "null" text nodes that the DOM makes of null children. */
   P10.add = function (node, ...children) {
     for (const child of children.flat()) {

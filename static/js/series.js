@@ -15,7 +15,10 @@
   }
 
   function gameRow(g) {
-    const scores = g.players.map((p) => (p.winner ? "🏆 " : "") + P10.playerName(p.name) + " " + result(g, p)).join(" · ");
+    // the winner marked with a drawn trophy (an emoji shows as an empty box without an emoji font), said in words
+    const scores = g.players.flatMap((p, i) => [i ? " · " : null,
+      p.winner ? [P10.icon("trophy"), el("span", { class: "sr-only" }, t("summary.winners", { names: "" }).trim() + " ")] : null,
+      (p.winner ? " " : "") + P10.playerName(p.name) + " " + result(g, p)]).flat().filter((x) => x !== null);
     return el("tr", { "data-game": g.number },
       el("th", { scope: "row" }, t("series.game", { n: g.number })),
       el("td", null, g.status === "finished" ? scores : el("span", { class: "muted" }, t("series.in_progress"))),

@@ -212,6 +212,9 @@ def test_the_waiting_room_and_a_timers_move_made_for_the_player(start_server: An
                               " || []).length >= 2")
     other.wait_for_function("document.getElementById('ticker-live').textContent.includes('(stand-in: time ran out)')")
     shot(ben if waiting is ben else anna, "notices-timer")
+    # a notice of a past turn: once the waiting seat's next turn starts (the timer plays the other seat's turn
+    # meanwhile) it is gone, before the timer acts again
+    assert not _own_turn_banners(waiting)["made"], "the timer's notice still stands beside the seat's own turn"
     for page in (anna, ben):
         assert not page.p10_errors, page.p10_errors
 
@@ -247,3 +250,50 @@ def test_offline_presence_and_reactions_at_the_seat(start_server: Any, new_page:
     ben.wait_for_function(f"document.querySelector(\"{own}\").dataset.presence === 'online'")
     anna.wait_for_function(f"(document.querySelector(\"{presence}\") || {{}}).textContent === 'Ben is back.'")
     assert not anna.p10_errors and not ben.p10_errors, (anna.p10_errors, ben.p10_errors)
+
+
+def _own_turn_banners(page: Any) -> dict[str, Any]:
+    """Wait until this seat's turn starts (its prompt asks it to draw) and say, at that moment, which banners
+    about a past turn still show."""
+    result: dict[str, Any] = page.wait_for_function(
+        "() => { const v = P10.state.view; if (!v || !v.prompt || v.prompt.action !== 'draw') return null;"
+        " return { skip: Boolean(document.querySelector(\"[data-banner='skip']\")),"
+        " made: Boolean(document.querySelector(\"[data-banner='made-for-you']\")), version: P10.state.version }; }",
+        polling=50).json_value()
+    return result
+
+
+@pytest.mark.e2e
+def test_a_skip_notice_goes_when_the_skipped_seats_turn_starts(start_server: Any, new_page: Any) -> None:
+    """M-6: "Anna skipped you" tells of a past turn: once the skipped seat's next turn starts it is gone, never
+    beside "your turn" (the log keeps it). The moves are sent over REST from each page."""
+    server = start_server(SEED)
+    anna, ben, _ = h.start_two(server, new_page, "mattel", {"phases_to_win": 1}, ben_width=360)
+    pages = {h.view(p)["seat"]: p for p in (anna, ben)}
+    stats: dict[str, int] = {}
+    v, at = h.view(anna), h.version(anna)
+    target = None
+    for _ in range(300):
+        assert not v["over"], "the seed no longer plays a skip"
+        page = pages[v["awaited"][0]]
+        h.wait_version(page, at)
+        command, answer = h.act_over_rest(page, stats)
+        v, at = answer["view"], answer["version"]
+        if command["type"] == "discard" and command.get("target") is not None:
+            target = pages[command["target"]]
+            break
+    assert target is not None, "the seed no longer plays a skip"
+    h.wait_version(target, at)
+    assert "skipped you" in banner_text(target, "skip")
+    # the skipper moves again (the skipped seat's turn is gone) until the skipped seat's turn starts
+    for _ in range(10):
+        page = pages[v["awaited"][0]]
+        if page is target:
+            break
+        h.wait_version(page, at)
+        _, answer = h.act_over_rest(page, stats)
+        v, at = answer["view"], answer["version"]
+    shown = _own_turn_banners(target)
+    assert not shown["skip"], "the skip notice still stands beside the seat's own turn"
+    shot(target, "notices-skip-gone-at-turn")
+    assert not anna.p10_errors and not ben.p10_errors

@@ -3,6 +3,7 @@
      - a skip played on this seat (Mattel M-6, Master R-10) and the turn it costs;
      - a decision its turn timer or a stand-in made for it (the events' "by", docs/protocol.md): "Your time ran
        out — the stand-in drew … and discarded … for you";
+     (these two tell of a past turn: they go when this seat's next turn starts, never standing beside "your turn")
      - a round's end: who went out and what the round cost this seat (M-7, R-12; the board game B-8 counts none);
      - the Mattel tie-break round (M-8): who plays it and why, and that this seat sits it out if it does (its
        tile and the score sheet keep saying so once the banner is gone, and the log keeps the explanation);
@@ -129,6 +130,11 @@ function onEvents(events) {
       skippedBy = null;
     } else if (e.type === "round_ended" || e.type === "board_round_ended") {
       banner("round", roundText(e, S.view));
+    }
+    if (e.type === "turn_started" && e.seat === S.seat) {
+      // a new turn of this seat's own: what a past turn cost it is old news (the log keeps it)
+      removeBanner("skip");
+      removeBanner("made-for-you");
     }
     if (e.by && who === S.seat) madeFor(e);
   }

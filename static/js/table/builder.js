@@ -1,10 +1,14 @@
 /* The phase builder: the player puts selected hand cards into the phase's groups (or asks for a
-   suggestion from the server's solver) and lays them down in one command (lay_phase). */
+   suggestion from the server's solver) and lays them down in one command (lay_phase). A card in a group is
+   picked with a tap; the group's tools then move it within a run or take it back. */
 import { S, $, cardById, render, selectedIds, setError } from "./state.js";
 import { send } from "./commands.js";
 
 const P10 = window.P10;
 const { t, el, clear } = P10;
+const icon = (name, cls) => P10.icon(name, cls);
+
+let picked = null;  // the id of the card picked in a group (its tools show), or null
 
 export function renderBuilder(v) {
   const box = clear($("builder"));
@@ -13,22 +17,33 @@ export function renderBuilder(v) {
   if (!S.builder || S.builder.length !== phase.length) S.builder = phase.map(() => []);
   P10.add(box, el("h3", null, t("builder.title", { phase: P10.describePhase(phase) })));
   const groups = el("div", { class: "builder-groups" });
+  if (picked !== null && !S.builder.some((g) => g.includes(picked))) picked = null;
   phase.forEach((spec, gi) => {
     const ids = S.builder[gi];
     const isRun = spec.kind.includes("run");
-    const cards = ids.map((id, pos) => {
+    // Each card in a group is a button: a tap picks it (a second tap lets it go), and the group's tools act on
+    // the picked card (move it left or right in a run, take it back). One row of tools per group, each at
+    // least 24 px, so that nothing lies over the cards' corners, however many cards a run holds.
+    const cards = ids.map((id) => {
       const card = cardById(id);
       if (!card) return null;
-      const name = P10.cardLabel(card);
-      return el("div", { class: "slot" }, P10.cardEl(card, { small: true }),
-        el("div", { class: "slot-controls" },
-          isRun && pos > 0 ? el("button", { type: "button", class: "tiny", "aria-label": t("builder.left", { card: name }),
-            onclick: () => { [ids[pos - 1], ids[pos]] = [ids[pos], ids[pos - 1]]; render(); } }, "◀") : null,
-          el("button", { type: "button", class: "tiny", "aria-label": t("builder.remove", { card: name }),
-            onclick: () => { ids.splice(pos, 1); render(); } }, "✕"),
-          isRun && pos < ids.length - 1 ? el("button", { type: "button", class: "tiny", "aria-label": t("builder.right", { card: name }),
-            onclick: () => { [ids[pos + 1], ids[pos]] = [ids[pos], ids[pos + 1]]; render(); } }, "▶") : null));
+      const face = P10.cardEl(card, { small: true });
+      face.setAttribute("aria-hidden", "true");
+      face.removeAttribute("role");
+      return el("button", { type: "button", class: "slot slot-card", "data-slot-card": id, "aria-pressed": String(picked === id),
+        "aria-label": P10.cardLabel(card), onclick: () => { picked = picked === id ? null : id; render(); } }, face);
     });
+    const pos = picked !== null ? ids.indexOf(picked) : -1;
+    const pickedCard = pos >= 0 ? cardById(picked) : null;
+    const name = pickedCard ? P10.cardLabel(pickedCard) : "";
+    const move = (by) => () => { [ids[pos + by], ids[pos]] = [ids[pos], ids[pos + by]]; render(); };
+    const tools = pickedCard ? el("div", { class: "slot-tools" },
+      isRun ? el("button", { type: "button", class: "tiny slot-tool", "data-tool": "left", "aria-label": t("builder.left", { card: name }),
+        disabled: pos === 0, onclick: move(-1) }, icon("left")) : null,
+      el("button", { type: "button", class: "tiny slot-tool", "data-tool": "remove", "aria-label": t("builder.remove", { card: name }),
+        onclick: () => { ids.splice(pos, 1); picked = null; render(); } }, icon("close")),
+      isRun ? el("button", { type: "button", class: "tiny slot-tool", "data-tool": "right", "aria-label": t("builder.right", { card: name }),
+        disabled: pos === ids.length - 1, onclick: move(1) }, icon("right")) : null) : null;
     P10.add(groups, el("div", { class: "builder-group", "data-builder-group": gi, role: "group",
       "aria-label": t("builder.group", { n: gi + 1, kind: P10.describePhase([spec]) }) },
     el("div", { class: "group-label" }, t("builder.group", { n: gi + 1, kind: P10.describePhase([spec]) })),
@@ -38,12 +53,13 @@ export function renderBuilder(v) {
       if (isRun) ids.sort((a, b) => sortValue(a) - sortValue(b));
       S.selected.clear();
       render();
-    } }, el("span", { class: "put-icon", "aria-hidden": "true" }, "+"), el("span", { class: "put-text" }, t("builder.put")))));
+    } }, el("span", { class: "put-icon", "aria-hidden": "true" }, "+"), el("span", { class: "put-text" }, t("builder.put"))),
+    tools));
   });
   P10.add(box, groups);
   if (phase.some((g) => g.kind.includes("run"))) P10.add(box, el("p", { class: "muted small-text" }, t("builder.run_order")));
   P10.add(box, el("div", { class: "builder-actions" },
-    el("button", { type: "button", id: "builder-suggest", onclick: suggest }, el("span", { class: "bulb", "aria-hidden": "true" }, "💡"), t("builder.suggest")),
+    el("button", { type: "button", id: "builder-suggest", onclick: suggest }, icon("bulb", "bulb"), t("builder.suggest")),
     el("button", { type: "button", id: "builder-clear", onclick: () => { S.builder = phase.map(() => []); render(); } }, t("builder.clear")),
     el("button", { type: "button", id: "builder-close", "aria-label": t("builder.close"), title: t("builder.close"), onclick: () => {
       S.builder = null;
@@ -51,7 +67,7 @@ export function renderBuilder(v) {
       render();
       const again = $("act-build");
       if (again) again.focus();
-    } }, "✕"),
+    } }, icon("close")),
     el("button", { type: "button", class: "primary", id: "builder-lay", onclick: () => {
       if (S.builder.some((g) => !g.length)) { setError(t("builder.incomplete")); return; }
       send({ type: "lay_phase", groups: S.builder.map((g) => [...g]) });
@@ -60,7 +76,7 @@ export function renderBuilder(v) {
 
 function sortValue(id) {
   const c = cardById(id);
-  // Naturals by number; jokers keep their place after the naturals (the player moves them with ◀ ▶).
+  // Naturals by number; jokers keep their place after the naturals (the player moves them with the group's tools).
   return c && c.kind === "number" ? c.number : 100;
 }
 

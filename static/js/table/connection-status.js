@@ -58,7 +58,7 @@ export function setOwnConnection(online) { ownOnline = online; }
    offline from the table info's `connected` flag; this page's own seat as offline while the page is. */
 export function presenceDot(info) {
   if (info && info.is_bot) {
-    return el("span", { class: "dot bot", role: "img", "aria-label": t("wait.bot"), "data-presence": "bot" }, "🤖");
+    return el("span", { class: "dot bot", role: "img", "aria-label": t("wait.bot"), "data-presence": "bot" }, P10.icon("bot"));
   }
   const own = Boolean(info && P10.state && info.seat === P10.state.seat);
   const on = Boolean(info && info.connected) && !(own && !ownOnline);

@@ -86,7 +86,7 @@ function factsOf(p, v) {
     facts.push(fact("score", null, v.ruleset === "master" && v.scoring === "minus" ? t("table.minus", { n: p.score }) : t("table.score", { n: p.score })));
   }
   if (p.pawn !== undefined) facts.push(fact("pawn", null, t("board.pawn_on", { n: p.pawn })));
-  if (p.finished) facts.push(fact("finish", "🏁", "🏁 " + t("board.finish"), "ok"));
+  if (p.finished) facts.push(fact("finish", P10.icon("flag"), [P10.icon("flag"), " " + t("board.finish")], "ok"));
   if (p.keep_pending) facts.push(fact("keep", "…", t("table.keep_pending"), "warn"));
   if (p.laid) facts.push(fact("laid", "✓", "✓ " + t("table.phase_done"), "ok"));
   if (p.skip_pending) facts.push(fact("skip", "⊘", "⊘ " + t("table.skip_pending"), "warn"));
@@ -127,11 +127,11 @@ export function renderPlayers() {
         el("strong", { class: "player-name" }, nameOf(p.seat)),
         me ? el("span", { class: "badge you" }, t("table.you")) : null,
         botLevel(p.seat) ? el("span", { class: "badge bot-level", "data-level": botLevel(p.seat) },
-          "🤖 " + t("level." + botLevel(p.seat))) : null,
+          P10.icon("bot"), " " + t("level." + botLevel(p.seat))) : null,
         onTurn ? el("span", { class: "badge turn" }, "▶ " + t("table.turn")) : null,
         !onTurn && awaited.has(p.seat) ? el("span", { class: "badge turn" }, "… " + t("table.awaited")) : null,
         standIn(p.seat) ? el("span", { class: "badge stand-in", "data-level": S.table.stand_in_level || null },
-          "🤖 " + t("table.stand_in") + (S.table.stand_in_level ? " (" + t("level." + S.table.stand_in_level) + ")" : "")) : null),
+          P10.icon("bot"), " " + t("table.stand_in") + (S.table.stand_in_level ? " (" + t("level." + S.table.stand_in_level) + ")" : "")) : null),
       el("span", { class: "facts" }, factsOf(p, v)),
     ];
     const id = "groups-" + p.seat;

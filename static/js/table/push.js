@@ -34,7 +34,7 @@ function show(active) {
     const text = button.querySelector(".push-text");
     if (text) text.textContent = label;
     const icon = button.querySelector(".push-icon");
-    if (icon) icon.textContent = active ? "🔔" : "🔕";
+    if (icon) P10.clear(icon).appendChild(P10.icon(active ? "bell" : "bell-off"));
     const more = button.querySelector(".push-more");
     if (more) more.textContent = " – " + label;
   }

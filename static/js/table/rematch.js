@@ -1,7 +1,7 @@
 /* Rematch by consent (docs/protocol.md, "Rematch"): "Play again" offers the next game; every player accepts or
    declines here, in their own page; the host may start with those who accepted. The table info's `rematch`
    (refreshed by the socket's `table` messages) says who answered what; the server deals the game. */
-import { S, $, nameOf } from "./state.js";
+import { S, $, nameOf, on } from "./state.js";
 
 const P10 = window.P10;
 const { t, el } = P10;
@@ -11,6 +11,23 @@ async function call(path, body) {
   if (!result.ok) P10.toast(P10.errorText(result.data.error));
   return result;
 }
+
+/* A rematch offered while the end-of-game dialog is open: the dialog goes (once per offer; "Show result" opens it
+   again), so that the offer and its Accept and Decline buttons are not left under it. */
+let offerSeen = null;
+on("rendered", () => {
+  const offer = S.table && S.table.status === "finished" ? S.table.rematch : null;
+  const key = offer ? S.tableId + ":" + gameKey() + ":" + offer.by : null;
+  if (!offer || key === offerSeen) return;
+  offerSeen = key;
+  const dialog = $("summary");
+  if (dialog.open) {
+    dialog.close();
+    const answer = $("rematch-accept") || $("rematch");
+    if (answer) answer.focus();
+  }
+});
+function gameKey() { return S.table && S.table.game ? S.table.game.number : 0; }
 
 export async function offerRematch() {
   const result = await call("");

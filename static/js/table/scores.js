@@ -133,7 +133,7 @@ export function openSummary() {
   let winners = null;
   if (v.over) {
     $("summary-title").textContent = t("summary.game");
-    winners = el("p", { class: "winners" }, t("summary.winners", { names: (v.winners || []).map(nameOf).join(", ") }));
+    winners = el("p", { class: "winners" }, P10.icon("trophy"), " " + t("summary.winners", { names: (v.winners || []).map(nameOf).join(", ") }));
     const link = $("summary-replay");
     link.href = replayHref(gameNumber());
     link.classList.remove("hidden");

@@ -23,11 +23,22 @@ async function showTransfer() {
   $("transfer-button").setAttribute("aria-expanded", "true");
 }
 
+/* The panel closes with its own ✕ button, with Escape, or with the toolbar's button again; the focus goes back
+   to the toolbar's button. */
+function hideTransfer() {
+  if ($("transfer").classList.contains("hidden")) return;
+  $("transfer").classList.add("hidden");
+  $("transfer-button").setAttribute("aria-expanded", "false");
+  $("transfer-button").focus();
+}
+
 export function initSeatTransfer() {
   $("transfer-button").addEventListener("click", () => {
     if ($("transfer").classList.contains("hidden")) showTransfer();
-    else { $("transfer").classList.add("hidden"); $("transfer-button").setAttribute("aria-expanded", "false"); }
+    else hideTransfer();
   });
+  $("transfer-close").addEventListener("click", hideTransfer);
+  document.addEventListener("keydown", (event) => { if (event.key === "Escape") hideTransfer(); });
   $("transfer-copy").addEventListener("click", () => P10.copy($("transfer-link")));
 }
 

@@ -6,8 +6,24 @@ import { S, $, nameOf } from "./state.js";
 const P10 = window.P10;
 const { t } = P10;
 
+/* The clock that runs now: the view's, unless the host set the table's clock since that view was built (PUT
+   /clock sends a new table info, not a new view): a timer turned off stops at once, another mode counts with
+   the table info's timer. The next view carries the new clock itself. */
+let lastMode;          // the table's turn_timer as last rendered
+let changedAt = null;  // the view version at which it changed
+
+function currentTimer() {
+  const mode = S.table ? S.table.turn_timer : undefined;
+  if (mode !== lastMode) {
+    if (lastMode !== undefined) changedAt = S.version;
+    lastMode = mode;
+  }
+  if (changedAt === null || changedAt !== S.version) return S.view.timer;
+  return mode === "off" ? null : (S.table.timer || S.view.timer);
+}
+
 export function renderTimer() {
-  const timer = S.view.timer;
+  const timer = currentTimer();
   if (!timer || !(timer.seats || []).length || S.view.over) { S.timerEnd = null; $("timer").classList.add("hidden"); return; }
   const key = S.version + ":" + timer.deadline;
   if (S.timerKey !== key) { S.timerKey = key; S.timerEnd = Date.now() + timer.remaining * 1000; }

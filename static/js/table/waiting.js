@@ -19,7 +19,7 @@ export function renderWaiting() {
     if (seat.is_bot) {
       const level = botLevel(seat.seat);
       badges.push(el("span", { class: "badge", "data-level": level || "" },
-        "🤖 " + t("wait.bot") + (level ? " · " + t("level." + level) : "")));
+        P10.icon("bot"), " " + t("wait.bot") + (level ? " · " + t("level." + level) : "")));
     }
     if (seat.seat === S.seat) badges.push(el("span", { class: "badge you" }, t("wait.you")));
     const controls = [];
