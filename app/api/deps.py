@@ -134,9 +134,11 @@ def replay_reader(table_id: str, number: Number, service: Service,
     return service.replay_access(table_id, number, token)
 
 
-def shared_reader(share: Annotated[str, Path(min_length=1, max_length=128,
-                                             description="the token of a share link")],
-                  service: Service) -> ReplayAccess:
+# The token of a share link in a /shared/{share}/... path.
+ShareInPath = Annotated[str, Path(min_length=1, max_length=128, description="the token of a share link")]
+
+
+def shared_reader(share: ShareInPath, service: Service) -> ReplayAccess:
     """The same read through a share link, ``/api/shared/{share}/...``: the token alone names the one finished
     game (``GameService.share_access``); 401 ``bad_share`` once it is revoked."""
     return service.share_access(share)

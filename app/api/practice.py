@@ -18,7 +18,7 @@ from app.services.practice import start_practice
 from app.services.replays import ReplayAccess
 
 from . import schemas
-from .deps import Number, ReplayReader, SharedReader, origin_allowed
+from .deps import Number, Service, ShareInPath, Token, origin_allowed
 from .routes import ERRORS, set_seat_cookie
 
 router = APIRouter(prefix="/api", responses=ERRORS, tags=["replays"])
@@ -40,24 +40,31 @@ class PracticeOut(BaseModel):
 
 @router.post("/tables/{table_id}/games/{number}/practice", status_code=201, response_model=PracticeOut)
 def practice(table_id: str, number: Number, body: PracticeIn, request: Request, response: Response,
-             access: ReplayReader) -> Any:
+             service: Service, token: Token) -> Any:
     """Play on from here: a new practice table at step ``step`` of this finished game, the asker in ``seat``
     and bots of ``level`` in the other seats; answers the table's page and the seat's token (and sets its seat
     cookie), as a join does. The readers of the replay may ask; a page of another site may not (403
     ``cross_origin``). The body is checked first (422), then the access as for every replay route."""
-    return _start(request, response, body, access)
+    _same_site(request)
+    return _start(request, response, body, service.replay_access(table_id, number, token))
 
 
 @router.post("/shared/{share}/practice", status_code=201, response_model=PracticeOut)
-def practice_shared(body: PracticeIn, request: Request, response: Response, access: SharedReader) -> Any:
+def practice_shared(share: ShareInPath, body: PracticeIn, request: Request, response: Response,
+                    service: Service) -> Any:
     """The same through a share link (401 ``bad_share`` once revoked); the practice table does not name the
     shared game's table."""
-    return _start(request, response, body, access)
+    _same_site(request)
+    return _start(request, response, body, service.share_access(share))
+
+
+def _same_site(request: Request) -> None:
+    """A request with the seat cookie (no Bearer token) from another site's page is refused."""
+    if request.headers.get("authorization") is None and not origin_allowed(request, request.app.state.settings):
+        raise ServiceError(403, "cross_origin", "a practice table is started from this site's pages")
 
 
 def _start(request: Request, response: Response, body: PracticeIn, access: ReplayAccess) -> Any:
-    if request.headers.get("authorization") is None and not origin_allowed(request, request.app.state.settings):
-        raise ServiceError(403, "cross_origin", "a practice table is started from this site's pages")
     service = request.app.state.service
 
     def bot_seats(s: Session, seats: list[Seat]) -> None:
