@@ -4,6 +4,7 @@ import { S, $, cardById, myTurnAction, nameOf, oneSelected, prompt, render, sele
 import { send } from "./commands.js";
 import { renderBuilder } from "./builder.js";
 import { renderOver } from "./scores.js";
+import { lights } from "./lights.js";
 
 const P10 = window.P10;
 const { t, el, clear } = P10;
@@ -35,7 +36,8 @@ export function renderPrompt() {
       promptNode.textContent = p.take_two ? t("prompt.draw_take_two") : p.piles.includes("discard") ? t("prompt.draw") : t("prompt.draw_only");
       P10.add(controls,
         el("button", { type: "button", class: "primary", id: "act-draw", onclick: () => send({ type: "draw", pile: "draw" }) }, t("act.draw_pile")),
-        p.piles.includes("discard") ? el("button", { type: "button", id: "act-take-discard", onclick: () => send({ type: "draw", pile: "discard" }) }, t("act.discard_pile")) : null);
+        p.piles.includes("discard") ? el("button", { type: "button", id: "act-take-discard", class: lights().discard ? "fits" : null,
+          onclick: () => send({ type: "draw", pile: "discard" }) }, t("act.discard_pile")) : null);
       break;
     case "play":
       renderPlay(p, v, promptNode, actions);
