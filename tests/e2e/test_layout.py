@@ -25,9 +25,9 @@ from typing import Any
 import pytest
 
 from . import helpers as h
-from .conftest import shot
+from .conftest import ARTIFACTS, shot
 from .layout import VIEWPORTS, check_viewports, first_move_one_tab_away, on_top, outside, show, sweep, until
-from .states import moments
+from .states import crowded, moments
 
 PHONE = (360, 740)
 DESKTOP = (1366, 800)
@@ -383,3 +383,54 @@ def test_a_phone_table_with_a_turn_timer_laid_groups_and_three_seats_in_german_a
             assert found == [], (lang, width, height, found)
     for page in pages:
         assert not page.p10_errors, page.p10_errors
+
+
+def laid_views() -> list[dict[str, Any]]:
+    """The moments with 2 and 6 seats of all three rule sets where groups lie on the table, and the most crowded
+    table of each (every seat's phase down: 24 groups of Master's phase 1 at six seats), also as a spectator
+    sees it (no hand, no prompt)."""
+    views: list[dict[str, Any]] = []
+    for ruleset in ("mattel", "master", "board"):
+        views += [v for v in moments(ruleset) if len(v["players"]) in (2, 6) and v.get("table")]
+        for seats in (2, 6):
+            full = crowded(ruleset, seats)
+            views.append(full)
+            watcher = json.loads(json.dumps(full))
+            watcher.update(seat=None, hand=[], prompt=None, my_phase=None)
+            views.append(watcher)
+    return views
+
+
+@pytest.mark.e2e
+def test_every_laid_card_of_every_seat_is_in_view_and_on_top_with_no_tap(start_server: Any, new_page: Any) -> None:
+    """Every card of every seat's laid groups (and every card lying in front of a seat) is shown with no tap,
+    at least 13×17 px, inside the viewport and on top at its centre (``layout.ON_TOP``), together with the
+    piles, the hand, the prompt and its buttons: at 360×740, 390×844, 740×360 and 768×1024, with 2 and 6
+    seats, in all three rule sets, with the builder open and closed, for a player and for a spectator; the most
+    crowded tables have every seat's phase down (``states.crowded``: Master's phase 1 is 24 groups at six
+    seats). In Russian, light, and German, dark."""
+    server = start_server(306)
+    anna, _ben, _ = h.start_two(server, new_page, "mattel", {})
+    views = laid_views()
+    failed: list[Any] = []
+    for shift, (lang, scheme) in enumerate((("ru", "light"), ("de", "dark"))):
+        anna.context.add_cookies([{"name": "lang", "value": lang, "url": server.url}])
+        anna.emulate_media(color_scheme=scheme)
+        anna.reload()
+        anna.wait_for_selector("#game:not(.hidden)")
+        until(anna, f"document.documentElement.lang === '{lang}' && P10.state.view !== null")
+        for width, height in SWEEP_VIEWPORTS:
+            anna.set_viewport_size({"width": width, "height": height})
+            until(anna, f"window.innerWidth === {width} && window.innerHeight === {height}")
+            for failure in sweep(anna, views, NAMES, shift):
+                failed.append((lang, width, height, failure))
+                if len(failed) <= 4:
+                    show(anna, views[failure["index"]], NAMES, failure["timer"], failure["building"])
+                    shot(anna, f"laid-failed-{len(failed)}")
+            for ruleset in ("mattel", "master", "board"):  # the crowded 6-seat tables, as the players see them
+                show(anna, crowded(ruleset, 6), NAMES, False, False)
+                shot(anna, f"laid-{lang}-{scheme}-{ruleset}-{width}x{height}")
+    if failed:
+        (ARTIFACTS / "laid-failures.json").write_text(json.dumps(failed, indent=1))
+    assert not failed, (len(failed), [(lang, w, h, f["index"], f["what"], f["found"]) for lang, w, h, f in failed[:12]])
+    assert not anna.p10_errors, anna.p10_errors

@@ -113,13 +113,13 @@ export function initPlayers() {
     if (!seatNode || ids.length !== 1) return;
     playOnSeat(ids[0], Number(seatNode.dataset.seat));
   });
-  window.addEventListener("resize", () => fit());
+  window.addEventListener("resize", () => fitFelt());
   if (window.ResizeObserver) {
     let last = "";
     new ResizeObserver((entries) => {
       const r = entries[0].contentRect;
       const size = Math.round(r.width) + "x" + Math.round(r.height);
-      if (size !== last) { last = size; fit(); }
+      if (size !== last) { last = size; fitFelt(); }
     }).observe($("field"));
   }
 }
@@ -238,15 +238,16 @@ export function renderPlayers() {
       "aria-label": nameOf(p.seat) + (onTurn ? ", " + t("table.turn") : "") },
     el("div", { class: "seat-top" }, head), laid));
   });
-  fit();
   fillZoom();
 }
 
 /* The felt's density: the largest laid cards (0) with which every seat and all it has laid fit the felt
-   without scrolling, else the smallest (DENSITIES - 1), with which the felt scrolls. The felt's other
-   contents (the board's ring, which grows into the room left) are measured as they are. */
+   without scrolling, else the smallest (DENSITIES - 1), with which the felt scrolls. Run once the whole page
+   is drawn (render.js; the dock's height decides the felt's) and when the felt changes size. The felt's
+   other contents (the board's ring, which grows into the room left) are measured as they are. */
 const DENSITIES = 6;
-function fit() {
+const COMPACT = 3;  // from this density on, each chip is one line (app.css)
+export function fitFelt() {
   const box = $("players"), field = $("field");
   if (!box || !field || !box.firstChild) return;
   const bottom = () => {
@@ -258,8 +259,8 @@ function fit() {
   field.scrollTop = 0;
   for (let d = 0; d < DENSITIES; d++) {
     box.dataset.density = String(d);
+    box.classList.toggle("compact", d >= COMPACT);
     if (box.getBoundingClientRect().bottom <= bottom() + 0.5 && box.scrollWidth <= box.clientWidth + 0.5) break;
   }
   field.scrollTop = top;
 }
-P10.table.fitFelt = fit;
