@@ -248,19 +248,22 @@ export function renderPlayers() {
 const DENSITIES = 6;
 const COMPACT = 3;  // from this density on, each chip is one line (app.css)
 export function fitFelt() {
-  const box = $("players"), field = $("field");
-  if (!box || !field || !box.firstChild) return;
-  const bottom = () => {
-    const f = field.getBoundingClientRect();
-    const style = getComputedStyle(field);
-    return f.bottom - parseFloat(style.paddingBottom || "0") - parseFloat(style.borderBottomWidth || "0");
-  };
-  const top = field.scrollTop;
-  field.scrollTop = 0;
+  const box = $("players");
+  if (!box || !box.firstChild) return;
+  // the box the seats scroll in: the felt, or (the board game sideways, app.css) the seats' own box
+  let scroller = box.parentElement;
+  while (scroller && (getComputedStyle(scroller).display === "contents" || getComputedStyle(scroller).overflowY === "visible")) {
+    scroller = scroller.parentElement;
+  }
+  if (!scroller) return;
+  const style = getComputedStyle(scroller);
+  const limit = scroller.getBoundingClientRect().bottom - parseFloat(style.paddingBottom || "0") - parseFloat(style.borderBottomWidth || "0");
+  const top = scroller.scrollTop;
+  scroller.scrollTop = 0;
   for (let d = 0; d < DENSITIES; d++) {
     box.dataset.density = String(d);
     box.classList.toggle("compact", d >= COMPACT);
-    if (box.getBoundingClientRect().bottom <= bottom() + 0.5 && box.scrollWidth <= box.clientWidth + 0.5) break;
+    if (box.getBoundingClientRect().bottom <= limit + 0.5 && box.scrollWidth <= box.clientWidth + 0.5) break;
   }
-  field.scrollTop = top;
+  scroller.scrollTop = top;
 }
