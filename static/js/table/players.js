@@ -245,7 +245,7 @@ export function renderPlayers() {
    without scrolling, else the smallest (DENSITIES - 1), with which the felt scrolls. Run once the whole page
    is drawn (render.js; the dock's height decides the felt's) and when the felt changes size. The felt's
    other contents (the board's ring, which grows into the room left) are measured as they are. */
-const DENSITIES = 6;
+const DENSITIES = 7;
 const COMPACT = 3;  // from this density on, each chip is one line (app.css)
 export function fitFelt() {
   const box = $("players");
@@ -260,10 +260,15 @@ export function fitFelt() {
   const limit = scroller.getBoundingClientRect().bottom - parseFloat(style.paddingBottom || "0") - parseFloat(style.borderBottomWidth || "0");
   const top = scroller.scrollTop;
   scroller.scrollTop = 0;
-  for (let d = 0; d < DENSITIES; d++) {
+  const fits = () => box.getBoundingClientRect().bottom <= limit + 0.5 && box.scrollWidth <= box.clientWidth + 0.5;
+  scroller.classList.remove("felt-tight");
+  let d = 0;
+  for (; d < DENSITIES; d++) {
     box.dataset.density = String(d);
     box.classList.toggle("compact", d >= COMPACT);
-    if (box.getBoundingClientRect().bottom <= limit + 0.5 && box.scrollWidth <= box.clientWidth + 0.5) break;
+    if (fits()) break;
   }
+  // still too much at the densest: the board's ring gives up a little of its height (app.css)
+  if (d === DENSITIES) scroller.classList.add("felt-tight");
   scroller.scrollTop = top;
 }

@@ -56,7 +56,7 @@ export function renderPrompt() {
     case "take_offer":
       promptNode.textContent = t("prompt.take_offer");
       P10.add(controls, el("div", { class: "choice-cards" }, p.offers.filter((o) => o.card).map((o) => el("div", { class: "choice" },
-        P10.cardEl(o.card), el("small", null, nameOf(o.seat)),
+        P10.cardEl(o.card, { small: true }), el("small", null, nameOf(o.seat)),
         el("button", { type: "button", onclick: () => send({ type: "take_offer", card: o.card.id }) }, t("act.take"))))));
       break;
     case "keep_hand":
