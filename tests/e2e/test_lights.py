@@ -18,7 +18,7 @@ import pytest
 from . import helpers as h
 from .conftest import shot
 from .layout import show, until
-from .states import moments
+from .states import crowded, hit_possible, moments
 
 LIT = ("() => ({cards: [...document.querySelectorAll('#hand .card.lit')].map((n) => Number(n.dataset.cardId)).sort(),"
        " groups: [...document.querySelectorAll('#players .group.fits')].map((n) => Number(n.dataset.group)).sort()})")
@@ -122,4 +122,32 @@ def test_the_discard_pile_is_lit_when_its_top_card_fits_the_phase(start_server: 
                   and "discard" in (p.get("piles") or []))
     show(anna, other, NAMES[:len(other["players"])], False, False)
     assert anna.locator("#pile-discard.fits").count() == 0 and anna.locator("#pile-discard:not(:disabled)").count() == 1
+    assert not anna.p10_errors, anna.p10_errors
+
+
+@pytest.mark.e2e
+def test_the_felt_pictures_of_the_docs(start_server: Any, new_page: Any) -> None:
+    """docs/screenshots/ (with UPDATE_SCREENSHOTS=1, else test-artifacts/ only): a 6-seat Russian table at
+    360×740 with three phases laid, light and dark, and a German 3-seat table with a hit lit (the hand card
+    and the group it fits), each checked with ``layout.ON_TOP`` first."""
+    server = start_server(306)
+    anna, _ben, _ = h.start_two(server, new_page, "mattel", {})
+    anna.set_viewport_size({"width": 360, "height": 740})
+    for lang, scheme, view, names, name in (
+            ("ru", "light", crowded("mattel", 6, False), ["Анна", "Борис", "Кьяра", "Дима", "Бот 5", "Бот 6"],
+             "table-felt-6-seats-ru-phone-light"),
+            ("ru", "dark", crowded("mattel", 6, False), ["Анна", "Борис", "Кьяра", "Дима", "Бот 5", "Бот 6"],
+             "table-felt-6-seats-ru-phone-dark"),
+            ("de", "light", hit_possible("mattel", 3, 1724), ["Anna", "Boris", "Chiara"], "table-hit-lit-3-seats-de-phone")):
+        anna.context.add_cookies([{"name": "lang", "value": lang, "url": server.url}])
+        anna.emulate_media(color_scheme=scheme)
+        anna.reload()
+        anna.wait_for_selector("#game:not(.hidden)")
+        until(anna, f"document.documentElement.lang === '{lang}' && P10.state.view !== null")
+        found = show(anna, view, names, False, False)
+        assert found == [], (name, found)
+        if name.startswith("table-hit"):
+            assert anna.evaluate(LIT) == expected(view["prompt"]) and anna.evaluate(LIT)["groups"]
+        anna.evaluate("document.activeElement && document.activeElement.blur()")
+        shot(anna, name, docs=True)
     assert not anna.p10_errors, anna.p10_errors
