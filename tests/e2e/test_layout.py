@@ -335,10 +335,10 @@ def test_a_phone_table_with_a_turn_timer_laid_groups_and_three_seats_in_german_a
         start_server: Any, new_page: Any) -> None:
     """A 3-seat Mattel table with the relaxed turn timer, once a phase lies on the table and Anna is on turn:
     Anna's page in German (her own clock, "Deine Zeit") and Ben's in Russian (Anna's clock, under her long
-    name) at 360×740, light and dark, with the laying seat's chip folded (as a phone starts it) and opened, then
-    at 740×360 and 1024×768. The piles, the hand, the prompt, the timer, the title and every seat's name are
-    whole and on top (``layout.ON_TOP``); the pictures go to test-artifacts/
-    (``table-3-seats-timer-<lang>-<folded|open>-<scheme>``, ``table-3-seats-timer-<lang>-<width>x<height>``)."""
+    name) at 360×740, light and dark, the laid groups in front of the laying seat with no tap, then at 740×360
+    and 1024×768. The piles, the hand, the prompt, the timer, the title, every seat's name and every laid card
+    are whole and on top (``layout.ON_TOP``); the pictures go to test-artifacts/
+    (``table-3-seats-timer-<lang>-<scheme>``, ``table-3-seats-timer-<lang>-<width>x<height>``)."""
     server = start_server(LAID_SEED)
     anna = new_page(locale="de-DE", width=PHONE[0], height=PHONE[1])
     ben = new_page(locale="ru-RU", width=PHONE[0], height=PHONE[1])
@@ -364,16 +364,13 @@ def test_a_phone_table_with_a_turn_timer_laid_groups_and_three_seats_in_german_a
     for page, lang in ((anna, "de"), (ben, "ru")):
         assert page.evaluate("document.documentElement.lang") == lang
         assert page.locator("#timer").is_visible()
-        for chip in ("folded", "open"):  # the laid phase's seat as the page shows it, then opened with a tap
-            if chip == "open":
-                page.click(f"#groups-toggle-{layer}")
-                page.wait_for_selector(f"#players [data-seat='{layer}'] .group")
-            for scheme in ("light", "dark"):
-                page.emulate_media(color_scheme=scheme)
-                until(page, f"P10.darkTheme() === {str(scheme == 'dark').lower()}")
-                found = outside(page) + on_top(page)
-                shot(page, f"table-3-seats-timer-{lang}-{chip}-{scheme}")
-                assert found == [], (lang, chip, scheme, found)
+        page.wait_for_selector(f"#players [data-seat='{layer}'] .group")  # in front of its seat, with no tap
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            until(page, f"P10.darkTheme() === {str(scheme == 'dark').lower()}")
+            found = outside(page) + on_top(page)
+            shot(page, f"table-3-seats-timer-{lang}-{scheme}")
+            assert found == [], (lang, scheme, found)
         page.emulate_media(color_scheme="light")
         for width, height in ((740, 360), (1024, 768)):  # the same table sideways and on a tablet
             page.set_viewport_size({"width": width, "height": height})
