@@ -201,7 +201,9 @@ ON_TOP = """() => {
   [...laid, ...fronts].forEach((n) => {
     if (!shown(n)) return;
     const r = n.getBoundingClientRect();
-    if (r.width < 13 || r.height < 17) out.push('laid card ' + n.dataset.cardId + ' too small ' + Math.round(r.width) + 'x' + Math.round(r.height));
+    if (r.width < 13 || r.height < 17) {
+      out.push('laid card ' + n.dataset.cardId + ' too small ' + Math.round(r.width) + 'x' + Math.round(r.height));
+    }
     check(n, 'laid');
   });
   const prompt = document.getElementById('prompt');

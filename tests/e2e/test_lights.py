@@ -138,7 +138,8 @@ def test_the_felt_pictures_of_the_docs(start_server: Any, new_page: Any) -> None
              "table-felt-6-seats-ru-phone-light"),
             ("ru", "dark", crowded("mattel", 6, False), ["Анна", "Борис", "Кьяра", "Дима", "Бот 5", "Бот 6"],
              "table-felt-6-seats-ru-phone-dark"),
-            ("de", "light", hit_possible("mattel", 3, 1724), ["Anna", "Boris", "Chiara"], "table-hit-lit-3-seats-de-phone")):
+            ("de", "light", hit_possible("mattel", 3, 1724), ["Anna", "Boris", "Chiara"],
+             "table-hit-lit-3-seats-de-phone")):
         anna.context.add_cookies([{"name": "lang", "value": lang, "url": server.url}])
         anna.emulate_media(color_scheme=scheme)
         anna.reload()

@@ -15,8 +15,8 @@ from . import helpers as h
 from .conftest import shot
 from .test_motion import SEED, draw_and_lay
 
-CHIP_AT = "s => { const r = document.querySelector(`#players article[data-seat='${s}'] .seat-top`).getBoundingClientRect();" \
-          " return [Math.round(r.left), Math.round(r.top)]; }"
+CHIP_AT = ("s => { const r = document.querySelector(`#players article[data-seat='${s}'] .seat-top`)"
+           ".getBoundingClientRect(); return [Math.round(r.left), Math.round(r.top)]; }")
 ORDER = "() => [...document.querySelectorAll('#players article[data-seat]')].map((n) => Number(n.dataset.seat))"
 
 

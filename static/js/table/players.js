@@ -159,9 +159,6 @@ export function phaseText(number, v) {
 }
 P10.phaseText = phaseText;
 
-/** Kept for the drag and drop module: every seat's groups are always shown. */
-export function groupsOpen() { return true; }
-
 /* A fact in short (shown in the compact chip) and in words (shown on wide screens, and always to screen readers). */
 function fact(kind, short, long, extra) {
   return el("span", { class: "fact fact-" + kind + (extra ? " " + extra : "") },
