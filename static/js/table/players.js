@@ -202,11 +202,11 @@ export function renderPlayers() {
     if (onTurn) classes.push("on-turn");
     if (awaited.has(p.seat)) classes.push("awaited");
     const turned = (p.turned || []).length && p.seat !== S.seat
-      ? el("div", { class: "in-front turned-cards", "aria-label": t("board.turned") },
+      ? el("div", { class: "in-front turned-cards", role: "group", "aria-label": t("board.turned") },
         el("span", { class: "in-front-label" }, t("board.turned") + ":"), p.turned.map(miniCard))
       : null;
     const front = (p.in_front || []).length
-      ? el("div", { class: "in-front", "aria-label": t("table.in_front") },
+      ? el("div", { class: "in-front", role: "group", "aria-label": t("table.in_front") },
         el("span", { class: "in-front-label" }, t("table.in_front") + ":"), p.in_front.map(miniCard))
       : null;
     const groups = [];
@@ -228,7 +228,7 @@ export function renderPlayers() {
     ];
     // What the seat has laid lies in front of it on the felt, always (its groups, the cards in front of it).
     const laid = front || turned || groups.length
-      ? el("div", { class: "seat-felt", id: "groups-" + p.seat, "aria-label": t("table.groups_n", { n: groups.length }) },
+      ? el("div", { class: "seat-felt", id: "groups-" + p.seat, role: "group", "aria-label": t("table.groups_n", { n: groups.length }) },
         front, turned, groups.length ? el("div", { class: "groups" }, groups) : null)
       : null;
     box.appendChild(el("article", { class: classes.join(" "), "data-seat": p.seat,
@@ -257,15 +257,23 @@ export function fitFelt() {
   const limit = scroller.getBoundingClientRect().bottom - parseFloat(style.paddingBottom || "0") - parseFloat(style.borderBottomWidth || "0");
   const top = scroller.scrollTop;
   scroller.scrollTop = 0;
-  const fits = () => box.getBoundingClientRect().bottom <= limit + 0.5 && box.scrollWidth <= box.clientWidth + 0.5;
-  scroller.classList.remove("felt-tight");
-  let d = 0;
-  for (; d < DENSITIES; d++) {
+  const fits = (d) => {
     box.dataset.density = String(d);
     box.classList.toggle("compact", d >= COMPACT);
-    if (fits()) break;
+    return box.getBoundingClientRect().bottom <= limit + 0.5 && box.scrollWidth <= box.clientWidth + 0.5;
+  };
+  scroller.classList.remove("felt-tight");
+  // nothing laid: nothing to fit; else the largest that fits (a binary search: fewer layouts per render)
+  if (!box.querySelector("[data-card-id]") || fits(0)) { fits(0); scroller.scrollTop = top; return; }
+  let lo = 1, hi = DENSITIES - 1;
+  if (!fits(hi)) {
+    scroller.classList.add("felt-tight");  // still too much at the densest: the board's ring gives a little (app.css)
+  } else {
+    while (lo < hi) {
+      const mid = Math.floor((lo + hi) / 2);
+      if (fits(mid)) hi = mid; else lo = mid + 1;
+    }
+    fits(hi);
   }
-  // still too much at the densest: the board's ring gives up a little of its height (app.css)
-  if (d === DENSITIES) scroller.classList.add("felt-tight");
   scroller.scrollTop = top;
 }
