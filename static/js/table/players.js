@@ -143,8 +143,9 @@ function hitButtons(group, index) {
 function groupEl(group, index, lit) {
   const label = P10.groupLabel(group);
   const name = t("table.group_n", { n: index + 1 }) + ": " + label;
-  const cards = el("button", { type: "button", class: "group-cards", "aria-label": name + " – " + P10.cardsText(group.cards),
-    onclick: (event) => tapGroup(event, index, group.owner) }, group.cards.map(miniCard));
+  // named by its content (the group's words, then each card's), so that the name holds what it shows
+  const cards = el("button", { type: "button", class: "group-cards", onclick: (event) => tapGroup(event, index, group.owner) },
+    el("span", { class: "sr-only" }, name + ":"), group.cards.map(miniCard));
   const node = el("div", { class: "group" + (lit ? " fits" : ""), "data-group": index, "data-kind": group.kind,
     role: "group", "aria-label": name }, cards);
   // Hit buttons only where the selected card may legally go (the prompt's hits, from the engine).
