@@ -88,7 +88,8 @@ def check_viewports(page: Any, where: str, home: tuple[int, int]) -> None:
 
 
 # What a player must see and reach at every moment of their turn, checked in the page: the draw and discard
-# piles (Master's blue pile; the board game's ring and the fields the pawn may move to), every card of the hand
+# piles (Master's blue pile; the board game's ring and the fields the pawn may move to), every card of every
+# seat's laid groups and of the cards lying in front of the seats (with no tap), every card of the hand
 # (the part of it the next card leaves free, and its corner index), the prompt and every control of the turn
 # area and the builder. Each must lie inside the viewport and inside every scrolling box around it, AND be the
 # element at its centre (document.elementFromPoint): not covered by an overlay, a drawer, a toast or a
@@ -185,6 +186,29 @@ ON_TOP = """() => {
     if (c.right > n.left + 0.5 && n.right > c.left + 0.5 && c.bottom > n.top + 0.5 && n.bottom > c.top + 0.5) {
       out.push('card ' + card.dataset.cardId + ': the corner index overlaps the big number');
     }
+  });
+  // Every card of every seat's laid groups and every card lying in front of a seat, with no tap: shown, big
+  // enough to read its corner index (at least 13x17 px), inside the viewport and on top at its centre.
+  const laid = [...document.querySelectorAll('#players [data-group] [data-card-id]')];
+  const onTable = (view.table || []).reduce((a, g) => a + g.cards.length, 0);
+  const inView = laid.filter(shown).length;
+  if (inView !== onTable) out.push('laid cards shown: ' + inView + ' of ' + onTable);
+  const front = (view.players || []).reduce((a, p) => a + (p.in_front || []).length, 0);
+  const fronts = [...document.querySelectorAll('#players .in-front [data-card-id]')];
+  if (fronts.filter((n) => n.closest('.in-front:not(.turned-cards)')).filter(shown).length !== front) {
+    out.push('cards in front shown: ' + fronts.length + ' of ' + front);
+  }
+  // In view: all of them, except while the player's own lay-down is being built and while the dock lists the
+  // most choices (Give-me-five offers, the board game's free choice, search and the number to ask for): then
+  // the felt may scroll.
+  const roomy = !P10.state.building && !['take_offer', 'choose', 'search', 'ask'].includes((view.prompt || {}).action);
+  [...laid, ...fronts].forEach((n) => {
+    if (!shown(n) || !roomy) return;
+    const r = n.getBoundingClientRect();
+    if (r.width < 13 || r.height < 17) {
+      out.push('laid card ' + n.dataset.cardId + ' too small ' + Math.round(r.width) + 'x' + Math.round(r.height));
+    }
+    check(n, 'laid');
   });
   const prompt = document.getElementById('prompt');
   if (prompt.textContent.trim()) check(prompt, 'prompt');

@@ -94,3 +94,80 @@ def moments(ruleset_id: str) -> list[dict[str, Any]]:
     if len(fullest["hand"]) < LARGEST_HAND[ruleset_id]:
         out.append(_deal_more(ruleset_id, fullest, LARGEST_HAND[ruleset_id]))
     return out
+
+
+def _laid(view: dict[str, Any]) -> int:
+    return sum(len(g["cards"]) for g in view.get("table") or [])
+
+
+@cache
+def crowded(ruleset_id: str, seats: int, fill: bool = True) -> dict[str, Any]:
+    """A play-stage view of ``ruleset_id`` with ``seats`` seats and as much laid as a round shows: the view of
+    the game from :func:`moments`' seed with the most laid cards, then every seat without groups given a copy
+    of the groups of the seat with the most (fresh card ids): every seat has its phase down (Master's phase 1
+    is four groups a seat, 24 at six seats). With ``fill`` false, the game's own view as it was."""
+    ruleset = registry.get(ruleset_id)
+    seed = 700 + seats
+    state = ruleset.new_game(seed, seats, ruleset.parse_options(OPTIONS[ruleset_id]))
+    rng = random.Random(seed)
+    best: dict[str, Any] | None = None
+    for _step in range(3000):
+        if ruleset.is_over(state):
+            break
+        seat = ruleset.awaited(state)[0]
+        view = ruleset.player_view(state, seat)
+        if (view.get("prompt") or {}).get("action") == "play" and (best is None or _laid(view) > _laid(best)):
+            best = view
+        legal = ruleset.legal_commands(state, seat)
+        preferred = [c for c in legal if ruleset.command_to_json(c)["type"] in PREFERRED[:2]]
+        state, _ = ruleset.apply(state, seat, rng.choice(preferred or list(legal)))
+    assert best is not None
+    view = json.loads(json.dumps(best))
+    view["seats"] = seats
+    view.setdefault("seat", seat)
+    view.setdefault("timer", None)
+    if not fill:
+        return view
+    table = view["table"]
+    owners = {g["owner"] for g in table}
+    richest = max(owners, key=lambda s: sum(len(g["cards"]) for g in table if g["owner"] == s))
+    model = [g for g in table if g["owner"] == richest]
+    next_id = 20_000
+    for player in view["players"]:
+        if player["seat"] in owners:
+            continue
+        for group in model:
+            copy = json.loads(json.dumps(group))
+            copy["owner"] = player["seat"]
+            for card in copy["cards"]:
+                card["id"] = next_id
+                next_id += 1
+            table.append(copy)
+        player["laid"] = True
+    view["seats"] = seats
+    view.setdefault("seat", seat)
+    view.setdefault("timer", None)
+    return view
+
+
+@cache
+def hit_possible(ruleset_id: str, seats: int, seed: int) -> dict[str, Any]:
+    """The first play-stage view of a game from ``seed`` (the policy of :func:`moments`) in which the seat on
+    turn may hit a group of another seat."""
+    ruleset = registry.get(ruleset_id)
+    state = ruleset.new_game(seed, seats, ruleset.parse_options(OPTIONS[ruleset_id]))
+    rng = random.Random(seed)
+    for _step in range(3000):
+        if ruleset.is_over(state):
+            break
+        seat = ruleset.awaited(state)[0]
+        view = ruleset.player_view(state, seat)
+        prompt = view.get("prompt") or {}
+        table = view.get("table") or []
+        if prompt.get("action") == "play" and any(table[h["group"]]["owner"] != seat for h in prompt.get("hits") or []):
+            view.update(seats=seats, seat=seat, timer=None)
+            return view
+        legal = ruleset.legal_commands(state, seat)
+        preferred = [c for c in legal if ruleset.command_to_json(c)["type"] == "lay_phase"]
+        state, _ = ruleset.apply(state, seat, rng.choice(preferred or list(legal)))
+    raise AssertionError("no hit onto another seat's group in this game")

@@ -25,9 +25,9 @@ from typing import Any
 import pytest
 
 from . import helpers as h
-from .conftest import shot
+from .conftest import ARTIFACTS, shot
 from .layout import VIEWPORTS, check_viewports, first_move_one_tab_away, on_top, outside, show, sweep, until
-from .states import moments
+from .states import crowded, moments
 
 PHONE = (360, 740)
 DESKTOP = (1366, 800)
@@ -318,6 +318,8 @@ def test_every_moment_of_every_rule_set_fits_one_screen_on_top_in_every_language
             if lang in ("de", "ru") and (width, height) == (360, 740):
                 shot(anna, f"card-words-{lang}-{width}x{height}")
     # what failed, in words (the moment and what of it was not on top), readable in pytest's one-line message
+    if failed:
+        (ARTIFACTS / "layout-sweep-failures.json").write_text(json.dumps(failed, indent=1))
     assert not failed, (len(failed), [(lang, w, h, f["what"], f["found"]) for lang, w, h, f in failed[:12]])
     assert not covered, ("covered while notices show", len(covered), covered[:8])
     assert not words, ("card words", len(words), words[:12])
@@ -335,10 +337,10 @@ def test_a_phone_table_with_a_turn_timer_laid_groups_and_three_seats_in_german_a
         start_server: Any, new_page: Any) -> None:
     """A 3-seat Mattel table with the relaxed turn timer, once a phase lies on the table and Anna is on turn:
     Anna's page in German (her own clock, "Deine Zeit") and Ben's in Russian (Anna's clock, under her long
-    name) at 360×740, light and dark, with the laying seat's chip folded (as a phone starts it) and opened, then
-    at 740×360 and 1024×768. The piles, the hand, the prompt, the timer, the title and every seat's name are
-    whole and on top (``layout.ON_TOP``); the pictures go to test-artifacts/
-    (``table-3-seats-timer-<lang>-<folded|open>-<scheme>``, ``table-3-seats-timer-<lang>-<width>x<height>``)."""
+    name) at 360×740, light and dark, the laid groups in front of the laying seat with no tap, then at 740×360
+    and 1024×768. The piles, the hand, the prompt, the timer, the title, every seat's name and every laid card
+    are whole and on top (``layout.ON_TOP``); the pictures go to test-artifacts/
+    (``table-3-seats-timer-<lang>-<scheme>``, ``table-3-seats-timer-<lang>-<width>x<height>``)."""
     server = start_server(LAID_SEED)
     anna = new_page(locale="de-DE", width=PHONE[0], height=PHONE[1])
     ben = new_page(locale="ru-RU", width=PHONE[0], height=PHONE[1])
@@ -364,16 +366,13 @@ def test_a_phone_table_with_a_turn_timer_laid_groups_and_three_seats_in_german_a
     for page, lang in ((anna, "de"), (ben, "ru")):
         assert page.evaluate("document.documentElement.lang") == lang
         assert page.locator("#timer").is_visible()
-        for chip in ("folded", "open"):  # the laid phase's seat as the page shows it, then opened with a tap
-            if chip == "open":
-                page.click(f"#groups-toggle-{layer}")
-                page.wait_for_selector(f"#players [data-seat='{layer}'] .group")
-            for scheme in ("light", "dark"):
-                page.emulate_media(color_scheme=scheme)
-                until(page, f"P10.darkTheme() === {str(scheme == 'dark').lower()}")
-                found = outside(page) + on_top(page)
-                shot(page, f"table-3-seats-timer-{lang}-{chip}-{scheme}")
-                assert found == [], (lang, chip, scheme, found)
+        page.wait_for_selector(f"#players [data-seat='{layer}'] .group")  # in front of its seat, with no tap
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            until(page, f"P10.darkTheme() === {str(scheme == 'dark').lower()}")
+            found = outside(page) + on_top(page)
+            shot(page, f"table-3-seats-timer-{lang}-{scheme}")
+            assert found == [], (lang, scheme, found)
         page.emulate_media(color_scheme="light")
         for width, height in ((740, 360), (1024, 768)):  # the same table sideways and on a tablet
             page.set_viewport_size({"width": width, "height": height})
@@ -383,3 +382,67 @@ def test_a_phone_table_with_a_turn_timer_laid_groups_and_three_seats_in_german_a
             assert found == [], (lang, width, height, found)
     for page in pages:
         assert not page.p10_errors, page.p10_errors
+
+
+def laid_views() -> list[dict[str, Any]]:
+    """The moments with 2 and 6 seats of all three rule sets where groups lie on the table, and the most crowded
+    table of each (every seat's phase down: 24 groups of Master's phase 1 at six seats), also as a spectator
+    sees it (no hand, no prompt)."""
+    views: list[dict[str, Any]] = []
+    for ruleset in ("mattel", "master", "board"):
+        views += [v for v in moments(ruleset) if len(v["players"]) in (2, 6) and v.get("table")]
+        for seats in (2, 6):
+            full = crowded(ruleset, seats)
+            views.append(full)
+            watcher = json.loads(json.dumps(full))
+            watcher.update(seat=None, hand=[], prompt=None, my_phase=None)
+            views.append(watcher)
+    return views
+
+
+# The prompts whose dock takes most of a phone's height (the Give-me-five offers to choose from, R-11; the
+# board game's free choice, discard-pile search and the number to ask for, B-5): there the felt still scrolls
+# at its densest
+# (``layout.ON_TOP`` then checks that every laid card is shown, not that it is in view).
+TALL_DOCK = {"take_offer", "choose", "search", "ask"}
+
+
+@pytest.mark.e2e
+def test_every_laid_card_of_every_seat_is_in_view_and_on_top_with_no_tap(start_server: Any, new_page: Any) -> None:
+    """Every card of every seat's laid groups (and every card lying in front of a seat) is shown with no tap,
+    at least 13×17 px, inside the viewport and on top at its centre (``layout.ON_TOP``), together with the
+    piles, the hand, the prompt and its buttons: at 360×740, 390×844, 740×360 and 768×1024, with 2 and 6
+    seats, in all three rule sets, with and without a turn timer, for a player and for a spectator; the most
+    crowded tables have every seat's phase down (``states.crowded``: Master's phase 1 is 24 groups at six
+    seats). In Russian, light, and German, dark. The builder is closed (it is the player's own lay-down being
+    made), and the prompts of :data:`TALL_DOCK` are left out."""
+    server = start_server(306)
+    anna, _ben, _ = h.start_two(server, new_page, "mattel", {})
+    views = [v for v in laid_views() if ((v.get("prompt") or {}).get("action")) not in TALL_DOCK]
+    failed: list[Any] = []
+    for shift, (lang, scheme) in enumerate((("ru", "light"), ("de", "dark"))):
+        anna.context.add_cookies([{"name": "lang", "value": lang, "url": server.url}])
+        anna.emulate_media(color_scheme=scheme)
+        anna.reload()
+        anna.wait_for_selector("#game:not(.hidden)")
+        until(anna, f"document.documentElement.lang === '{lang}' && P10.state.view !== null")
+        for width, height in SWEEP_VIEWPORTS:
+            anna.set_viewport_size({"width": width, "height": height})
+            until(anna, f"window.innerWidth === {width} && window.innerHeight === {height}")
+            until(anna, "document.getAnimations().every(a => a.playState !== 'running' || "
+                        "a.effect.getComputedTiming().endTime === Infinity)")
+            for index, view in enumerate(views):
+                timer = (index + shift) % 2 == 0
+                found = show(anna, view, NAMES, timer, False)
+                if found:
+                    failed.append((lang, width, height, index, view["ruleset"], len(view["players"]),
+                                   (view.get("prompt") or {}).get("action"), found[:3]))
+                    if len(failed) <= 4:
+                        shot(anna, f"laid-failed-{len(failed)}")
+            for ruleset in ("mattel", "master", "board"):  # the crowded 6-seat tables, as the players see them
+                show(anna, crowded(ruleset, 6), NAMES, False, False)
+                shot(anna, f"laid-{lang}-{scheme}-{ruleset}-{width}x{height}")
+    if failed:
+        (ARTIFACTS / "laid-failures.json").write_text(json.dumps(failed, indent=1))
+    assert not failed, (len(failed), failed[:12])
+    assert not anna.p10_errors, anna.p10_errors

@@ -1,6 +1,7 @@
-"""An opponent's laid groups fold behind a disclosure button, in real Chromium: open by default on a wide
-screen, folded on a phone, the player's choice remembered in this browser, and folded groups that hold a legal
-target of the selected card opening for the moment (C-4).
+"""Every seat's laid groups lie on the felt in front of it, always shown, in real Chromium: on a wide screen and
+on a phone, with no tap; the chips keep the seating order and one's own chip stays where it was when it lays;
+a tap on a group enlarges it (its cards as cards, its words); a selected card's legal groups are lit with their
+hit buttons (C-4).
 
 Seed 63 (Mattel, two players, as in test_motion): Anna lays phase 1 (two groups) on her first turn."""
 
@@ -11,77 +12,79 @@ from typing import Any
 import pytest
 
 from . import helpers as h
+from .conftest import shot
 from .test_motion import SEED, draw_and_lay
 
-TOGGLE = "#groups-toggle-0"
-GROUPS = "#groups-0"
-
-
-def shown(page: Any) -> bool:
-    return bool(page.locator(f"{GROUPS} [data-group]").first.is_visible())
+CHIP_AT = ("s => { const r = document.querySelector(`#players article[data-seat='${s}'] .seat-top`)"
+           ".getBoundingClientRect(); return [Math.round(r.left), Math.round(r.top)]; }")
+ORDER = "() => [...document.querySelectorAll('#players article[data-seat]')].map((n) => Number(n.dataset.seat))"
 
 
 @pytest.mark.e2e
-def test_opponents_laid_groups_fold_open_wide_folded_on_a_phone_and_remembered(start_server: Any,
-                                                                               new_page: Any) -> None:
+def test_laid_groups_lie_in_front_of_their_seat_with_no_tap_and_a_tap_enlarges_one(start_server: Any,
+                                                                                   new_page: Any) -> None:
     server = start_server(SEED)
-    anna, ben, _ = h.start_two(server, new_page, "mattel", {})
+    anna, ben, _ = h.start_two(server, new_page, "mattel", {}, ben_width=360)
+    anna.set_viewport_size({"width": 360, "height": 740})
+    seat = h.view(anna)["seat"]
+    before = anna.evaluate(CHIP_AT, seat)
     draw_and_lay(anna)
     h.wait_version(ben, 2)
+    table = h.view(anna)["table"]
+    assert len(table) == 2
+    for page in (anna, ben):
+        assert page.evaluate(ORDER) == sorted(page.evaluate(ORDER))  # the seating order
+        assert page.locator("#groups-toggle-0").count() == 0  # nothing to unfold
+        for index, group in enumerate(table):
+            node = page.locator(f"#players article[data-seat='{group['owner']}'] [data-group='{index}']")
+            assert node.is_visible()
+            for card in group["cards"]:
+                assert node.locator(f"[data-card-id='{card['id']}']").is_visible()
+    assert anna.evaluate(CHIP_AT, seat) == before  # one's own chip stays where it was
+    shot(ben, "opponents-groups-phone")
 
-    # Anna's own groups never fold; on Ben's wide screen hers are open, with the button saying so.
-    assert anna.locator(TOGGLE).count() == 0 and anna.locator("#players [data-group]").count() == 2
-    ben.wait_for_selector(f"{TOGGLE}[aria-expanded=true]")
-    assert (ben.text_content(TOGGLE) or "").strip().endswith("2 laid groups")
-    assert ben.get_attribute(TOGGLE, "aria-controls") == "groups-0" and shown(ben)
+    # A tap on one of Anna's groups enlarges it on Ben's phone: its words and its cards as cards; Close ends it.
+    ben.click("#players [data-group='0'] .group-cards")
+    ben.wait_for_selector("#group-zoom[open]")
+    assert "Anna" in (ben.text_content("#group-zoom-title") or "")
+    assert ben.locator("#group-zoom-body .card:not(.mini)").count() == len(table[0]["cards"])
+    shot(ben, "opponents-group-enlarged")
+    ben.click("#group-zoom-close")
+    ben.wait_for_selector("#group-zoom:not([open])", state="attached")
+    assert not ben.evaluate("document.getElementById('group-zoom').open")
 
-    # On a phone they start folded; a tap opens them, and the choice survives a reload.
-    ben.set_viewport_size({"width": 360, "height": 740})
-    ben.reload()
-    ben.wait_for_selector(f"{TOGGLE}[aria-expanded=false]")
-    assert not shown(ben)
-    ben.click(TOGGLE)
-    ben.wait_for_selector(f"{TOGGLE}[aria-expanded=true]")
-    assert shown(ben)
-    ben.reload()
-    ben.wait_for_selector(f"{TOGGLE}[aria-expanded=true]")
-    assert shown(ben)
-    ben.focus(TOGGLE)
-    ben.keyboard.press("Enter")  # the keyboard folds them again
-    ben.wait_for_selector(f"{TOGGLE}[aria-expanded=false]")
-    assert not shown(ben)
-    assert ben.evaluate("document.activeElement.id") == "groups-toggle-0"
+    # On a wide screen too, with nothing to open.
+    ben.set_viewport_size({"width": 1280, "height": 900})
+    assert ben.locator("#players [data-group='1'] [data-card-id]").first.is_visible()
     assert not anna.p10_errors and not ben.p10_errors, (anna.p10_errors, ben.p10_errors)
 
 
 @pytest.mark.e2e
-def test_folded_groups_open_while_the_selected_card_may_hit_them_c4(start_server: Any, new_page: Any) -> None:
-    """C-4: on Ben's phone Anna's groups are folded; while his selected card may be hit onto one of them (the
-    prompt's ``hits``), that group is shown, lit, with its hit button, and folds again when the selection goes.
-    Seed 306 with ``phases_to_win = 1`` (test_mattel): Ben hits Anna's groups."""
+def test_the_selected_cards_legal_groups_light_up_with_their_hit_buttons_c4(start_server: Any, new_page: Any) -> None:
+    """C-4: on Ben's phone, while his selected card may be hit onto one of Anna's groups (the prompt's
+    ``hits``), that group is lit with its hit button, and the light goes with the selection. Seed 306 with
+    ``phases_to_win = 1`` (test_mattel): Ben hits Anna's groups."""
     server = start_server(306)
     anna, ben, _ = h.start_two(server, new_page, "mattel", {"phases_to_win": 1}, ben_width=360)
     seen: list[int] = []
 
     def watch(page: Any, other: Any) -> bool:
-        if page is not ben:
+        if page is not ben or seen:
             return False
         prompt = h.view(ben)["prompt"]
         owners = {i: g["owner"] for i, g in enumerate(h.view(ben)["table"])}
         onto_anna = [hit for hit in prompt.get("hits") or [] if owners[hit["group"]] == 0]
-        if not onto_anna or ben.locator(TOGGLE).count() == 0 or seen:
+        if not onto_anna:
             return False
         h.close_summary(ben)
-        ben.wait_for_selector(f"{TOGGLE}[aria-expanded=false]")
         hit = onto_anna[0]
         h.click_card(ben, hit["card"])
-        group = f"{GROUPS} [data-group='{hit['group']}']"
+        group = f"#groups-0 [data-group='{hit['group']}']"
         ben.wait_for_selector(f"{group}.legal-target")
         assert ben.locator(group).is_visible() and ben.locator(f"{group} [data-hit]").first.is_visible()
-        assert ben.get_attribute(TOGGLE, "aria-expanded") == "true"
         ben.keyboard.press("Escape")
-        ben.wait_for_selector(f"{TOGGLE}[aria-expanded=false]")
-        assert not shown(ben)
+        ben.wait_for_selector(f"{group}:not(.legal-target)")
+        assert ben.locator(f"{group} [data-hit]").count() == 0 and ben.locator(group).is_visible()
         seen.append(hit["card"])
         return False
 

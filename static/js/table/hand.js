@@ -1,8 +1,9 @@
 /* This seat's hand: sorted by number or colour (or in the player's own order, order.js), tap (or Enter/Space)
-   to select; cards in the phase builder are not shown here. Each card is a button carrying data-card-id:
+   to select; cards in the phase builder are not shown here. A card with a legal hit or play is lit. Each card is a button carrying data-card-id:
    the seam drag and drop uses. */
 import { S, $, hand, inBuilder, render, setError } from "./state.js";
 import { arrange } from "./order.js";
+import { lights } from "./lights.js";
 
 const P10 = window.P10;
 const { clear, el } = P10;
@@ -15,9 +16,13 @@ export function renderHand() {
   $("hand-area").classList.toggle("hidden", S.seat === null);
   // One overlapping row (wrapping only when a card would show less than its corner): each card sits in a slot
   // that shrinks to that width, the card itself keeps its size and the next one lies over its right part.
+  // A card that may be hit onto a laid group or played now is lit (lights.js), its name says so.
+  const lit = lights().cards;
   for (const card of cards) {
-    box.appendChild(el("span", { class: "hand-slot" },
-      P10.cardEl(card, { button: true, selected: S.selected.has(card.id), onclick: () => toggle(card.id) })));
+    const node = P10.cardEl(card, { button: true, selected: S.selected.has(card.id), onclick: () => toggle(card.id),
+      extraLabel: lit.has(card.id) ? P10.t("table.lit_card") : null });
+    if (lit.has(card.id)) node.classList.add("lit");
+    box.appendChild(el("span", { class: "hand-slot" }, node));
   }
 }
 

@@ -11,6 +11,7 @@
                   builder.js, hand.js, timer.js, scores.js; board.js draws the board game)
      log.js, chat.js  the event log and the chat
      targets.js   where a hand card may legally go, from the prompt (hits, discards)
+     lights.js    the legal moves marked before choosing (hits, action cards, a fitting discard pile)
      dnd.js       drag and drop (pointer events) and the highlighting of legal targets; order.js the hand order
      motion.js    animations of what each new view changed, and the just-drawn mark
      cues.js      which moments sound (../sound.js plays them) and the sound switch
@@ -34,6 +35,8 @@ import "./alerts.js";  // turn alerts in the page; the page's visibility over th
 import { initPush } from "./push.js";
 import { initTicker } from "./ticker.js";
 import { initBanners } from "./banners.js";
+import { initPlayers } from "./players.js";
+import { initLights } from "./lights.js";
 
 const P10 = window.P10;
 
@@ -71,6 +74,8 @@ async function start() {
   initPush();
   initTicker();
   initBanners();
+  initPlayers();
+  initLights();
   const info = await P10.api("GET", `/api/tables/${S.tableId}`);
   if (!info.ok) { $("page-error").textContent = P10.errorText(info.data.error); return; }
   S.table = info.data;

@@ -1,11 +1,13 @@
 /* The piles: draw pile, discard pile (both buttons when the prompt lets this seat draw from them), Master's
    blue pile and the open Give-me-five offers (R-11). The discard pile is also a button while the one selected
    hand card may be discarded (the prompt's `discards`, targets.js): the pile is lit, and a tap (or Enter)
-   discards the card. */
+   discards the card. While the draw prompt says the discard pile's top card fits the phase, it is lit more
+   (lights.js). */
 import { S, $, nameOf, prompt, selectedIds } from "./state.js";
 import { send } from "./commands.js";
 import { discardSelected } from "./prompt.js";
 import { targetsOf } from "./targets.js";
+import { lights } from "./lights.js";
 
 const P10 = window.P10;
 const { t, el, clear } = P10;
@@ -33,7 +35,14 @@ function pileButton(kind, label, card, size, enabled, onclick) {
 function discardPile(v, piles) {
   const label = t("table.discard_pile");
   if (piles.includes("discard")) {
-    return pileButton("discard", label, v.discard_top, v.discard_size, true, () => send({ type: "draw", pile: "discard" }));
+    const wrap = pileButton("discard", label, v.discard_top, v.discard_size, true, () => send({ type: "draw", pile: "discard" }));
+    if (lights().discard) {  // its top card fits this seat's phase (the prompt's discard_fits): lit
+      const button = wrap.querySelector("button");
+      button.classList.add("fits");
+      button.title = t("table.discard_fits") + " – " + button.title;
+      button.querySelector(".sr-only").textContent += " – " + t("table.discard_fits");
+    }
+    return wrap;
   }
   const ids = selectedIds();
   const onto = ids.length === 1 && targetsOf(ids[0]).discard;

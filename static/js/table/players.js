@@ -1,10 +1,16 @@
-/* The players: each seat's name, presence, hand size, phase, score and laid groups (with the hit buttons
-   where the selected card may legally go, from the prompt's hits). Groups carry data-group (their index in
+/* The players around the felt: each seat's chip (its colour and initial, P10.seatMarks; presence, name, hand
+   size, phase and state in short) and, in front of it on the felt, everything it has laid: its groups and the
+   cards lying in front of it, always shown, in seating order, as compact as the felt needs (a card's corner
+   index only: number and colour symbol, W for a wild, J for a turned card). A tap on a group enlarges it (a
+   dialog with its cards and their words); with a hand card selected that may be hit onto it, the tap hits it
+   (tap-tap; a run's half says which end when both are legal, as a drop does), and with a selected action card
+   that may be played in front of a seat, a tap on that seat plays it. Groups carry data-group (their index in
    view.table) and hit buttons data-hit/data-end: the seams drag and drop and highlighting use. */
 import { S, $, botLevel, nameOf, prompt, render, seatInfo, selectedIds, standIn } from "./state.js";
 import { presenceDot } from "./connection-status.js";
 import { send } from "./commands.js";
-import { hitEnds } from "./targets.js";
+import { hitEnds, targetsOf } from "./targets.js";
+import { lights } from "./lights.js";
 
 const P10 = window.P10;
 const { t, el, clear } = P10;
@@ -15,26 +21,136 @@ function hitOptions() {
   return Boolean(p && p.action === "play" && p.can_hit && selectedIds().length === 1);
 }
 
-function groupEl(group, index) {
-  const label = P10.groupLabel(group);
-  const node = el("div", { class: "group", "data-group": index, "data-kind": group.kind, role: "group",
-    "aria-label": t("table.group_n", { n: index + 1 }) + ": " + label },
-  el("div", { class: "group-label" }, el("span", { class: "group-index" }, "#" + (index + 1)), " ", label),
-  el("div", { class: "group-cards" }, group.cards.map((c) => P10.cardEl(c, { small: true }))));
-  // Hit buttons only where the selected card may legally go (the prompt's hits, from the engine).
+/** A laid card as its corner index: number and colour symbol (W a wild, a ranged joker its range, J a turned
+    card), named in words for screen readers. */
+export function miniCard(card) {
+  const label = P10.cardLabel(card);
+  const classes = ["card", "mini"];
+  let top, bottom = "";
+  if (card.kind === "number") {
+    classes.push("c-" + card.colour);
+    top = String(card.number);
+    bottom = P10.SYMBOL[card.colour];
+  } else if (card.kind === "action") {
+    classes.push("action");
+    top = { skip: "⊘", take_two: "+2", all_mine: "✋", give_me_five: "5" }[card.action] || "?";
+  } else if (card.number !== undefined && card.colour) {  // a turned card is a joker (B-6)
+    classes.push("joker", "turned");
+    top = "J";
+    bottom = String(card.number) + P10.SYMBOL[card.colour];
+  } else {
+    classes.push("joker");
+    const ranged = card.low !== undefined && (card.low !== 1 || card.high !== 12);
+    top = "W";
+    if (ranged) { bottom = card.low + "-" + card.high; classes.push("ranged"); }
+  }
+  return el("span", { class: classes.join(" "), "data-card-id": card.id, role: "img", "aria-label": label, title: label },
+    el("span", { class: "mini-n", "aria-hidden": "true" }, top),
+    bottom ? el("span", { class: "mini-s", "aria-hidden": "true" }, bottom) : null);
+}
+
+/* A tap on a group's cards: with a selected hand card that may be hit onto it, the hit (a run's left half the
+   low end, its right half the high end, when both are legal); with a selected action card that may be played
+   in front of the group's owner, that play; otherwise the group enlarged. */
+function tapGroup(event, index, owner) {
+  const ids = selectedIds();
+  const id = ids.length === 1 ? ids[0] : null;
+  const targets = targetsOf(id);
+  const ends = targets.groups.get(index) || [];
+  if (id !== null && ends.length) {
+    let end = ends[0];
+    if (ends.length > 1) {
+      const r = event.currentTarget.getBoundingClientRect();
+      end = event.clientX < r.left + r.width / 2 ? "low" : "high";
+    }
+    send({ type: "hit", card: id, group: index, end });
+    return;
+  }
+  if (id !== null && targets.seats.has(owner)) { playOnSeat(id, owner); return; }
+  zoom(index);
+}
+
+function playOnSeat(id, seat) {
+  const play = targetsOf(id).seats.get(seat);
+  if (!play) return false;
+  send(play.discard ? { type: "discard", card: id, target: play.target }
+    : { type: "play_action", card: id, target: play.target, ask: true });
+  return true;
+}
+
+/* The enlarged group: its words, its cards as cards, and the hit buttons of the selected card. */
+let zoomed = null;
+function zoom(index) {
+  zoomed = index;
+  fillZoom();
+  const dialog = $("group-zoom");
+  if (dialog && !dialog.open) dialog.showModal();
+}
+
+function fillZoom() {
+  const dialog = $("group-zoom");
+  const group = zoomed === null ? null : ((S.view && S.view.table) || [])[zoomed];
+  if (!dialog) return;
+  if (!group) { if (dialog.open) dialog.close(); zoomed = null; return; }
+  $("group-zoom-title").textContent = nameOf(group.owner) + " · " + t("table.group_n", { n: zoomed + 1 }) + ": " + P10.groupLabel(group);
+  const body = clear($("group-zoom-body"));
+  P10.add(body, el("div", { class: "group-cards" }, group.cards.map((c) => P10.cardEl(c))));
+  const buttons = hitButtons(group, zoomed);
+  if (buttons) body.appendChild(buttons);
+}
+
+export function initPlayers() {
+  const dialog = $("group-zoom");
+  if (!dialog) return;
+  $("group-zoom-close").addEventListener("click", () => dialog.close());
+  dialog.addEventListener("close", () => { zoomed = null; });
+  dialog.addEventListener("click", (event) => { if (event.target === dialog) dialog.close(); });  // the backdrop
+  // A tap on a seat (its chip or its place on the felt) plays the selected action card there, when legal.
+  $("players").addEventListener("click", (event) => {
+    if (event.target.closest("button, [data-group]")) return;
+    const seatNode = event.target.closest("[data-seat]");
+    const ids = selectedIds();
+    if (!seatNode || ids.length !== 1) return;
+    playOnSeat(ids[0], Number(seatNode.dataset.seat));
+  });
+  window.addEventListener("resize", () => fitFelt());
+  if (window.ResizeObserver) {
+    let last = "";
+    new ResizeObserver((entries) => {
+      const r = entries[0].contentRect;
+      const size = Math.round(r.width) + "x" + Math.round(r.height);
+      if (size !== last) { last = size; fitFelt(); }
+    }).observe($("field"));
+  }
+}
+
+function hitButtons(group, index) {
   const card = hitOptions() ? selectedIds()[0] : null;
   const ends = card === null ? [] : hitEnds(card, index);
-  if (ends.length) {
-    const hitBox = el("div", { class: "hit-buttons" });
-    for (const end of ends) {
-      const attrs = { type: "button", class: "small hit", "data-hit": index,
-        onclick: () => send({ type: "hit", card, group: index, end }) };
-      if (end) attrs["data-end"] = end;
-      attrs["aria-label"] = t(end === "low" ? "table.hit_on_low" : end === "high" ? "table.hit_on_high" : "table.hit_on", { group: label });
-      P10.add(hitBox, el("button", attrs, t(end === "low" ? "table.hit_low" : end === "high" ? "table.hit_high" : "table.hit_here")));
-    }
-    node.appendChild(hitBox);
+  if (!ends.length) return null;
+  const label = P10.groupLabel(group);
+  const box = el("div", { class: "hit-buttons" });
+  for (const end of ends) {
+    const attrs = { type: "button", class: "small hit", "data-hit": index,
+      onclick: (event) => { event.stopPropagation(); send({ type: "hit", card, group: index, end }); } };
+    if (end) attrs["data-end"] = end;
+    attrs["aria-label"] = t(end === "low" ? "table.hit_on_low" : end === "high" ? "table.hit_on_high" : "table.hit_on", { group: label });
+    P10.add(box, el("button", attrs, end === "low" ? "◀+" : end === "high" ? "+▶" : "+"));
   }
+  return box;
+}
+
+function groupEl(group, index, lit) {
+  const label = P10.groupLabel(group);
+  const name = t("table.group_n", { n: index + 1 }) + ": " + label;
+  // named by its content (the group's words, then each card's), so that the name holds what it shows
+  const cards = el("button", { type: "button", class: "group-cards", onclick: (event) => tapGroup(event, index, group.owner) },
+    el("span", { class: "sr-only" }, name + ":"), group.cards.map(miniCard));
+  const node = el("div", { class: "group" + (lit ? " fits" : ""), "data-group": index, "data-kind": group.kind,
+    role: "group", "aria-label": name }, cards);
+  // Hit buttons only where the selected card may legally go (the prompt's hits, from the engine).
+  const buttons = hitButtons(group, index);
+  if (buttons) node.appendChild(buttons);
   return node;
 }
 
@@ -44,30 +160,7 @@ export function phaseText(number, v) {
 }
 P10.phaseText = phaseText;
 
-/* The seats sit around the table as a compact strip: each seat a chip with its colour and initial
-   (P10.seatMarks), its presence, its name and its hand size, phase and state in short. A tap on an opponent's
-   chip (a disclosure button, aria-expanded) opens its details: the facts in words, the cards in front of it and
-   its laid groups. Folded by default on small screens, open elsewhere; a player's choice per seat is remembered
-   in this browser for this table. While a card is selected or dragged, folded groups holding one of its legal
-   targets open for the moment (dnd.js). One's own groups never fold. */
-const SMALL_SCREEN = "(max-width: 600px), (max-height: 500px)";
-
-function savedGroups() { return P10.store.get("groups_open." + S.tableId) || {}; }
-
-export function groupsOpen(seat) {
-  const saved = savedGroups();
-  if (Object.prototype.hasOwnProperty.call(saved, seat)) return Boolean(saved[seat]);
-  return !(window.matchMedia && window.matchMedia(SMALL_SCREEN).matches);
-}
-
-function toggleGroups(seat) {
-  const saved = savedGroups();
-  saved[seat] = !groupsOpen(seat);
-  P10.store.set("groups_open." + S.tableId, saved);
-  render();
-}
-
-/* A fact in short (shown in the compact chip) and in words (shown when open, and always to screen readers). */
+/* A fact in short (shown in the compact chip) and in words (shown on wide screens, and always to screen readers). */
 function fact(kind, short, long, extra) {
   return el("span", { class: "fact fact-" + kind + (extra ? " " + extra : "") },
     short === null ? null : el("span", { class: "fact-short", "aria-hidden": "true" }, short),
@@ -98,7 +191,9 @@ export function renderPlayers() {
   const box = clear($("players"));
   const awaited = new Set(v.awaited || []);
   const marks = P10.seatMarks(Object.fromEntries(v.players.map((p) => [p.seat, nameOf(p.seat)])));
+  const lit = lights().groups;
   box.classList.toggle("many", v.players.length > 3);
+  box.dataset.seats = String(v.players.length);
   v.players.forEach((p) => {
     const me = p.seat === S.seat;
     const onTurn = v.turn === p.seat && !v.over;
@@ -108,17 +203,15 @@ export function renderPlayers() {
     if (onTurn) classes.push("on-turn");
     if (awaited.has(p.seat)) classes.push("awaited");
     const turned = (p.turned || []).length && p.seat !== S.seat
-      ? el("div", { class: "in-front" }, el("span", { class: "muted" }, t("board.turned") + ": "),
-        p.turned.map((c) => P10.cardEl(c, { small: true })))
+      ? el("div", { class: "in-front turned-cards", role: "group", "aria-label": t("board.turned") },
+        el("span", { class: "in-front-label" }, t("board.turned") + ":"), p.turned.map(miniCard))
       : null;
     const front = (p.in_front || []).length
-      ? el("div", { class: "in-front" }, el("span", { class: "muted" }, t("table.in_front") + ": "),
-        p.in_front.map((c) => P10.cardEl(c, { small: true })))
+      ? el("div", { class: "in-front", role: "group", "aria-label": t("table.in_front") },
+        el("span", { class: "in-front-label" }, t("table.in_front") + ":"), p.in_front.map(miniCard))
       : null;
     const groups = [];
-    (v.table || []).forEach((g, i) => { if (g.owner === p.seat) groups.push(groupEl(g, i)); });
-    const open = me || groupsOpen(p.seat);
-    if (open) classes.push("open");
+    (v.table || []).forEach((g, i) => { if (g.owner === p.seat) groups.push(groupEl(g, i, lit.has(i))); });
     if (groups.length) classes.push("has-groups");
     const head = [
       el("span", { class: "player-head" },
@@ -134,17 +227,54 @@ export function renderPlayers() {
           P10.icon("bot"), " " + t("table.stand_in") + (S.table.stand_in_level ? " (" + t("level." + S.table.stand_in_level) + ")" : "")) : null),
       el("span", { class: "facts" }, factsOf(p, v)),
     ];
-    const id = "groups-" + p.seat;
-    // One's own details show only when there is something to see (groups, cards in front).
-    const empty = me && !groups.length && !front && !turned;
-    const more = el("div", { class: "seat-more", id, hidden: !open || empty },
-      front, turned, groups.length ? el("div", { class: "groups" }, groups) : null);
-    const top = me ? el("div", { class: "seat-top" }, head)
-      : el("button", { type: "button", class: "seat-top groups-toggle", id: "groups-toggle-" + p.seat,
-        "aria-expanded": String(open), "aria-controls": id, onclick: () => toggleGroups(p.seat) },
-      head, el("span", { class: "groups-count" }, el("span", { class: "chevron", "aria-hidden": "true" }, open ? "▾" : "▸"), " ",
-        groups.length ? t("table.groups_n", { n: groups.length }) : t("table.no_groups")));
+    // What the seat has laid lies in front of it on the felt, always (its groups, the cards in front of it).
+    const laid = front || turned || groups.length
+      ? el("div", { class: "seat-felt", id: "groups-" + p.seat, role: "group", "aria-label": t("table.groups_n", { n: groups.length }) },
+        front, turned, groups.length ? el("div", { class: "groups" }, groups) : null)
+      : null;
     box.appendChild(el("article", { class: classes.join(" "), "data-seat": p.seat,
-      "aria-label": nameOf(p.seat) + (onTurn ? ", " + t("table.turn") : "") }, top, more));
+      "aria-label": nameOf(p.seat) + (onTurn ? ", " + t("table.turn") : "") },
+    el("div", { class: "seat-top" }, head), laid));
   });
+  fillZoom();
+}
+
+/* The felt's density: the largest laid cards (0) with which every seat and all it has laid fit the felt
+   without scrolling, else the smallest (DENSITIES - 1), with which the felt scrolls. Run once the whole page
+   is drawn (render.js; the dock's height decides the felt's) and when the felt changes size. The felt's
+   other contents (the board's ring, which grows into the room left) are measured as they are. */
+const DENSITIES = 7;
+const COMPACT = 3;  // from this density on, each chip is one line (app.css)
+export function fitFelt() {
+  const box = $("players");
+  if (!box || !box.firstChild) return;
+  // the box the seats scroll in: the felt, or (the board game sideways, app.css) the seats' own box
+  let scroller = box.parentElement;
+  while (scroller && (getComputedStyle(scroller).display === "contents" || getComputedStyle(scroller).overflowY === "visible")) {
+    scroller = scroller.parentElement;
+  }
+  if (!scroller) return;
+  const style = getComputedStyle(scroller);
+  const limit = scroller.getBoundingClientRect().bottom - parseFloat(style.paddingBottom || "0") - parseFloat(style.borderBottomWidth || "0");
+  const top = scroller.scrollTop;
+  scroller.scrollTop = 0;
+  const fits = (d) => {
+    box.dataset.density = String(d);
+    box.classList.toggle("compact", d >= COMPACT);
+    return box.getBoundingClientRect().bottom <= limit + 0.5 && box.scrollWidth <= box.clientWidth + 0.5;
+  };
+  scroller.classList.remove("felt-tight");
+  // nothing laid: nothing to fit; else the largest that fits (a binary search: fewer layouts per render)
+  if (!box.querySelector("[data-card-id]") || fits(0)) { fits(0); scroller.scrollTop = top; return; }
+  let lo = 1, hi = DENSITIES - 1;
+  if (!fits(hi)) {
+    scroller.classList.add("felt-tight");  // still too much at the densest: the board's ring gives a little (app.css)
+  } else {
+    while (lo < hi) {
+      const mid = Math.floor((lo + hi) / 2);
+      if (fits(mid)) hi = mid; else lo = mid + 1;
+    }
+    fits(hi);
+  }
+  scroller.scrollTop = top;
 }

@@ -4,6 +4,7 @@ import { S, $, cardById, myTurnAction, nameOf, oneSelected, prompt, render, sele
 import { send } from "./commands.js";
 import { renderBuilder } from "./builder.js";
 import { renderOver } from "./scores.js";
+import { lights } from "./lights.js";
 
 const P10 = window.P10;
 const { t, el, clear } = P10;
@@ -35,7 +36,8 @@ export function renderPrompt() {
       promptNode.textContent = p.take_two ? t("prompt.draw_take_two") : p.piles.includes("discard") ? t("prompt.draw") : t("prompt.draw_only");
       P10.add(controls,
         el("button", { type: "button", class: "primary", id: "act-draw", onclick: () => send({ type: "draw", pile: "draw" }) }, t("act.draw_pile")),
-        p.piles.includes("discard") ? el("button", { type: "button", id: "act-take-discard", onclick: () => send({ type: "draw", pile: "discard" }) }, t("act.discard_pile")) : null);
+        p.piles.includes("discard") ? el("button", { type: "button", id: "act-take-discard", class: lights().discard ? "fits" : null,
+          onclick: () => send({ type: "draw", pile: "discard" }) }, t("act.discard_pile")) : null);
       break;
     case "play":
       renderPlay(p, v, promptNode, actions);
@@ -54,7 +56,7 @@ export function renderPrompt() {
     case "take_offer":
       promptNode.textContent = t("prompt.take_offer");
       P10.add(controls, el("div", { class: "choice-cards" }, p.offers.filter((o) => o.card).map((o) => el("div", { class: "choice" },
-        P10.cardEl(o.card), el("small", null, nameOf(o.seat)),
+        P10.cardEl(o.card, { small: true }), el("small", null, nameOf(o.seat)),
         el("button", { type: "button", onclick: () => send({ type: "take_offer", card: o.card.id }) }, t("act.take"))))));
       break;
     case "keep_hand":

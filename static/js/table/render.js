@@ -4,7 +4,7 @@ import { S, $, emit, hand, myTurnAction, names, prompt, setError, setRenderer } 
 import { send } from "./commands.js";
 import { renderWaiting } from "./waiting.js";
 import { renderTimer } from "./timer.js";
-import { renderPlayers } from "./players.js";
+import { fitFelt, renderPlayers } from "./players.js";
 import { renderPiles } from "./piles.js";
 import { renderPrompt } from "./prompt.js";
 import { renderHand } from "./hand.js";
@@ -67,6 +67,7 @@ function draw() {
   clearTimeout(holdTimer);
   const key = focusKey(document.activeElement);
   renderAll();
+  if (S.view && S.gameId !== null) fitFelt();
   if (key && (!document.activeElement || document.activeElement === document.body)) {
     const again = document.querySelector(key);
     if (again) again.focus();
