@@ -139,14 +139,13 @@ def test_drag_hit_refused_drop_discard_reorder_and_only_legal_targets_lit_c4(sta
     assert highlighted(anna) == [] and anna.locator("#players [data-hit]").count() == 0
 
     # A drop onto the illegal group sends nothing, changes nothing, and the card goes back to the hand.
-    posts: list[str] = []
-    anna.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    sent = commands_sent(anna)
     lit: list[list[str]] = []
     drag(anna, HIT_CARD, f"#players [data-group='{ILLEGAL_GROUP}']", during=lambda p: lit.append(highlighted(p)))
     assert lit == [[f"group {LEGAL_GROUP}", "pile-discard"]]  # while dragging too: the legal targets only
     anna.wait_for_selector(".drag-ghost", state="detached")
     assert anna.inner_text("#action-error") == "That card cannot go there."
-    assert posts == [] and h.version(anna) == 2
+    assert sent() == 0 and h.version(anna) == 2
     assert HIT_CARD in hand_ids(anna) and len(h.view(anna)["table"][ILLEGAL_GROUP]["cards"]) == 3
 
     # The same card dropped onto its legal group is the hit; on Ben's page it flies from Anna's seat.
@@ -158,7 +157,7 @@ def test_drag_hit_refused_drop_discard_reorder_and_only_legal_targets_lit_c4(sta
     table = h.view(anna)["table"]
     assert HIT_CARD in [c["id"] for c in table[LEGAL_GROUP]["cards"]] and HIT_CARD not in hand_ids(anna)
     anna.wait_for_selector(f"#players [data-group='{LEGAL_GROUP}'] [data-card-id='{HIT_CARD}']")
-    assert len(posts) == 1
+    assert sent() == 1
 
     # Reorder: the first card dropped behind the last; the order survives a reload (this browser).
     order = hand_ids(anna)
@@ -167,7 +166,7 @@ def test_drag_hit_refused_drop_discard_reorder_and_only_legal_targets_lit_c4(sta
     expected = order[1:] + order[:1]
     anna.wait_for_function("ids => [...document.querySelectorAll('#hand [data-card-id]')]"
                            ".map(n => +n.dataset.cardId).join() === ids.join()", arg=expected)
-    assert h.version(anna) == 3 and len(posts) == 1  # nothing sent: the order is the page's own
+    assert h.version(anna) == 3 and sent() == 1  # nothing sent: the order is the page's own
     assert anna.get_attribute("#sort-number", "aria-pressed") == "false"
     anna.reload()
     anna.wait_for_selector("#game:not(.hidden) #hand [data-card-id]")
@@ -403,18 +402,17 @@ def test_master_skip_dragged_onto_a_player_r10(start_server: Any, new_page: Any)
     anna.wait_for_selector(f"#hand [data-card-id='{SKIP_CARD}'][aria-pressed=false]")
 
     # A drop onto herself sends nothing: the card flies back.
-    posts: list[str] = []
-    anna.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    sent = commands_sent(anna)
     held: list[list[str]] = []
     drag(anna, SKIP_CARD, "#players [data-seat='0'] .facts", during=lambda p: held.append(lit(p)))
     assert held == [["seat 1"]]
     anna.wait_for_selector(".drag-ghost", state="detached")
-    assert posts == [] and h.version(anna) == 1 and SKIP_CARD in hand_ids(anna)
+    assert sent() == 0 and h.version(anna) == 1 and SKIP_CARD in hand_ids(anna)
 
     # Onto Ben: the Skip lies in front of him.
     drag(anna, SKIP_CARD, "#players [data-seat='1'] .facts")
     h.wait_version(anna, 2)
-    assert len(posts) == 1 and SKIP_CARD not in hand_ids(anna)
+    assert sent() == 1 and SKIP_CARD not in hand_ids(anna)
     h.wait_version(ben, 2)
     ben_seat = next(p for p in h.view(ben)["players"] if p["seat"] == 1)
     assert SKIP_CARD in [c["id"] for c in ben_seat["in_front"]] or h.view(ben)["turn"] == 0
@@ -463,6 +461,30 @@ def test_a_pile_dragged_onto_the_hand_draws_and_a_mattel_skip_dropped_on_a_playe
     assert h.view(anna)["turn"] == 0 and h.view(anna)["prompt"]["action"] == "draw"  # Ben was skipped
     assert h.view(anna)["discard_top"]["id"] == MATTEL_SKIP
     assert not anna.p10_errors and not ben.p10_errors, (anna.p10_errors, ben.p10_errors)
+
+
+COUNT_COMMAND_FRAMES = """
+(() => {
+  // Every command frame the page sends on its socket from now on (the socket may already be open).
+  window.__commandFrames = [];
+  if (WebSocket.prototype.__counting) return;
+  WebSocket.prototype.__counting = true;
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    if (typeof data === "string" && data.includes('"type":"command"')) window.__commandFrames.push(data);
+    return send.call(this, data);
+  };
+})()
+"""
+
+
+def commands_sent(page: Any) -> Any:
+    """Count the commands the page sends from now on, over its socket (command frames) or by REST (POSTs to
+    /commands, while no socket is open)."""
+    posts: list[str] = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" and r.url.endswith("/commands") else None)
+    page.evaluate(COUNT_COMMAND_FRAMES)
+    return lambda: len(posts) + page.evaluate("window.__commandFrames.length")
 
 
 LATE_DRAW_ANSWERS = """

@@ -88,12 +88,12 @@ def test_keys_queue_the_share_link_keeps_its_step_and_the_phone_has_its_controls
     until_step(ben, 7)
     ben.click("#rp-share")
     ben.click("#rp-share-new")
-    ben.wait_for_function("() => document.getElementById('rp-share-url').value.includes('share=')")
+    ben.wait_for_function("() => document.getElementById('rp-share-url').value.includes('/shared/')")
     assert ben.input_value("#rp-share-url").endswith("#step=7")
     assert ben.locator("#rp-share-send").is_visible() and not ben.locator("#rp-share-copy").is_visible()
     ben.click("#rp-share-send")
     shared = ben.evaluate("window.p10Shared")
-    assert shared["url"].endswith("#step=7") and "share=" in shared["url"]
+    assert shared["url"].endswith("#step=7") and "/shared/" in shared["url"]
     ben.click("#rp-forward")
     until_step(ben, 8)
     link = ben.input_value("#rp-share-url")

@@ -294,7 +294,9 @@ def finish(pages: list[Any], views: list[JSON]) -> None:
     totals = []
     for page in pages:
         page.wait_for_selector("#summary[open]")
-        totals.append(page.locator("#summary table.scores tr.total").inner_text())
+        # the score sheet is folded below the ranking: its cells' text, shown or not
+        cells = page.locator("#summary table.scores tr.total > *").all_text_contents()
+        totals.append(" ".join(c.strip() for c in cells))
         assert page.locator("#summary table.scores thead th").count() == 1 + len(NAMES)
         winners = page.locator("#summary .winners").inner_text()
         assert all(NAMES[w] in winners for w in views[0]["winners"]), winners
@@ -448,7 +450,7 @@ def test_master_three_players_all_mine_keep_choices_at_once_r9(start_server: Any
         page.wait_for_selector("#summary[open]")
         assert page.locator("#summary-title").inner_text() == "Round 1 is over"
         h.close_summary(page)
-        log_line(page, "All mine: Anna, Ben choose whether to keep their hand.")
+        log_line(page, "All mine: Anna, Ben choose whether to keep their hands.")
     assert [v["prompt"]["action"] for v in views] == ["keep_hand", "keep_hand", "wait"]
     assert [p.locator("#prompt-controls button").count() for p in pages] == [2, 2, 0]
     refused(pages, cara, {"type": "keep_hand", "keep": True}, 403, "not_your_turn")
