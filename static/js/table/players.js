@@ -33,7 +33,7 @@ export function miniCard(card) {
     bottom = P10.SYMBOL[card.colour];
   } else if (card.kind === "action") {
     classes.push("action");
-    top = { skip: "⊘", take_two: "+2", all_mine: "✋", give_me_five: "5" }[card.action] || "?";
+    top = { skip: "⊘", take_two: "+2", all_mine: P10.icon("hand"), give_me_five: "5" }[card.action] || "?";
   } else if (card.number !== undefined && card.colour) {  // a turned card is a joker (B-6)
     classes.push("joker", "turned");
     top = "J";
