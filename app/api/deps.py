@@ -82,18 +82,24 @@ def seat_token(table_id: str, request: Request,
     return request.cookies.get(cookie_name(table_id))
 
 
+def _acting_token(table_id: str, request: Request, credentials: HTTPAuthorizationCredentials | None) -> str | None:
+    """The seat token of a request that changes something: its Bearer token, else its seat cookie, which only this
+    server's own pages may send (403 ``cross_origin``)."""
+    if credentials is not None and credentials.credentials:
+        return credentials.credentials
+    token = request.cookies.get(cookie_name(table_id))
+    if token and not origin_allowed(request, request.app.state.settings):
+        raise ServiceError(403, "cross_origin", "a request with the seat cookie must come from this site's pages")
+    return token
+
+
 def seated_token(table_id: str, request: Request,
                  credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> str:
     """The seat token of a request that changes something, checked before its body is looked at (401 before
     422 or 409): 404 ``table_not_found``; 401 ``bad_token`` without a token or with one of no seat here. A
     request authenticated by the seat cookie (no ``Authorization``) must come from this server's own pages
     (``origin_allowed``), else 403 ``cross_origin``: another site's page cannot act with a player's cookie."""
-    if credentials is not None and credentials.credentials:
-        token: str | None = credentials.credentials
-    else:
-        token = request.cookies.get(cookie_name(table_id))
-        if token and not origin_allowed(request, request.app.state.settings):
-            raise ServiceError(403, "cross_origin", "a request with the seat cookie must come from this site's pages")
+    token = _acting_token(table_id, request, credentials)
     get_service(request).check_seat(table_id, token)
     assert token is not None
     return token
@@ -103,13 +109,7 @@ async def seated_viewer(table_id: str, request: Request,
                         credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> Viewer:
     """``seated_token``'s check on the event loop (``GameService.seat_on_loop``), for the command route: the
     seat it found."""
-    if credentials is not None and credentials.credentials:
-        token: str | None = credentials.credentials
-    else:
-        token = request.cookies.get(cookie_name(table_id))
-        if token and not origin_allowed(request, request.app.state.settings):
-            raise ServiceError(403, "cross_origin", "a request with the seat cookie must come from this site's pages")
-    return await get_service(request).seat_on_loop(table_id, token)
+    return await get_service(request).seat_on_loop(table_id, _acting_token(table_id, request, credentials))
 
 
 Service = Annotated[GameService, Depends(get_service)]

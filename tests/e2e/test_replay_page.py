@@ -12,7 +12,6 @@ import httpx
 import pytest
 
 from .conftest import shot
-from .strategy import decide
 from .test_replay_share import SEED, bearer, finished_game, until_step
 
 # Every step's answer comes this much later, as from a slow server: the keys are pressed while it loads.
@@ -23,35 +22,6 @@ SLOW_STEPS = """(() => {
 })();"""
 # A share sheet (navigator.share) that remembers what it was given.
 SHARE_SHEET = "navigator.share = (data) => { window.p10Shared = data; return Promise.resolve(); };"
-
-
-def played(url: str, names: list[str], options: dict[str, Any]) -> tuple[str, list[str]]:
-    """A whole Mattel game of ``names`` over REST (``strategy.decide`` per seat); the table id and seat tokens."""
-    with httpx.Client(base_url=url, timeout=30) as c:
-        r = c.post("/api/tables", json={"ruleset": "mattel", "seats": len(names), "options": options,
-                                        "name": names[0]})
-        assert r.status_code == 201, r.text
-        table_id, code, tokens = r.json()["table_id"], r.json()["join_code"], [r.json()["token"]]
-        for name in names[1:]:
-            c.cookies.clear()
-            r = c.post(f"/api/tables/{table_id}/join", json={"name": name, "code": code})
-            assert r.status_code == 200, r.text
-            tokens.append(r.json()["token"])
-        c.cookies.clear()
-        assert c.post(f"/api/tables/{table_id}/start", headers=bearer(tokens[0])).status_code == 200
-        for n in range(4000):
-            views = [c.get(f"/api/tables/{table_id}/view", headers=bearer(t)).json()["view"] for t in tokens]
-            if views[0]["over"]:
-                return table_id, tokens
-            seat = next(i for i, v in enumerate(views) if v["prompt"] and v["prompt"]["action"])
-            view = views[seat]
-            hint = None
-            if view["prompt"]["action"] == "play" and view["prompt"].get("can_lay"):
-                hint = c.get(f"/api/tables/{table_id}/hint", headers=bearer(tokens[seat])).json()["groups"]
-            r = c.post(f"/api/tables/{table_id}/commands", headers=bearer(tokens[seat]),
-                       json={"command_id": f"c{n}", "command": decide(view, hint)})
-            assert r.status_code == 200, r.text
-    raise AssertionError("the game did not finish")
 
 
 @pytest.mark.e2e
@@ -140,8 +110,8 @@ def test_keys_queue_the_share_link_keeps_its_step_and_the_phone_has_its_controls
 @pytest.mark.e2e
 def test_the_score_sheet_of_a_four_player_russian_game_fits_the_desktop(start_server: Any, new_page: Any) -> None:
     server = start_server(SEED)
-    table_id, tokens = played(server.url, ["Анастасия", "Вениамин", "Екатерина", "Константин"],
-                              {"phases_to_win": 3})
+    table_id, tokens = finished_game(server.url, ("Анастасия", "Вениамин", "Екатерина", "Константин"),
+                                     {"phases_to_win": 3})
     record = httpx.get(f"{server.url}/api/tables/{table_id}/games/1/replay", headers=bearer(tokens[0])).json()
     page = new_page(locale="ru-RU", width=1280, height=900)
     page.context.add_cookies([{"name": "p10_lang", "value": "ru", "url": server.url},

@@ -30,19 +30,23 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-def finished_game(url: str) -> tuple[str, list[str]]:
-    """Anna and Ben play a whole short Mattel game over REST; the table id and both seat tokens."""
+def finished_game(url: str, names: tuple[str, ...] = ("Anna", "Ben"),
+                  options: dict[str, Any] = OPTIONS) -> tuple[str, list[str]]:
+    """The seats ``names`` play a whole Mattel game over REST (``strategy.decide`` per seat); the table id and the
+    seat tokens."""
     with httpx.Client(base_url=url, timeout=30) as c:
-        r = c.post("/api/tables", json={"ruleset": "mattel", "seats": 2, "options": OPTIONS, "name": "Anna"})
+        r = c.post("/api/tables", json={"ruleset": "mattel", "seats": len(names), "options": options,
+                                        "name": names[0]})
         assert r.status_code == 201, r.text
         table_id, code, tokens = r.json()["table_id"], r.json()["join_code"], [r.json()["token"]]
-        c.cookies.clear()
-        r = c.post(f"/api/tables/{table_id}/join", json={"name": "Ben", "code": code})
-        assert r.status_code == 200, r.text
-        tokens.append(r.json()["token"])
+        for name in names[1:]:
+            c.cookies.clear()
+            r = c.post(f"/api/tables/{table_id}/join", json={"name": name, "code": code})
+            assert r.status_code == 200, r.text
+            tokens.append(r.json()["token"])
         c.cookies.clear()
         assert c.post(f"/api/tables/{table_id}/start", headers=bearer(tokens[0])).status_code == 200
-        for _ in range(2000):
+        for n in range(4000):
             views = [c.get(f"/api/tables/{table_id}/view", headers=bearer(t)).json()["view"] for t in tokens]
             if views[0]["over"]:
                 return table_id, tokens
@@ -53,7 +57,7 @@ def finished_game(url: str) -> tuple[str, list[str]]:
                 hint = c.get(f"/api/tables/{table_id}/hint", headers=bearer(tokens[seat])).json()["groups"]
             command = decide(view, hint)
             r = c.post(f"/api/tables/{table_id}/commands", headers=bearer(tokens[seat]),
-                       json={"command_id": f"c{views[0]['round']}-{len(str(view))}-{_}", "command": command})
+                       json={"command_id": f"c{n}", "command": command})
             assert r.status_code == 200, (command, r.text)
     raise AssertionError("the game did not finish")
 
