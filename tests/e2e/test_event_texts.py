@@ -120,7 +120,7 @@ def page_for(browser: Any, lang: str) -> Any:
 
 @pytest.mark.e2e
 @pytest.mark.parametrize("lang", sorted(i18n.LANGUAGES))
-def test_every_event_of_every_rule_set_reads_as_one_clear_sentence(browser: Any, lang: str) -> None:
+def test_every_event_of_every_rule_set_reads_as_a_sentence(browser: Any, lang: str) -> None:
     """C-9, C-10 (M-*, R-*, B-* events): each event type of each rule set, in every JSON form a page gets, is
     worded by ``P10.eventText`` without a gap, a raw key or a doubled phrase."""
     events = [event for rid in sorted(UNIONS) for event in samples(rid)]

@@ -112,7 +112,7 @@ def test_the_invite_help_is_the_readmes_section(client: Any) -> None:
     assert "Scaling out" not in page  # one section only
 
 
-def test_the_rules_page_has_a_section_per_rule_set_for_the_lobbys_links(client: Any) -> None:
+def test_the_rules_page_has_a_section_per_rule_set(client: Any) -> None:
     page = client.get("/rules").text
     lobby = client.get("/").text
     for ruleset in ("mattel", "master", "board"):
