@@ -120,9 +120,9 @@ def page_for(browser: Any, lang: str, modules: tuple[str, ...] = ("cards.js", "b
     def serve(route: Any) -> None:
         path = urlsplit(route.request.url).path
         if path == "/":
-            route.fulfill(body=html, content_type="text/html")
+            route.fulfill(body=html, content_type="text/html; charset=utf-8")
         else:
-            route.fulfill(path=str(ROOT / path.lstrip("/")), content_type="text/javascript")
+            route.fulfill(path=str(ROOT / path.lstrip("/")), content_type="text/javascript; charset=utf-8")
 
     page.route("http://modules.test/**", serve)
     page.goto("http://modules.test/")
