@@ -1,6 +1,7 @@
 /* The board game (B-1..B-10): the 32-field ring with pawns, the phase track with markers, the dice and
    every field action's choices. Drawn with SVG; every field has a text label and a symbol. */
-"use strict";
+import { P10 } from "./common.js";
+import "./cards.js";
 
 (function (P10) {
   const { t, el, svg, clear } = P10;
@@ -244,4 +245,4 @@
         return false;
     }
   };
-})(window.P10);
+})(P10);

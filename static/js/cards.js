@@ -1,6 +1,6 @@
 /* Cards, groups and events in pictures and words. Every card shows its number, its colour AND a colour
    symbol (so colour-blind players can play), and carries an aria-label with its name. */
-"use strict";
+import { P10 } from "./common.js";
 
 (function (P10) {
   const { t, el } = P10;
@@ -247,4 +247,7 @@
       }
     }
   };
-})(window.P10);
+})(P10);
+
+export { P10 };
+export const { SYMBOL, cardEl, cardLabel, cardsText, eventText, groupLabel, labelledCard, pawnEl, seatMarks, sortCards } = P10;

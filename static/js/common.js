@@ -1,20 +1,22 @@
-/* Shared helpers of every page: i18n, DOM building, API calls, toasts, the language switcher. */
-"use strict";
+/* Shared helpers of every page: i18n, DOM building, API calls, toasts, the language switcher. An ES module,
+   like every script of the pages but theme.js: its helpers are the properties of the one object ``P10``, which
+   every page module imports (``import { P10 } from "../common.js";``) and the other shared modules extend
+   (cards.js, board.js, scoresheet.js, series.js, invite.js, sound.js); each helper is also a named export. */
 
-window.P10 = window.P10 || {};
+export const P10 = {};
 (function (P10) {
   /** The JSON of a <script type="application/json" id="…"> data block (no inline script: the CSP forbids it). */
   P10.data = function (id, fallback) {
     const node = document.getElementById(id);
     return node ? JSON.parse(node.textContent) : fallback;
   };
-  window.P10_LANG = document.documentElement.lang || "en";
+  P10.lang = document.documentElement.lang || "en";
   const I18N = P10.data("p10-i18n", {});
 
   /** The interface text of `key` with {name} placeholders filled. */
   // Plural forms: a catalogue may hold "key#one", "key#few", … (the CLDR categories of its language) next to
   // "key"; with a numeric {n} the page's language picks the form, and "key" is the fallback.
-  const plurals = typeof Intl !== "undefined" && Intl.PluralRules ? new Intl.PluralRules(window.P10_LANG || "en") : null;
+  const plurals = typeof Intl !== "undefined" && Intl.PluralRules ? new Intl.PluralRules(P10.lang) : null;
   P10.t = function (key, params) {
     if (plurals && params && typeof params.n === "number") {
       const form = key + "#" + plurals.select(params.n);
@@ -159,7 +161,7 @@ window.P10 = window.P10 || {};
     const known = Object.prototype.hasOwnProperty.call(I18N, key);
     // English pages show the engine's own message, which names the exact cards and numbers; other
     // languages show the translated text of its stable code (and the message when there is none).
-    if (known && (window.P10_LANG !== "en" || !error.message)) return P10.t(key, { message: error.message || "" });
+    if (known && (P10.lang !== "en" || !error.message)) return P10.t(key, { message: error.message || "" });
     return error.message || error.code;
   };
 
@@ -240,7 +242,7 @@ window.P10 = window.P10 || {};
       });
     }
   });
-})(window.P10);
+})(P10);
 
 (function (P10) {
   /** A phase's groups [{kind, size}] in words: "2 sets of 3 + 1 run of 4", "7 cards of one colour". */
@@ -260,4 +262,9 @@ window.P10 = window.P10 || {};
     }
     return parts.join(" + ");
   };
-})(window.P10);
+})(P10);
+
+export const { add, api, choiceLabel, clear, copy, darkTheme, data, describePhase, el, errorText, hasText, icon, lang, optionLabel, patch, playerName, store, svg, t, toast, uuid } = P10;
+
+// The browser tests and the console reach the page's helpers and state as ``P10`` (no script reads it).
+globalThis.P10 = P10;

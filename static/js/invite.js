@@ -2,7 +2,7 @@
    devices with the Web Share API (the phone's own share sheet), Copy elsewhere; and, when the link names an
    address only this computer or this home network can open (loopback, private, link-local), one sentence that
    says so, with a link to the README's "Play with friends elsewhere" (served at /help/invite). */
-"use strict";
+import { P10 } from "./common.js";
 
 (function (P10) {
   /** Whether ``url`` names a host that friends elsewhere cannot reach: loopback, private or link-local. */
@@ -42,4 +42,4 @@
   }
 
   P10.invite = { isLocal, show };
-})(window.P10);
+})(P10);

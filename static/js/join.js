@@ -1,5 +1,5 @@
 /* Join page: the invite link asks for a name and seats the player; a returning browser goes straight back. */
-"use strict";
+import { P10 } from "./common.js";
 
 (function (P10) {
   const { t } = P10;
@@ -56,4 +56,4 @@
       closed.classList.remove("hidden");
     }
   });
-})(window.P10);
+})(P10);

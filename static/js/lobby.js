@@ -1,5 +1,6 @@
 /* Lobby: choose a rule set, seats and options (C-11), create the table, show the invite link. */
-"use strict";
+import { P10 } from "./common.js";
+import "./invite.js";
 
 (function (P10) {
   const { t, el, clear } = P10;
@@ -237,4 +238,4 @@
     document.getElementById("host-name").addEventListener("change", (e) => P10.store.set("name", e.target.value.trim()));
     render();
   });
-})(window.P10);
+})(P10);

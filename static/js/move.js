@@ -1,6 +1,6 @@
 /* The one-time link that moves a seat to this device: on confirmation this browser gets the seat (its cookie)
    and the old device's token stops working; then the table. */
-"use strict";
+import { P10 } from "./common.js";
 
 (function (P10) {
   document.addEventListener("DOMContentLoaded", () => {
@@ -14,4 +14,4 @@
       location.assign(`/tables/${root.dataset.table}`);
     });
   });
-})(window.P10);
+})(P10);

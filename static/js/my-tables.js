@@ -1,7 +1,8 @@
 /* My tables (the lobby): the tables this browser holds seats at, from its seat cookies (GET /api/my/tables),
    newest first, each marked "your turn", "waiting" or "finished", with its series: every game's winners, scores
    and replay link, and the standings. */
-"use strict";
+import { P10 } from "./common.js";
+import "./series.js";
 
 (function (P10) {
   const { t, el, clear } = P10;
@@ -31,4 +32,4 @@
 
   document.addEventListener("DOMContentLoaded", load);
   P10.myTables = { load };
-})(window.P10);
+})(P10);

@@ -4,7 +4,7 @@
    longer replays. The server reads it strictly (docs/record.md) and answers the replay of the opened game,
    where the page goes, or an error with a stable code, shown in the page's error line. Every
    <input type="file" data-open-record="ERROR_ID"> on the page is wired. */
-const P10 = window.P10;
+import { P10 } from "./common.js";
 
 /** Upload ``file`` unchanged; resolves {ok: true, replay} or {ok: false, error}. */
 export async function openRecord(file) {

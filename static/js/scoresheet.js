@@ -1,7 +1,7 @@
 /* The score sheet and its two charts (each player's total score and phase by round), shared by the table's
    score panel and the replay (which shows them up to the step on screen). `v` is a view or full state: its
    `players` and `history` ([{round, points, made}]); `nameOf(seat)` gives a player's name. */
-"use strict";
+import { P10 } from "./common.js";
 
 (function (P10) {
   const { t, el } = P10;
@@ -117,4 +117,4 @@
       el("span", { class: "swatch series-" + (i % PALETTE.length), "aria-hidden": "true" }), nameOf(p.seat)))));
     return wrap;
   };
-})(window.P10);
+})(P10);

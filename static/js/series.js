@@ -2,7 +2,7 @@
    link, and the standings across its finished games (games won, rounds won, phases made, average score per
    round; in the board game the marker fields gained). Shared by the table's score panel and "My tables"; the data is GET /api/tables/{id}/series (or the
    same fields of each entry of GET /api/my/tables). */
-"use strict";
+import { P10 } from "./common.js";
 
 (function (P10) {
   const { t, el } = P10;
@@ -30,8 +30,8 @@
     const last = board ? "series.fields" : "series.average";
     const head = el("tr", null, ["series.player", "series.games_won", "series.rounds_won", "series.phases_made", last]
       .map((key) => el("th", { scope: "col" }, t(key))));
-    const lastCell = (r) => (board ? (r.fields ?? "–").toLocaleString(window.P10_LANG)
-      : r.average_score === null ? "–" : r.average_score.toLocaleString(window.P10_LANG));
+    const lastCell = (r) => (board ? (r.fields ?? "–").toLocaleString(P10.lang)
+      : r.average_score === null ? "–" : r.average_score.toLocaleString(P10.lang));
     return el("div", { class: "table-scroll" }, el("table", { class: "series-table series-standings" },
       el("thead", null, head),
       el("tbody", null, rows.map((r) => el("tr", null, el("th", { scope: "row" }, P10.playerName(r.name)),
@@ -49,4 +49,4 @@
       finished.length ? el("h3", null, t("series.standings")) : null,
       finished.length ? standings(data.standings, data.games.some((g) => g.ruleset === "board")) : null);
   };
-})(window.P10);
+})(P10);

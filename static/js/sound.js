@@ -1,8 +1,8 @@
 /* Sounds, synthesised with WebAudio (no files): a few short tones, and an off switch remembered in this
    browser (localStorage "p10.sound"). The whole API: play(name), enabled(), setEnabled(on); also
-   window.P10.sound for classic scripts. Browsers let a page sound only after a user gesture: the audio
+   P10.sound. Browsers let a page sound only after a user gesture: the audio
    context is created (or resumed) on the first play after one. */
-const P10 = window.P10;
+import { P10 } from "./common.js";
 
 /* Each sound: [frequency Hz, start s, length s, waveform] notes. */
 const SOUNDS = {

@@ -36,7 +36,7 @@ class Answers:
         return str(json.loads(body)["error"]["code"])
 
 
-def test_requests_and_sockets_are_counted_per_address_and_ipv6_per_64() -> None:
+def test_requests_and_sockets_count_per_address_ipv6_per_64() -> None:
     async def run() -> Answers:
         release = asyncio.Event()
         answers = Answers()

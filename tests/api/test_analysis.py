@@ -172,7 +172,7 @@ def test_admin_analyse_stores_what_finished_games_lack(client: TestClient, datab
     assert "no table" in capsys.readouterr().err
 
 
-def test_a_record_the_engine_refuses_is_a_clear_error_not_a_retry_loop(client: TestClient) -> None:
+def test_a_refused_record_is_a_clear_error_not_a_retry_loop(client: TestClient) -> None:
     """C-10: an analysis replays the record through the engine; a stored command it refuses (a damaged database)
     makes the analysis fail once, is answered 500 ``analysis_failed`` from then on, and is not computed again."""
     t = finished(client)

@@ -13,7 +13,7 @@ from tests.server_helpers import bearer, new_table, play_to_end
 TWO = [[{"kind": "set", "size": 3}], [{"kind": "colour_run", "size": 3}, {"kind": "set", "size": 2}]]
 
 
-def test_R3_B11_rulesets_list_the_phases_option_with_its_group_kinds(client: TestClient) -> None:
+def test_rulesets_list_the_phases_option_with_its_group_kinds(client: TestClient) -> None:
     by_id = {x["id"]: x for x in client.get("/api/rulesets").json()}
     master = {o["name"]: o for o in by_id["master"]["options_schema"]}
     assert master["phases"]["default"] is None  # the ten Master phases

@@ -25,7 +25,7 @@ def _json_error(r: httpx.Response, status: int, code: str) -> dict[str, Any]:
     return error
 
 
-def test_a_body_over_the_limit_is_413_with_or_without_content_length(settings: Settings) -> None:
+def test_a_body_over_the_limit_is_413_with_or_without_length(settings: Settings) -> None:
     small = settings.model_copy(update={"max_body_bytes": 1000})
     with TestClient(create_app(small)) as client:
         body = b'{"ruleset": "mattel", "seats": 2, "name": "' + b"x" * 2000 + b'"}'
@@ -76,7 +76,7 @@ def _refuse(content_length: int | None, chunks: int, chunk: int = 10_000) -> tup
     return sent[0]["status"], taken
 
 
-def test_a_refused_body_within_the_drain_bound_is_read_to_its_end_before_the_answer() -> None:
+def test_a_refused_body_within_the_bound_is_drained_first() -> None:
     """A proxy still sending the body must read the 413, not a reset connection (a 502 for the player)."""
     assert _refuse(content_length=50_000, chunks=5) == (413, 5)  # declared length: drained, app never called
     assert _refuse(content_length=None, chunks=5) == (413, 5)  # chunked: the app stopped, the rest drained
@@ -199,7 +199,7 @@ def test_pages_run_no_inline_script(client: TestClient) -> None:
         assert "javascript:" not in html and " style=" not in html, path
 
 
-def test_secrets_are_stored_only_as_hashes_and_cookies_are_httponly(client: TestClient) -> None:
+def test_secrets_are_stored_hashed_and_cookies_are_httponly(client: TestClient) -> None:
     """The database holds SHA-256 digests of seat tokens and join codes, never the secrets; the seat cookie
     is HttpOnly and SameSite=Lax (scripts and other sites' requests cannot read or send it)."""
     from sqlalchemy import select

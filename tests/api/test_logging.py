@@ -20,7 +20,7 @@ def test_log_lines_are_json_with_table_and_game_ids() -> None:
     assert (line["table_id"], line["game_id"], line["version"]) == ("abc", 7, 12)
 
 
-def test_the_access_line_of_a_join_code_or_token_is_kept_with_the_secret_redacted(capsys: pytest.CaptureFixture[str],
+def test_the_access_line_keeps_a_code_or_token_redacted(capsys: pytest.CaptureFixture[str],
                                                                                    settings: Settings) -> None:
     """uvicorn's access formatter unpacks the record's arguments (client, method, path, version, status): the
     redaction keeps them and replaces only the secret, so the line is written, never a logging error."""

@@ -44,7 +44,7 @@ def play_until_awaited(client: TestClient, t: Table, seat: int) -> None:
     raise AssertionError("the seat was never awaited")
 
 
-def test_a_returning_browser_finds_its_tables_newest_first_with_badges(client: TestClient) -> None:
+def test_a_returning_browser_finds_its_tables_newest_first(client: TestClient) -> None:
     me, other = client, TestClient(client.app)
     assert mine(me) == []
     waiting = create(me, "Anna")  # a waiting room I host

@@ -73,7 +73,7 @@ def wait_for_version(client: TestClient, table_id: str, token: str, above: int, 
     raise AssertionError("the bots did not move")
 
 
-def test_C10_the_practice_table_starts_at_exactly_the_replayed_position(client: TestClient, finished: Table) -> None:
+def test_C10_practice_starts_at_exactly_the_replayed_position(client: TestClient, finished: Table) -> None:
     t = finished
     record = client.get(f"/api/tables/{t.id}/games/1/replay", headers=bearer(t.tokens[0])).json()
     step = record["version"] // 2
@@ -144,7 +144,7 @@ def test_the_bots_play_on_at_a_practice_table(live: TestClient, finished: Table)
     assert wait_for_version(live, made["table_id"], made["token"], step) > step
 
 
-def test_a_practice_table_is_started_by_the_readers_of_the_replay_only(client: TestClient, finished: Table) -> None:
+def test_only_the_replays_readers_may_start_a_practice(client: TestClient, finished: Table) -> None:
     t = finished
     body = {"step": 0, "seat": 0}
     assert practice(client, t, body).json()["error"]["code"] == "bad_token"

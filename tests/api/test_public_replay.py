@@ -92,7 +92,7 @@ def played_game(client: TestClient, rid: str, spectators: bool = True) -> tuple[
 
 
 @pytest.mark.parametrize("rid", registry.ruleset_ids())
-def test_C9_public_replay_of_a_running_game_shows_only_what_a_spectator_sees(seeded: TestClient, rid: str) -> None:
+def test_C9_a_running_games_public_replay_is_a_spectators(seeded: TestClient, rid: str) -> None:
     """C-9, C-10 (M-1, R-1, B-1): the public record and every public step of a running game hold no card that
     is hidden from a spectator at that step, no seed, no random state, no command fields; each step is the
     engine's spectator view and spectator events."""

@@ -50,7 +50,7 @@ def upload(client: TestClient, body: bytes) -> Any:
     return client.post("/api/records", content=body, headers={"Content-Type": "application/json"})
 
 
-def test_a_version_2_record_holds_the_seed_as_text_and_a_readable_move_per_command(
+def test_a_v2_record_holds_a_text_seed_and_readable_moves(
         client: TestClient, finished: tuple[Table, dict[str, Any]]) -> None:
     _, record = finished
     assert record["format_version"] == 2 and record["seed"] == str(BIG_SEED)
@@ -125,7 +125,7 @@ CHANGES: list[tuple[str, Change, str]] = [
 
 
 @pytest.mark.parametrize(("name", "change", "code"), CHANGES, ids=[c[0] for c in CHANGES])
-def test_a_doctored_record_is_refused_with_its_code_and_nothing_is_stored(
+def test_a_doctored_record_is_refused_and_nothing_is_stored(
         client: TestClient, finished: tuple[Table, dict[str, Any]], name: str, change: Change, code: str) -> None:
     record = json.loads(json.dumps(finished[1]))
     change(record)
@@ -172,7 +172,7 @@ def _admin(capsys: pytest.CaptureFixture[str], url: str, *args: str) -> tuple[in
     return status, out, err
 
 
-def test_nothing_an_accepted_record_holds_breaks_its_table_replay_analysis_or_export(
+def test_an_accepted_record_breaks_no_table_replay_or_export(
         client: TestClient, finished: tuple[Table, dict[str, Any]], database_url: str,
         capsys: pytest.CaptureFixture[str]) -> None:
     """Times at the ends of the range with odd offsets, names with invisible and bidi characters, a 63-bit seed:

@@ -50,7 +50,7 @@ def test_the_next_game_is_dealt_when_every_player_accepted(client: TestClient, f
     assert post(client, t, 0, "").json()["error"]["code"] == "game_not_finished"
 
 
-def test_a_decline_leaves_it_undealt_and_the_host_may_start_without_them(client: TestClient,
+def test_a_decline_leaves_it_undealt_host_may_start_anyway(client: TestClient,
                                                                           finished: Table) -> None:
     t = finished
     post(client, t, 0, "")
@@ -70,7 +70,7 @@ def test_a_decline_leaves_it_undealt_and_the_host_may_start_without_them(client:
     assert r.status_code == 403 and r.json()["error"]["code"] == "not_seated"
 
 
-def test_the_host_may_change_the_options_which_asks_everyone_again(client: TestClient, finished: Table) -> None:
+def test_the_host_changing_the_options_asks_everyone_again(client: TestClient, finished: Table) -> None:
     t = finished
     post(client, t, 1, "")
     post(client, t, 2, "/answer", {"accept": True})

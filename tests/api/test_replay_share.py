@@ -49,7 +49,7 @@ def table_count(client: TestClient) -> int:
         return int(s.scalar(select(func.count()).select_from(GameTable)) or 0)
 
 
-def test_C9_a_share_link_opens_the_finished_replay_without_a_seat_and_nothing_else(client: TestClient,
+def test_C9_a_share_link_opens_only_the_finished_replay(client: TestClient,
                                                                                    finished: Table) -> None:
     t = finished
     made = share(client, t)
@@ -78,7 +78,7 @@ def test_C9_a_share_link_opens_the_finished_replay_without_a_seat_and_nothing_el
     assert wrong.status_code == 401 and wrong.json()["error"]["code"] == "bad_share"
 
 
-def test_the_share_page_names_no_table_and_an_old_link_goes_there(client: TestClient, finished: Table) -> None:
+def test_the_share_page_names_no_table_and_old_links_go_there(client: TestClient, finished: Table) -> None:
     made = share(client, finished)
     client.cookies.clear()
     page = client.get(f"/shared/{made['token']}")
@@ -136,7 +136,7 @@ def test_C9_view_as_a_seat_shows_that_seats_view_and_events(client: TestClient, 
     assert r.status_code == 422 and r.json()["error"]["code"] == "invalid_seat"
 
 
-def test_the_record_marks_every_rounds_first_step_and_each_commands_turn(client: TestClient,
+def test_the_record_marks_round_starts_and_each_commands_turn(client: TestClient,
                                                                          finished: Table) -> None:
     """M-2: each round starts with a deal; the record's rounds name the step after the command that dealt it."""
     t = finished
@@ -195,7 +195,7 @@ def test_C10_a_downloaded_record_opens_again_as_the_same_game(client: TestClient
     ("number", "bad_record"),
     ("huge_seed", "bad_record"),
 ])
-def test_C10_a_record_that_does_not_replay_is_refused_with_a_clear_code(client: TestClient, finished: Table,
+def test_C10_a_record_that_does_not_replay_is_refused(client: TestClient, finished: Table,
                                                                         change: str, code: str) -> None:
     record = client.get(f"/api/tables/{finished.id}/games/1/record", headers=bearer(finished.tokens[0])).json()
     if change == "command":

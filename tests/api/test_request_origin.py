@@ -76,7 +76,7 @@ def test_cookie_writes_from_another_site_are_refused(client: TestClient, foreign
     client.cookies.clear()
 
 
-def test_bearer_requests_and_clients_without_browser_headers_are_not_checked(client: TestClient) -> None:
+def test_bearer_and_headerless_clients_are_not_checked(client: TestClient) -> None:
     table = new_table(client, players=2, start=True)
     client.cookies.clear()
     r = client.post(f"/api/tables/{table.id}/chat", json={"text": "from an app"},
@@ -87,7 +87,7 @@ def test_bearer_requests_and_clients_without_browser_headers_are_not_checked(cli
     client.cookies.clear()
 
 
-def test_the_public_base_url_and_the_allowed_origins_count_as_own(settings: Any) -> None:
+def test_the_public_base_url_and_allowed_origins_count_as_own(settings: Any) -> None:
     from app.main import create_app
 
     configured = settings.model_copy(update={"public_base_url": "https://phase10.example.org",
@@ -100,7 +100,7 @@ def test_the_public_base_url_and_the_allowed_origins_count_as_own(settings: Any)
             assert r.status_code == 201, (origin, r.text)
 
 
-def test_a_request_is_authenticated_before_its_body_or_the_tables_state(client: TestClient) -> None:
+def test_a_request_is_authenticated_before_its_body_is_read(client: TestClient) -> None:
     """Without a token, or with a wrong one: 401 ``bad_token``, never the 422 of a bad body or the 409 of a
     rematch at a table whose game has not finished; an unknown table is 404 before the body too."""
     table = new_table(client, players=2, start=True)

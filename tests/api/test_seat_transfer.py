@@ -42,7 +42,7 @@ def code_of(link: str) -> str:
     return parse_qs(urlsplit(link).query)["code"][0]
 
 
-def test_a_seat_moves_to_another_device_and_the_old_one_is_refused(client: TestClient) -> None:
+def test_a_seat_moves_to_a_new_device_and_the_old_is_refused(client: TestClient) -> None:
     t = new_table(client, players=2, start=True)
     offer = transfer(client, t.id, t.tokens[1])
     assert urlsplit(offer["link"]).path == f"/tables/{t.id}/move"
@@ -88,7 +88,7 @@ def test_a_seat_moves_to_another_device_and_the_old_one_is_refused(client: TestC
     assert r.status_code == 403 and r.json()["error"]["code"] == "bad_transfer_code"
 
 
-def test_a_new_link_replaces_the_last_and_bad_requests_change_nothing(client: TestClient) -> None:
+def test_a_new_link_replaces_the_last_bad_ones_change_nothing(client: TestClient) -> None:
     t = new_table(client, players=2, spectators=True)
     first = transfer(client, t.id, t.tokens[0])
     second = transfer(client, t.id, t.tokens[0])
@@ -116,7 +116,7 @@ def test_an_expired_link_is_refused(settings: Any) -> None:
         assert client.get(f"/api/tables/{t.id}/view", headers=bearer(t.tokens[1])).json()["seat"] == 1
 
 
-def test_a_socket_signing_in_with_the_old_token_as_the_seat_moves_is_refused(client: TestClient,
+def test_a_socket_with_the_old_token_mid_move_is_refused(client: TestClient,
                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     """The old device's socket signs in, then the seat moves before the socket has joined its seat (so the
     move's message finds no socket to close): the socket is refused all the same."""

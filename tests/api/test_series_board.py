@@ -8,7 +8,7 @@ from fastapi.testclient import TestClient
 from tests.server_helpers import bearer, new_table, play_to_end
 
 
-def test_B8_the_board_games_standings_count_fields_not_penalty_points(client: TestClient) -> None:
+def test_B8_board_standings_count_fields_not_penalty_points(client: TestClient) -> None:
     t = new_table(client, players=2, ruleset="board", options={"phases_to_win": 2}, start=True)
     play_to_end(client, t, seed=3)
     data = client.get(f"/api/tables/{t.id}/series", headers=bearer(t.tokens[0])).json()

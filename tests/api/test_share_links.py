@@ -24,7 +24,7 @@ def finished(client: TestClient) -> Table:
     return t
 
 
-def test_share_routes_with_the_seat_cookie_pass_the_cross_origin_check(client: TestClient, finished: Table) -> None:
+def test_share_routes_with_a_seat_cookie_pass_the_origin_check(client: TestClient, finished: Table) -> None:
     t = finished
     path = f"/api/tables/{t.id}/games/1/shares"
     client.cookies.set(f"p10_seat_{t.id}", t.tokens[0])

@@ -18,7 +18,7 @@ def create(client: TestClient, **extra: Any) -> Any:
     return r
 
 
-def test_create_body_clock_fields_are_stored_like_the_clock_route(client: TestClient) -> None:
+def test_create_clock_fields_are_stored_like_the_clock_route(client: TestClient) -> None:
     r = create(client, turn_timer="relaxed", stand_in=True)
     assert r.status_code == 201, r.text
     created = r.json()

@@ -104,7 +104,7 @@ def test_wrong_join_codes_are_rate_limited(settings: Settings) -> None:
         assert client.post(f"/api/tables/{b.id}/join", json={"name": "X", "code": b.code}).status_code == 429
 
 
-def test_wrong_codes_from_one_address_never_lock_out_an_invitee_with_the_right_code(settings: Settings) -> None:
+def test_wrong_codes_from_one_address_never_lock_out_others(settings: Settings) -> None:
     """An attacker who knows the table id sends wrong codes until refused; the invitee, on another address,
     still joins with the right code (and a wrong code of the invitee's own is only a 403, not a 429)."""
     uid = uuid.uuid4().hex[:8]
@@ -234,7 +234,7 @@ def test_every_api_route_documents_its_answer(client: TestClient) -> None:
     assert checked >= 20
 
 
-def test_B4_first_player_must_be_one_of_the_tables_seats_when_it_is_created(client: TestClient) -> None:
+def test_B4_the_first_player_must_be_one_of_the_seats(client: TestClient) -> None:
     """C-11, B-4: an option that can never work with the table's seats is refused at creation (not at the
     start, when the host could no longer change it), naming the field."""
     body = {"ruleset": "board", "seats": 2, "options": {"first_player": 5}, "name": "Host"}
@@ -245,7 +245,7 @@ def test_B4_first_player_must_be_one_of_the_tables_seats_when_it_is_created(clie
     assert r.status_code == 201, r.text
 
 
-def test_join_with_a_name_already_seated_is_name_taken_and_changes_nothing(client: TestClient) -> None:
+def test_joining_with_a_seated_name_is_name_taken(client: TestClient) -> None:
     """Two seats may not carry the same name (names tell the players apart in the log, the scores and the
     chat): case and surrounding or repeated spaces do not make a name different."""
     t = new_table(client, players=1, seats=3)

@@ -125,7 +125,7 @@ def perform(page: Any, command: dict[str, Any]) -> None:
     elif kind == "offer_card":
         count = page.evaluate("P10.state.view.prompt.count")  # the prompt counts in the plural forms
         text = page.locator("#prompt").text_content() or ""
-        assert "(s)" not in text and (count == 1 or f"{count} cards" in text or page.evaluate("P10_LANG") != "en"), text
+        assert "(s)" not in text and (count == 1 or f"{count} cards" in text or page.evaluate("P10.lang") != "en"), text
         click_card(page, command["card"])
         page.click("#act-offer")
     elif kind == "take_offer":

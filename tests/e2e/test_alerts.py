@@ -98,7 +98,7 @@ def test_installable_with_an_offline_page(start_server: Any, new_page: Any) -> N
     page.wait_for_selector("#create-button")
 
 
-def test_the_service_worker_shows_a_push_and_keeps_its_url_on_the_site(start_server: Any, new_page: Any) -> None:
+def test_the_service_worker_shows_a_push_with_an_on_site_url(start_server: Any, new_page: Any) -> None:
     """A push (delivered to the worker through the DevTools protocol, as a push service would) becomes a
     notification with the payload's title, text and tag; its click target stays on this site."""
     server = start_server(3)

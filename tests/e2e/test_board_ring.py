@@ -41,7 +41,7 @@ def laid(view: dict[str, Any]) -> int:
 
 
 @pytest.mark.e2e
-def test_the_ring_keeps_legible_fields_and_pawns_at_every_viewport_once_groups_are_laid(
+def test_the_ring_stays_legible_at_every_viewport_when_laid(
         start_server: Any, new_page: Any) -> None:
     server = start_server(306)
     anna, _ben, _ = h.start_two(server, new_page, "mattel", {})

@@ -583,7 +583,7 @@ def no_errors(d: PageDriver) -> None:
 
 
 @pytest.mark.e2e
-def test_b5_again_field_takes_one_card_then_a_further_turn_chained(start_server: Any, new_page: Any) -> None:
+def test_b5_again_field_takes_a_card_then_a_further_turn(start_server: Any, new_page: Any) -> None:
     """B-5 again (with B-2/B-11 a custom ring of `again` fields): one card from either pile, a lay-down in
     that turn, a discard, then a whole further turn; landing on `again` again chains; then Ben's turn."""
     d = start_game(start_server(SEED_AGAIN), new_page, ["Anna", "Ben"], RING_AGAIN)
@@ -613,7 +613,7 @@ def test_b8_keep_up_to_five_then_b10_next_round_with_kept_cards(start_server: An
 
 
 @pytest.mark.e2e
-def test_b8_laid_player_moves_one_and_discards_kept_joker_stays_turned(start_server: Any, new_page: Any) -> None:
+def test_b8_laid_player_moves_one_kept_joker_stays_turned(start_server: Any, new_page: Any) -> None:
     """B-8 with three players (ring of `joker`/`+3`/`again` fields, first phase five pairs, Ben starts): the
     scoring order, the laid player's hand discarded without a keep prompt, the lone keeper's turned joker kept
     and still turned in round 2 (B-6, B-10)."""

@@ -10,7 +10,7 @@ from .conftest import shot
 from .helpers import create_table
 
 
-def test_a_hard_bot_seat_shows_its_level_before_and_during_the_game(start_server: Any, new_page: Any) -> None:
+def test_a_hard_bot_seat_shows_its_level_before_and_during(start_server: Any, new_page: Any) -> None:
     server = start_server(5, PHASE10_BOT_DELAY_SECONDS="0.3")
     anna = new_page(locale="de-DE")
     create_table(anna, server.url, "mattel", "Anna", seats=3)

@@ -23,7 +23,7 @@ def _lines(page: Any, count: int) -> list[str]:
 
 
 @pytest.mark.e2e
-def test_chat_and_reactions_reach_the_other_page_and_survive_a_reload_and_a_restart(
+def test_chat_and_reactions_reach_others_and_survive_restarts(
         start_server: Any, new_page: Any) -> None:
     server = start_server(41)
     anna, ben, _ = h.start_two(server, new_page, "mattel", {})
@@ -55,7 +55,7 @@ def test_chat_and_reactions_reach_the_other_page_and_survive_a_reload_and_a_rest
 
 
 @pytest.mark.e2e
-def test_chat_said_while_a_socket_was_away_arrives_after_it_reconnects(start_server: Any, new_page: Any) -> None:
+def test_chat_said_while_away_arrives_after_a_reconnect(start_server: Any, new_page: Any) -> None:
     server = start_server(41)
     anna, ben, _ = h.start_two(server, new_page, "mattel", {})
     ben.evaluate("P10.state.retry = 3; P10.dropConnection()")  # the next connection in 4 s

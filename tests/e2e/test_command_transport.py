@@ -58,7 +58,7 @@ class Traffic:
 
 
 @pytest.mark.e2e
-def test_a_whole_game_sends_its_commands_over_the_socket_and_none_by_post(start_server: Any,
+def test_a_whole_game_sends_commands_over_the_socket_only(start_server: Any,
                                                                            new_page: Any) -> None:
     server = start_server(SEED)
     anna, ben, _ = h.start_two(server, new_page, "mattel", {"phases_to_win": 1})
@@ -82,7 +82,7 @@ def test_a_whole_game_sends_its_commands_over_the_socket_and_none_by_post(start_
 
 
 @pytest.mark.e2e
-def test_with_its_socket_closed_the_page_sends_its_commands_over_rest(start_server: Any, new_page: Any) -> None:
+def test_with_its_socket_closed_the_page_sends_over_rest(start_server: Any, new_page: Any) -> None:
     server = start_server(SEED)
     anna, ben, _ = h.start_two(server, new_page, "mattel", {"phases_to_win": 1})
     page = h.awaited_page([anna, ben])
@@ -133,7 +133,7 @@ WebSocket.prototype.send = function (data) {
 
 @pytest.mark.e2e
 @pytest.mark.parametrize("how", ["before", "after"], ids=["lost-on-the-way", "answer-lost"])
-def test_a_command_whose_socket_dropped_before_its_answer_is_sent_again_with_its_id_and_applied_once(
+def test_a_command_lost_to_a_socket_drop_is_resent_once(
         start_server: Any, new_page: Any, how: str) -> None:
     server = start_server(SEED)
     anna, ben, _ = h.start_two(server, new_page, "mattel", {"phases_to_win": 1})

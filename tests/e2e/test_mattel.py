@@ -86,7 +86,7 @@ def test_mattel_game_through_the_pages(start_server: Any, new_page: Any) -> None
 
 
 @pytest.mark.e2e
-def test_mattel_end_of_round_summary_M7_cards_left_C9_own_cards_only_and_score_sheet(start_server: Any,
+def test_mattel_round_summary_and_score_sheet_M7_C9(start_server: Any,
                                                                                     new_page: Any) -> None:
     """M-7, M-8: seed 114 with ``phases_to_win = 2`` is a two-round game: after round 1 both pages show the
     round's summary (each player's cards left and their penalty points, phases, chart), the score sheet has its
@@ -143,7 +143,7 @@ def test_mattel_end_of_round_summary_M7_cards_left_C9_own_cards_only_and_score_s
 
 
 @pytest.mark.e2e
-def test_a_finished_game_keeps_its_result_replay_and_rematch_after_a_reload(start_server: Any,
+def test_a_finished_game_keeps_result_and_rematch_on_reload(start_server: Any,
                                                                             new_page: Any) -> None:
     """M-9 game end: a page opened after the end (a refresh, a late arrival) has no summary popping up, but
     its prompt offers the result, the replay and the rematch; after the rematch the score sheet links the

@@ -96,7 +96,7 @@ def draw_and_lay(anna: Any) -> int:
 
 
 @pytest.mark.e2e
-def test_drag_hit_refused_drop_discard_reorder_and_only_legal_targets_lit_c4(start_server: Any,
+def test_drag_hit_refused_drop_discard_reorder_and_targets(start_server: Any,
                                                                             new_page: Any) -> None:
     server = start_server(SEED)
     anna, ben, _ = h.start_two(server, counted(new_page, reduced=set()), "mattel", {})
@@ -185,7 +185,7 @@ def test_drag_hit_refused_drop_discard_reorder_and_only_legal_targets_lit_c4(sta
 
 
 @pytest.mark.e2e
-def test_reduced_motion_runs_no_animation_and_sound_switch_is_remembered(start_server: Any,
+def test_reduced_motion_animates_nothing_sound_is_remembered(start_server: Any,
                                                                         new_page: Any) -> None:
     server = start_server(SEED)
     anna, ben, _ = h.start_two(server, counted(new_page, reduced={0, 1}), "mattel", {})
@@ -326,7 +326,7 @@ def number_discards(page: Any) -> list[int]:
 
 
 @pytest.mark.e2e
-def test_tapping_the_lit_discard_pile_discards_the_selected_card_mouse_and_keyboard_m4(start_server: Any,
+def test_tapping_the_lit_discard_pile_discards_the_selection(start_server: Any,
                                                                                       new_page: Any) -> None:
     """M-4: in the play stage the discard pile is a button only while the one selected card may be discarded
     (the prompt's ``discards``): then it is lit, and a tap on it (or Enter on it) is the discard."""
@@ -434,7 +434,7 @@ def drag_from(page: Any, source: str, target: str) -> None:
 
 
 @pytest.mark.e2e
-def test_a_pile_dragged_onto_the_hand_draws_and_a_mattel_skip_dropped_on_a_player_skips_m4_m6(
+def test_drag_a_pile_to_draw_and_a_skip_onto_a_player(
         start_server: Any, new_page: Any) -> None:
     """M-4: the draw pile dragged onto the hand draws its top card (a drag that ends elsewhere draws nothing).
     M-6: a skip held over the table lights the player it may skip (the prompt's ``skip_targets``) and the
@@ -516,7 +516,7 @@ LATE_DRAW_ANSWERS = """
 
 
 @pytest.mark.e2e
-def test_a_move_made_while_the_last_answer_is_late_is_sent_after_it_and_keeps_its_selection_m4(
+def test_a_move_during_a_late_answer_waits_and_keeps_selection(
         start_server: Any, new_page: Any) -> None:
     """M-4: the socket brings Ben the picture after his draw before the draw's own answer (held back 2.5 s here).
     He picks a card on that picture and discards it with Enter on the lit pile: the discard waits for the draw's
@@ -558,7 +558,7 @@ def test_a_move_made_while_the_last_answer_is_late_is_sent_after_it_and_keeps_it
 
 
 @pytest.mark.e2e
-def test_a_tap_is_not_lost_to_a_render_between_press_and_release_m4(start_server: Any, new_page: Any) -> None:
+def test_a_tap_is_not_lost_to_a_render_between_press_and_release(start_server: Any, new_page: Any) -> None:
     """M-4: a socket message re-renders the table while Anna's finger is on the draw pile. The render waits for
     the release (the pile's node is not replaced under the finger, which would cost the click), so the tap
     draws; the render is made at the release, and a press held past the page's limit renders anyway."""

@@ -25,7 +25,7 @@ def presence(page: Any, seat: int) -> str:
 
 
 @pytest.mark.e2e
-def test_a_page_taken_offline_shows_it_catches_up_and_the_host_sees_it(start_server: Any, new_page: Any) -> None:
+def test_an_offline_page_shows_it_catches_up_and_host_sees_it(start_server: Any, new_page: Any) -> None:
     server = start_server(SEED)
     anna, ben, _ = h.start_two(server, new_page, "mattel", {"phases_to_win": 1})
     while h.awaited_page([anna, ben]) is not anna:  # Anna is to move while Ben is away
@@ -82,7 +82,7 @@ def answers(page: Any) -> list[str]:
 
 
 @pytest.mark.e2e
-def test_a_rematch_offer_is_dealt_only_when_all_three_pages_accepted(start_server: Any, new_page: Any) -> None:
+def test_a_rematch_is_dealt_only_once_all_three_pages_accept(start_server: Any, new_page: Any) -> None:
     server = start_server(SHORT_THREE)
     pages = start_three(server, new_page, "mattel", {"phases_to_win": 1})
     anna, ben, cara = pages
@@ -140,7 +140,7 @@ def badges(page: Any) -> list[tuple[str, str]]:
 
 
 @pytest.mark.e2e
-def test_the_lobby_of_a_returning_browser_lists_its_tables_with_badges(start_server: Any, new_page: Any) -> None:
+def test_a_returning_browsers_lobby_lists_its_tables(start_server: Any, new_page: Any) -> None:
     server = start_server(SEED)
     anna, ben, _ = h.start_two(server, new_page, "mattel", {"phases_to_win": 1})
     game_table = anna.evaluate("P10.state.tableId")
@@ -165,7 +165,7 @@ def test_the_lobby_of_a_returning_browser_lists_its_tables_with_badges(start_ser
 
 
 @pytest.mark.e2e
-def test_a_seat_moved_to_a_second_browser_plays_on_there_and_the_first_is_refused(start_server: Any,
+def test_a_moved_seat_plays_on_and_the_first_browser_is_refused(start_server: Any,
                                                                                    new_page: Any) -> None:
     server = start_server(SEED)
     anna, ben, _ = h.start_two(server, new_page, "mattel", {"phases_to_win": 1})
@@ -256,7 +256,7 @@ class Tunnel:
 
 
 @pytest.mark.e2e
-def test_a_silent_drop_shows_offline_within_10_s_and_the_host_within_15_s(start_server: Any, new_page: Any) -> None:
+def test_a_silent_drop_shows_offline_in_10_s_host_in_15_s(start_server: Any, new_page: Any) -> None:
     server = start_server(SEED)
     anna, ben, _ = h.start_two(server, new_page, "mattel", {"phases_to_win": 1})
     while h.awaited_page([anna, ben]) is not anna:
@@ -312,7 +312,7 @@ def _commands_answered_502(page: Any, forward_first: bool) -> list[dict[str, Any
 
 @pytest.mark.e2e
 @pytest.mark.parametrize("forward_first", [False, True], ids=["lost-on-the-way", "answer-lost"])
-def test_a_command_the_proxy_answered_502_is_sent_again_with_its_id_and_applied_once(
+def test_a_command_answered_502_is_resent_and_applied_once(
         start_server: Any, new_page: Any, forward_first: bool) -> None:
     server = start_server(SEED)
     anna, ben, _ = h.start_two(server, new_page, "mattel", {"phases_to_win": 1})

@@ -27,7 +27,7 @@ def table_count(server: Any) -> int:
 
 
 @pytest.mark.e2e
-def test_C10_a_record_with_a_63_bit_seed_opens_through_the_lobby_of_a_fresh_server(
+def test_C10_a_63_bit_seed_record_opens_on_a_fresh_server(
         start_server: Any, new_page: Any, tmp_path: Path) -> None:
     first = start_server(BIG_SEED)
     table_id, tokens = finished_game(first.url)

@@ -25,7 +25,7 @@ SHARE_SHEET = "navigator.share = (data) => { window.p10Shared = data; return Pro
 
 
 @pytest.mark.e2e
-def test_keys_queue_the_share_link_keeps_its_step_and_the_phone_has_its_controls_below(
+def test_keys_queue_share_keeps_its_step_phone_controls_below(
         start_server: Any, new_page: Any) -> None:
     server = start_server(SEED)
     table_id, tokens = finished_game(server.url)
@@ -108,7 +108,7 @@ def test_keys_queue_the_share_link_keeps_its_step_and_the_phone_has_its_controls
 
 
 @pytest.mark.e2e
-def test_the_score_sheet_of_a_four_player_russian_game_fits_the_desktop(start_server: Any, new_page: Any) -> None:
+def test_a_four_player_russian_score_sheet_fits_the_desktop(start_server: Any, new_page: Any) -> None:
     server = start_server(SEED)
     table_id, tokens = finished_game(server.url, ("Анастасия", "Вениамин", "Екатерина", "Константин"),
                                      {"phases_to_win": 3})

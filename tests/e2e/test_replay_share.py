@@ -72,7 +72,7 @@ def until_step(page: Any, expected: int) -> None:
 
 
 @pytest.mark.e2e
-def test_a_share_link_opens_the_replay_in_a_fresh_browser_on_a_phone_and_a_desktop(
+def test_a_share_link_opens_in_a_fresh_phone_and_desktop(
         start_server: Any, new_page: Any, tmp_path: Path) -> None:
     """C-9, C-10: a seat makes a share link; a browser without any seat opens it at 360×740 and at 1280×900,
     jumps to round 2, steps with ← → PgDn PgUp Home End (the address follows: #step=N), views the game as Ben,

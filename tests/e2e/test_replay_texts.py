@@ -13,7 +13,7 @@ import pytest
 
 from app.web import i18n
 
-from .test_event_texts import NAMES, ROOT, page_for, samples
+from .test_event_texts import NAMES, page_for, samples
 
 BRACKETED = re.compile(r"\w\((?:s|n|er|e|en)\)|\w/e\b")
 
@@ -32,7 +32,7 @@ def of_type(rid: str, kind: str) -> list[dict[str, Any]]:
 
 @pytest.mark.e2e
 @pytest.mark.parametrize("lang", sorted(i18n.LANGUAGES))
-def test_R5_B6_R11_event_sentences_name_their_card_agree_and_count(browser: Any, lang: str) -> None:
+def test_event_sentences_name_their_card_agree_and_count(browser: Any, lang: str) -> None:
     page = page_for(browser, lang)
     catalogue = i18n.catalogue(lang)
     try:
@@ -79,11 +79,10 @@ def test_R5_B6_R11_event_sentences_name_their_card_agree_and_count(browser: Any,
 
 @pytest.mark.e2e
 @pytest.mark.parametrize("lang", ["en", "ru"])
-def test_B8_the_board_games_series_shows_fields_not_penalty_averages(browser: Any, lang: str) -> None:
+def test_B8_the_board_series_shows_fields_not_penalty_averages(browser: Any, lang: str) -> None:
     """The series of a board game table: each result is the marker's field and the standings' last column the
     fields gained (``fields``), not an average of penalty points; a card game's keeps its average."""
-    page = page_for(browser, lang)
-    page.add_script_tag(path=str(ROOT / "static" / "js" / "series.js"))
+    page = page_for(browser, lang, ("cards.js", "board.js", "series.js"))
     catalogue = i18n.catalogue(lang)
 
     def series(ruleset: str) -> dict[str, Any]:

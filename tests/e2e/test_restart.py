@@ -50,7 +50,7 @@ def _restart_on(port: int, database: Path, log: Path) -> subprocess.Popen[bytes]
 
 
 @pytest.mark.e2e
-def test_a_restart_closes_with_1012_and_the_page_reconnects_at_once_and_resumes(
+def test_a_restart_closes_1012_and_the_page_resumes_at_once(
         start_server: Any, new_page: Any, tmp_path: Path) -> None:
     server = start_server(SEED)
     anna, ben, _ = h.start_two(server, new_page, "mattel", {"phases_to_win": 1})

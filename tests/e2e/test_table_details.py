@@ -32,7 +32,7 @@ def settle(page: Any) -> None:
 
 
 @pytest.mark.e2e
-def test_chips_marks_timer_rematch_and_seat_move_panel_on_a_phone(start_server: Any, new_page: Any) -> None:
+def test_chips_marks_timer_rematch_and_seat_move_on_a_phone(start_server: Any, new_page: Any) -> None:
     server = start_server(306)
     anna, _ben, _ = h.start_two(server, new_page, "mattel", {})
     anna.set_viewport_size({"width": 360, "height": 740})

@@ -48,7 +48,7 @@ def wait_turn(page: Any, others: list[Any], action: str) -> None:
 
 
 @pytest.mark.e2e
-def test_touch_drags_a_pile_onto_the_hand_and_a_card_onto_the_discard_pile(start_server: Any,
+def test_touch_drags_a_pile_to_the_hand_and_a_card_to_discard(start_server: Any,
                                                                               new_page: Any) -> None:
     server = start_server(SEED)
     anna = new_page()

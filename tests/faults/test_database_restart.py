@@ -46,7 +46,7 @@ def _is_json_error(r: httpx.Response) -> bool:
 
 
 @pytest.mark.parametrize("mode", ["fast", "immediate"])
-def test_the_first_requests_after_a_postgres_restart_are_answered(client: TestClient, private_pg: PrivatePostgres,
+def test_the_first_requests_after_a_db_restart_are_answered(client: TestClient, private_pg: PrivatePostgres,
                                                                   mode: str) -> None:
     t = new_table(client, players=2, start=True)
     view = f"/api/tables/{t.id}/view"
@@ -60,7 +60,7 @@ def test_the_first_requests_after_a_postgres_restart_are_answered(client: TestCl
     assert r.status_code == 200, r.text
 
 
-def test_while_postgres_is_down_requests_get_a_json_503_with_retry_after(client: TestClient,
+def test_while_postgres_is_down_requests_get_503_retry_after(client: TestClient,
                                                                         private_pg: PrivatePostgres) -> None:
     t = new_table(client, players=2, start=True)
     _warm_pool(client, f"/api/tables/{t.id}/view", t.tokens[0])

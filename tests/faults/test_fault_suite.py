@@ -401,7 +401,7 @@ def _utc(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
-def test_restarts_ended_connections_and_a_killed_process_lose_nothing_and_stall_nothing(
+def test_restarts_drops_and_kills_lose_and_stall_nothing(
         private_pg: PrivatePostgres, servers: list[Server]) -> None:
     suite = Suite(private_pg, servers)
     suite.setup()

@@ -244,7 +244,7 @@ def test_the_module_runs_as_a_command(database_url: str) -> None:
     assert result.returncode == 1 and result.stderr == "error: no table 'nope'\n"
 
 
-def test_table_ids_never_start_with_a_dash_so_the_command_line_takes_them_as_ids() -> None:
+def test_table_ids_never_start_with_a_dash() -> None:
     from app.services.security import new_table_id
 
     ids = [new_table_id() for _ in range(3000)]  # a plain token_urlsafe id starts with "-" 1 time in 64

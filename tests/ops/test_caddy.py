@@ -69,7 +69,7 @@ def test_pages_rest_and_the_websocket_through_the_proxy(proxied: str) -> None:
         assert msg["view"]["hand"]  # the game started: pushed through the proxy
 
 
-def test_the_join_limit_sees_each_players_address_through_the_proxy(proxied: str, database_url: str) -> None:
+def test_the_join_limit_sees_each_address_through_the_proxy(proxied: str, database_url: str) -> None:
     with _client(proxied, "127.0.0.2") as attacker, _client(proxied, "127.0.0.3") as invitee:
         created = attacker.post("/api/tables", json={"ruleset": "mattel", "seats": 3, "name": "Host"}).json()
         table_id, code = created["table_id"], created["join_code"]
@@ -162,7 +162,7 @@ def _healthy(http: httpx.Client) -> None:
 PER_ADDRESS = 4
 
 
-def test_the_per_address_cap_counts_each_players_address_through_the_proxy(
+def test_the_address_cap_counts_each_player_through_the_proxy(
         database_url: str, tmp_path: Path) -> None:
     """``PHASE10_HTTP_LIMIT_PER_ADDRESS`` 4 behind the proxy: the player on 127.0.0.2 holding 4 table sockets gets
     a JSON 429 ``too_many_requests`` for a fifth socket's handshake and for its next request (a forged

@@ -20,7 +20,7 @@ def _compose() -> dict[str, Any]:
     return data
 
 
-def test_compose_services_ports_and_environment_agree_with_settings() -> None:
+def test_compose_services_ports_and_env_agree_with_settings() -> None:
     compose = _compose()
     services = compose["services"]
     assert set(services) == {"app", "db", "proxy"}
@@ -66,7 +66,7 @@ def test_forwarded_addresses_are_believed_only_from_the_proxy() -> None:
     assert "*" not in compose["environment"]["FORWARDED_ALLOW_IPS"]
 
 
-def test_the_proxy_is_the_only_entry_and_the_only_trusted_forwarder() -> None:
+def test_the_proxy_is_the_only_entry_and_trusted_forwarder() -> None:
     """Caddy (deploy/Caddyfile, checked with the real binary in test_caddy.py) publishes the port and passes to
     the app's port; FORWARDED_ALLOW_IPS is exactly the proxy's fixed address on the compose network."""
     compose = _compose()
@@ -89,7 +89,7 @@ def _seconds(value: str) -> float:
     return int(match.group(1)) * (60 if match.group(2) == "m" else 1)
 
 
-def test_the_app_scales_out_behind_the_proxy_and_is_checked_for_readiness() -> None:
+def test_the_app_scales_out_behind_the_proxy_with_readiness() -> None:
     """`docker compose up --scale app=3`: the app service has no fixed name or host port, the proxy reaches every
     replica (dynamic A records of `app`) and waits for them to be ready (/readyz on the app's port); a stopped
     replica finishes its requests before compose would kill it."""

@@ -28,7 +28,7 @@ def cycle() -> weakref.ref[Node]:
     return weakref.ref(a)
 
 
-def test_survivors_of_a_full_collection_are_frozen_and_the_sweep_frees_their_cycles() -> None:
+def test_gc_survivors_are_frozen_and_the_sweep_frees_cycles() -> None:
     async def scenario() -> None:
         policy = GcPolicy(sweep_seconds=0)
         policy.start()

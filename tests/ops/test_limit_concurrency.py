@@ -20,7 +20,7 @@ from tests.realtime.processes import Server, wait_until_answers
 LIMIT = 4
 
 
-def test_past_the_concurrency_limit_a_request_gets_503_and_the_server_recovers(database_url: str) -> None:
+def test_past_the_limit_a_request_gets_503_then_recovers(database_url: str) -> None:
     server = Server(database_url, env={"PHASE10_HTTP_LIMIT_CONCURRENCY": str(LIMIT)})
     try:
         server.wait_ready(time.monotonic() + 60)
@@ -65,7 +65,7 @@ def _cut(s: socket.socket) -> bool:
         return True
 
 
-def test_health_answers_while_the_limit_is_taken_and_one_address_cannot_take_it(database_url: str) -> None:
+def test_health_answers_at_the_limit_one_address_cant_take_it(database_url: str) -> None:
     """Limit 40, 10 per address. One address opening 45 connections that trickle a body keeps 10 (the others
     are closed at once): everyone else is served. Five addresses holding 10 idle connections each take the whole
     limit: ``/healthz`` and ``/readyz`` still answer 200, any other request a JSON 503 ``server_busy``."""

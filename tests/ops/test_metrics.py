@@ -105,7 +105,7 @@ def test_chat_rate_limits_and_gauges_are_counted(scraped: TestClient) -> None:
     assert sample(after, "phase10_games", status="playing") >= 1
 
 
-def test_commands_accepted_refused_and_their_latencies_are_measured(scraped: TestClient) -> None:
+def test_commands_accepted_refused_and_latencies_are_measured(scraped: TestClient) -> None:
     t = new_table(scraped, players=2, start=True)
     before = scrape(scraped)
     with scraped.websocket_connect(f"/ws/tables/{t.id}?token={t.tokens[0]}") as ws:
@@ -141,7 +141,7 @@ def game_ruleset(client: TestClient, table_id: str) -> Any:
     return server_game(client, table_id)[0]
 
 
-def test_the_bench_reads_quantiles_from_the_histogram_between_two_scrapes() -> None:
+def test_the_bench_reads_quantiles_between_two_scrapes() -> None:
     """bench/server_metrics.py: only the observations between the snapshots count, interpolated in buckets."""
     from bench.server_metrics import quantile, total
 

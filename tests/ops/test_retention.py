@@ -144,7 +144,7 @@ def test_each_server_process_prunes_periodically(settings: Settings, database_ur
         assert not contents(database_url, t.id)["table"]
 
 
-def test_the_prune_rests_between_its_transactions_as_long_as_each_took(client: TestClient, database_url: str,
+def test_the_prune_rests_as_long_as_each_transaction_took(client: TestClient, database_url: str,
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """Each transaction of a prune is followed by a rest as long as it took (``rest`` times that), so a long prune
     takes at most about half of the database's time from the tables that play meanwhile."""

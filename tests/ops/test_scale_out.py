@@ -97,7 +97,7 @@ def started_table(http: httpx.Client) -> tuple[str, list[str]]:
     return table_id, [host, guest.json()["token"]]
 
 
-def test_each_tables_sockets_share_one_process_and_move_together_when_it_stops(
+def test_a_tables_sockets_share_a_process_and_move_together(
         cluster: tuple[str, list[Server]]) -> None:
     proxy, apps = cluster
     tables: dict[str, list[str]] = {}  # table id -> seat tokens

@@ -73,7 +73,7 @@ def test_the_command_line_carries_the_limits() -> None:
     assert _option(uvicorn_args(["--limit-concurrency", "7"]), "--limit-concurrency") == "7"
 
 
-def test_protocol_keepalive_pings_are_off_while_the_application_heartbeat_drops_silent_sockets(
+def test_protocol_pings_off_app_heartbeat_drops_silent_sockets(
         monkeypatch: Any) -> None:
     """The application heartbeat (docs/protocol.md) already closes a silent socket: uvicorn's own keepalive pings
     are turned off then, and kept when the heartbeat is off."""
@@ -117,7 +117,7 @@ def test_websockets_compress_without_state_kept_between_messages() -> None:
     asyncio.run(scenario())
 
 
-def test_updates_are_compressed_by_zlib_ng_and_inflate_with_a_clients_zlib() -> None:
+def test_updates_compressed_by_zlib_ng_inflate_with_zlib() -> None:
     """Every message of a played game's fan-out (the views of 300 commands) is compressed by zlib-ng at level 1 --
     byte for byte what ``zlib_ng`` makes, which zlib's level 1 does not -- and the client side of the negotiated
     extension (websockets' own decoder on Python's zlib, a fresh decompressor per message as agreed) gets every
@@ -147,7 +147,7 @@ def test_updates_are_compressed_by_zlib_ng_and_inflate_with_a_clients_zlib() -> 
     assert client.decode(last).data == b"y" * 300
 
 
-def test_the_app_can_send_a_text_message_at_once_unless_the_transport_is_paused() -> None:
+def test_the_app_sends_text_at_once_unless_transport_paused() -> None:
     """``LeanWebSockets`` offers the app the ``SEND_NOW`` scope extension: a message is written at once (no await)
     and arrives like any other; while the transport is paused (a slow reader) it refuses, so the app queues; once
     the connection is gone the scope no longer holds it (no reference cycle outlives the socket)."""
@@ -185,7 +185,7 @@ def test_the_app_can_send_a_text_message_at_once_unless_the_transport_is_paused(
     asyncio.run(scenario())
 
 
-def test_the_protocol_answers_the_heartbeat_once_the_app_hands_it_over() -> None:
+def test_the_protocol_answers_the_heartbeat_the_app_hands_over() -> None:
     """Before the app takes the ``HEARTBEAT`` extension a ``ping`` reaches it like any message. After: a ``ping``
     is answered with its ``pong`` (its ``ref`` echoed) and a ``pong`` dropped by the protocol, neither reaching the
     app; any other message, a look-alike with more keys or a malformed one still does; every frame received moves

@@ -129,7 +129,7 @@ def test_the_seat_limit_holds_across_two_app_instances(two_apps: tuple[TestClien
     assert texts == ["0", "1", "2", "3", "4", "me too"] == [m["text"] for m in _log(two, table_id, anna)]
 
 
-def test_racing_posts_of_one_seat_on_two_app_instances_count_one_by_one(
+def test_racing_posts_of_one_seat_on_two_instances_count_up(
         two_apps: tuple[TestClient, TestClient]) -> None:
     """12 posts of one seat at once, 6 through each instance: exactly 5 are stored, 7 refused."""
     one, two = two_apps

@@ -47,7 +47,7 @@ def test_plural_forms_belong_to_a_key_with_a_count(lang: str) -> None:
             assert "n" in placeholders(own[base]) and placeholders(text) == placeholders(own[base]), (lang, key)
 
 
-def test_russian_move_texts_name_a_card_where_its_label_needs_no_declension() -> None:
+def test_russian_move_texts_name_cards_needing_no_declension() -> None:
     """A card's Russian label is nominative ("жёлтая 4"): in a move's text it stands after a colon or in
     «quotes» after the word "карту" ("сбрасывает карту «жёлтая 4»"), never where its case would have to change
     ("сбрасывает жёлтая 4"). A player is named before a verb in the present tense, which has no gender ("берёт")."""
@@ -84,7 +84,7 @@ def test_every_key_the_pages_use_exists() -> None:
     ("fr", "de-DE", "fr"),
     ("xx", "it", "it"),
 ])
-def test_negotiate_prefers_the_cookie_then_the_best_accepted_language(cookie: str | None, header: str | None,
+def test_negotiate_prefers_the_cookie_then_the_best_accepted(cookie: str | None, header: str | None,
                                                                       expected: str) -> None:
     assert i18n.negotiate(cookie, header) == expected
 
@@ -95,7 +95,7 @@ def test_translate_fills_placeholders_and_falls_back_to_english() -> None:
     assert i18n.catalogue("xx") == ENGLISH
 
 
-def test_a_language_with_its_own_text_gets_no_english_plural_forms() -> None:
+def test_a_translated_language_gets_no_english_plural_forms() -> None:
     """Russian has its own "table.cards" and no plural forms of it: the page must not pick the English
     "{n} card" for 61 (Intl.PluralRules("ru") calls 61 "one")."""
     ru = i18n.catalogue("ru")

@@ -21,7 +21,7 @@ def _rulesets(client: Any) -> dict[str, Any]:
     return {r["id"]: r for r in json.loads(found.group(1))}
 
 
-def test_R3_master_lobby_offers_the_phase_list_editor_with_colour_runs(client: Any) -> None:
+def test_master_lobby_offers_the_phase_editor_with_colour_runs(client: Any) -> None:
     rulesets = _rulesets(client)
     master = rulesets["master"]
     option = next(o for o in master["options_schema"] if o["name"] == "phases")

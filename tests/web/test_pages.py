@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import posixpath
 import re
 from typing import Any
 
@@ -50,12 +51,17 @@ def test_every_page_and_asset_is_served(client: Any, path: str) -> None:
     assert client.get(path).status_code == 200
 
 
-def test_every_module_of_the_table_page_is_served_as_javascript(client: Any) -> None:
-    """The table page is plain ES modules (no build step): every module reachable from the page's entry by
-    relative imports is served, as JavaScript (a browser refuses a module of another type)."""
-    page = client.get("/tables/abc").text
-    entries = re.findall(r'<script type="module" src="([^"]+)"', page)
-    assert entries == ["/static/js/table/main.js"]
+@pytest.mark.parametrize("page", ["/", "/tables/abc", "/tables/abc/games/1/replay", "/join/abc?code=x", "/rules"])
+def test_every_module_of_a_page_is_served_as_javascript(client: Any, page: str) -> None:
+    """The pages are plain ES modules (no build step), all but theme.js (before the first paint): every module
+    reachable from a page's entries by relative imports is served, as JavaScript (a browser refuses a module of
+    another type), and no script of the page is a classic one but theme.js."""
+    html = client.get(page).text
+    scripts = re.findall(r"<script ([^>]*)>", html)
+    classic = [s for s in scripts if "type=" not in s]
+    assert classic == ['src="/static/js/theme.js"'], classic
+    entries = re.findall(r'<script type="module" src="([^"]+)"', html)
+    assert entries[:2] == ["/static/js/pwa.js", "/static/js/common.js"]
     seen: set[str] = set()
     todo = list(entries)
     while todo:
@@ -67,8 +73,11 @@ def test_every_module_of_the_table_page_is_served_as_javascript(client: Any) -> 
         assert response.status_code == 200, path
         assert "javascript" in response.headers["content-type"], path
         base = path.rsplit("/", 1)[0]
-        todo += [f"{base}/{name}" for name in re.findall(r'^import [^;]*?"\./([a-z0-9_]+\.js)";', response.text, re.M)]
-    assert {"/static/js/table/state.js", "/static/js/table/socket.js", "/static/js/table/render.js"} <= seen
+        for name in re.findall(r'^import [^;]*?"(\.\.?/[a-z0-9_/-]+\.js)";', response.text, re.M):
+            todo.append(posixpath.normpath(f"{base}/{name}"))
+    if page == "/tables/abc":
+        shared = {"/static/js/cards.js", "/static/js/board.js", "/static/js/invite.js", "/static/js/series.js"}
+        assert {"/static/js/table/state.js", *shared} <= seen
 
 
 def test_rules_summary_has_a_section_per_rule_set(client: Any) -> None:
@@ -112,7 +121,7 @@ def test_the_invite_help_is_the_readmes_section(client: Any) -> None:
     assert "Scaling out" not in page  # one section only
 
 
-def test_the_rules_page_has_a_section_per_rule_set_for_the_lobbys_links(client: Any) -> None:
+def test_the_rules_page_has_a_section_per_rule_set(client: Any) -> None:
     page = client.get("/rules").text
     lobby = client.get("/").text
     for ruleset in ("mattel", "master", "board"):

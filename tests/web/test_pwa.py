@@ -38,7 +38,7 @@ def test_manifest_makes_the_site_installable(client: Any) -> None:
     assert {icon["sizes"] for icon in manifest["icons"]} >= {"192x192", "512x512"}
     page = client.get("/").text
     assert '<link rel="manifest" href="/manifest.webmanifest">' in page
-    assert '<script src="/static/js/pwa.js" defer></script>' in page
+    assert '<script type="module" src="/static/js/pwa.js"></script>' in page
 
 
 def test_offline_page_in_the_browsers_language(client: Any) -> None:

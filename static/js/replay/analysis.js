@@ -5,7 +5,8 @@
 import { R, $, gamePath, nameOf } from "./state.js";
 import { place } from "./timeline.js";
 
-const P10 = window.P10;
+import { P10 } from "../common.js";
+import "../cards.js";
 const { t, el, clear } = P10;
 
 export async function loadAnalysis(show, tries = 6) {

@@ -3,7 +3,7 @@
    static/js/open-record.js, wired even when the replay fails to load. */
 import { R, $, gamePath } from "./state.js";
 
-const P10 = window.P10;
+import { P10 } from "../common.js";
 const { t, el, clear } = P10;
 
 export function initFiles() {
@@ -62,7 +62,7 @@ async function listShares() {
   const list = clear($("rp-share-list"));
   if (!r.ok) return;
   for (const s of r.data.shares) {
-    const when = new Date(s.created_at).toLocaleString(window.P10_LANG);
+    const when = new Date(s.created_at).toLocaleString(P10.lang);
     list.appendChild(el("li", { "data-share": s.id }, t("replay.share_made", { name: s.by || "?", when }), " ",
       s.revocable ? el("button", { type: "button", class: "linklike", onclick: () => revoke(s.id) }, t("replay.share_revoke")) : null));
   }

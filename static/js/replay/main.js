@@ -13,7 +13,8 @@ import { loadAnalysis, showCards } from "./analysis.js";
 import { initFiles, shareStep } from "./files.js";
 import { initPractice, practiceStep } from "./practice.js";
 
-const P10 = window.P10;
+import { P10 } from "../common.js";
+import "../cards.js";
 const { t, el } = P10;
 let showing = 0;  // the latest step asked for: an older answer arriving late is not drawn
 

@@ -2,7 +2,8 @@
    discards red 7"), each move a button that opens its step; the current turn is marked and kept in sight. */
 import { R, $, nameOf } from "./state.js";
 
-const P10 = window.P10;
+import { P10 } from "../common.js";
+import "../cards.js";
 const { t, el, clear } = P10;
 
 function cardOf(c) {

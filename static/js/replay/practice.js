@@ -3,7 +3,7 @@
    and names the table's page, which the browser opens. */
 import { R, $, gamePath, nameOf } from "./state.js";
 
-const P10 = window.P10;
+import { P10 } from "../common.js";
 const { t, el, clear } = P10;
 
 export function initPractice() {

@@ -1,6 +1,6 @@
 /* The replay's shared state and small helpers: the record, the step on screen, the cache of loaded steps, the
    seat it is viewed as, and the API paths of this game (carrying the share token of a share link). */
-const P10 = window.P10;
+import { P10 } from "../common.js";
 
 export const R = {
   record: null,      // GET .../replay: the game's record with its rounds and each command's round and turn

@@ -3,7 +3,7 @@
    PgUp PgDn a round, Home End the ends). */
 import { R, $ } from "./state.js";
 
-const P10 = window.P10;
+import { P10 } from "../common.js";
 const { t, el, clear } = P10;
 let go = () => {};
 

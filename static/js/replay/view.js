@@ -4,7 +4,10 @@
    running game only what a spectator sees (C-9). */
 import { R, $, nameOf } from "./state.js";
 
-const P10 = window.P10;
+import { P10 } from "../common.js";
+import "../board.js";
+import "../cards.js";
+import "../scoresheet.js";
 const { t, el, clear } = P10;
 
 function handOf(data, s, seat) {

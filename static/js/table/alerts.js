@@ -8,7 +8,7 @@
    prompt, as the page shows it. */
 import { S, emit, on } from "./state.js";
 
-const P10 = window.P10;
+import { P10 } from "../common.js";
 const { t } = P10;
 
 let mine = false;

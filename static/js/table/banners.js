@@ -18,7 +18,8 @@ import { S, $, nameOf, names, on, render, seatName } from "./state.js";
 import { setOwnConnection } from "./connection-status.js";
 import { actor } from "./ticker.js";
 
-const P10 = window.P10;
+import { P10 } from "../common.js";
+import "../cards.js";
 const { t, el } = P10;
 
 const SHOW_MS = 9000;

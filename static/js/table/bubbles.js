@@ -12,7 +12,7 @@
    Content-Security-Policy allows, unlike style attributes. */
 import { $, on } from "./state.js";
 
-const P10 = window.P10;
+import { P10 } from "../common.js";
 const { t, el } = P10;
 
 const TEXT_MS = 5000, EMOJI_MS = 3000, MAX_CHARS = 90, MARGIN = 6, GAP = 4;

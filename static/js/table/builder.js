@@ -4,7 +4,8 @@
 import { S, $, cardById, render, selectedIds, setError } from "./state.js";
 import { send } from "./commands.js";
 
-const P10 = window.P10;
+import { P10 } from "../common.js";
+import "../cards.js";
 const { t, el, clear } = P10;
 const icon = (name, cls) => P10.icon(name, cls);
 

@@ -3,7 +3,7 @@
 import { S, $, on } from "./state.js";
 import { bubble, placeChat } from "./bubbles.js";
 
-const P10 = window.P10;
+import { P10 } from "../common.js";
 const { t, el } = P10;
 
 export function addChat(msg, fromHistory) {

@@ -4,7 +4,7 @@
 import { S, $, emit, on, render, setError, setView } from "./state.js";
 import { refreshView, sendCommand, socketOpen } from "./socket.js";
 
-const P10 = window.P10;
+import { P10 } from "../common.js";
 
 /* Answers that several seats give at the same time (Give-me-five offers R-11, All-mine keep choices R-9,
    the board game's keep B-8) do not conflict: another seat's answer landing first must not turn this one

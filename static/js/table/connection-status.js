@@ -5,7 +5,7 @@
    Any message from the server is a sign of life (the server answers our pings, and pings a socket silent for 4 s); when none came
    for `timeout` ms (checked every second) the socket is declared dead (`onDead`), because a connection that
    silently lost its network never fires "close". The browser's own offline event declares it dead at once. */
-const P10 = window.P10;
+import { P10 } from "../common.js";
 const { t, el } = P10;
 
 export function heartbeat(ws, options) {

@@ -11,7 +11,7 @@ import { send } from "./commands.js";
 import { targetsOf } from "./targets.js";
 import { setOrder } from "./order.js";
 
-const P10 = window.P10;
+import { P10 } from "../common.js";
 const { t } = P10;
 const THRESHOLD = 6;  // px the pointer travels before a press becomes a drag (a shorter one is a tap)
 

@@ -5,7 +5,8 @@ import { S, $, hand, inBuilder, render, setError } from "./state.js";
 import { arrange } from "./order.js";
 import { lights } from "./lights.js";
 
-const P10 = window.P10;
+import { P10 } from "../common.js";
+import "../cards.js";
 const { clear, el } = P10;
 
 export function renderHand() {

@@ -7,7 +7,7 @@
    this browser). */
 import { S, $, prompt, render, selectedIds } from "./state.js";
 
-const P10 = window.P10;
+import { P10 } from "../common.js";
 
 export function lightsOn() { return P10.store.get("lights") !== false; }
 

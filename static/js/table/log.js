@@ -3,7 +3,7 @@
 import { S, $, emit, names } from "./state.js";
 import { moveText } from "./ticker.js";
 
-const P10 = window.P10;
+import { P10 } from "../common.js";
 const { t, el, clear } = P10;
 
 export async function loadLog() {

@@ -38,7 +38,7 @@ import { initBanners } from "./banners.js";
 import { initPlayers } from "./players.js";
 import { initLights } from "./lights.js";
 
-const P10 = window.P10;
+import { P10 } from "../common.js";
 
 function initPanels() {
   const toggle = (button, panel) => button.addEventListener("click", () => {

@@ -8,7 +8,7 @@
    the seat it came from. Nothing runs with prefers-reduced-motion: reduce (the mark stays: it is no motion). */
 import { S, on } from "./state.js";
 
-const P10 = window.P10;
+import { P10 } from "../common.js";
 const { t } = P10;
 const DURATION = 320;
 const CARDS = "#hand [data-card-id], #players [data-card-id], #piles [data-card-id]";

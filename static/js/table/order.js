@@ -3,7 +3,7 @@
    knows it. */
 import { S } from "./state.js";
 
-const P10 = window.P10;
+import { P10 } from "../common.js";
 const key = () => "order." + S.tableId;
 
 /** `cards` (already sorted by the page's sort) in the player's own order when "custom" is chosen: the cards

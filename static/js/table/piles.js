@@ -9,7 +9,8 @@ import { discardSelected } from "./prompt.js";
 import { targetsOf } from "./targets.js";
 import { lights } from "./lights.js";
 
-const P10 = window.P10;
+import { P10 } from "../common.js";
+import "../cards.js";
 const { t, el, clear } = P10;
 
 function pileButton(kind, label, card, size, enabled, onclick) {

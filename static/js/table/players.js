@@ -12,7 +12,8 @@ import { send } from "./commands.js";
 import { hitEnds, targetsOf } from "./targets.js";
 import { lights } from "./lights.js";
 
-const P10 = window.P10;
+import { P10 } from "../common.js";
+import "../cards.js";
 const { t, el, clear } = P10;
 
 function hitOptions() {

@@ -6,7 +6,9 @@ import { renderBuilder } from "./builder.js";
 import { renderOver } from "./scores.js";
 import { lights } from "./lights.js";
 
-const P10 = window.P10;
+import { P10 } from "../common.js";
+import "../board.js";
+import "../cards.js";
 const { t, el, clear } = P10;
 
 function waitingText(v) {

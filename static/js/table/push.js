@@ -4,7 +4,7 @@
    removes this browser's subscription for this seat only (the browser's subscription may serve other tables). */
 import { S, $, on } from "./state.js";
 
-const P10 = window.P10;
+import { P10 } from "../common.js";
 const { t } = P10;
 
 const tableId = $("app").dataset.table;
@@ -60,7 +60,7 @@ async function subscription(create) {
 }
 
 async function store(sub) {
-  const result = await P10.api("PUT", path, { ...sub.toJSON(), lang: window.P10_LANG });
+  const result = await P10.api("PUT", path, { ...sub.toJSON(), lang: P10.lang });
   if (!result.ok) throw Object.assign(new Error(P10.errorText(result.data.error)), { p10: true });
 }
 

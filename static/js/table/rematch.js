@@ -3,7 +3,7 @@
    (refreshed by the socket's `table` messages) says who answered what; the server deals the game. */
 import { S, $, nameOf, on } from "./state.js";
 
-const P10 = window.P10;
+import { P10 } from "../common.js";
 const { t, el } = P10;
 
 async function call(path, body) {

@@ -10,7 +10,8 @@ import { renderPrompt } from "./prompt.js";
 import { renderHand } from "./hand.js";
 import { maybeSummary, renderScores } from "./scores.js";
 
-const P10 = window.P10;
+import { P10 } from "../common.js";
+import "../board.js";
 const { t, el } = P10;
 
 /* A stable key of the focused node, to find its replacement after a re-render. */

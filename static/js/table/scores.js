@@ -2,7 +2,10 @@
 import { offerRematch, rematchPanel } from "./rematch.js";
 import { S, $, nameOf, on } from "./state.js";
 
-const P10 = window.P10;
+import { P10 } from "../common.js";
+import "../cards.js";
+import "../scoresheet.js";
+import "../series.js";
 const { t, el, clear } = P10;
 
 function scoreTable(v) { return P10.scoreTable(v, nameOf); }

@@ -2,7 +2,8 @@
    Opening the link on the phone and confirming moves the seat there; this page is then refused (seat_moved). */
 import { S, $ } from "./state.js";
 
-const P10 = window.P10;
+import { P10 } from "../common.js";
+import "../invite.js";
 const { t, clear } = P10;
 
 async function showTransfer() {

@@ -6,7 +6,7 @@ import { appendEvents, loadLog } from "./log.js";
 import { addChat, loadChat } from "./chat.js";
 import { heartbeat, onNetworkBack } from "./connection-status.js";
 
-const P10 = window.P10;
+import { P10 } from "../common.js";
 const { t, el } = P10;
 
 function setConn(stateName) {

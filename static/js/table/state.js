@@ -2,7 +2,7 @@
    modules hang on (rendering, motion, sound, drag and drop, notifications).
 
    Only this module owns `S`; the others read it and change it through the functions they export. */
-const P10 = window.P10;
+import { P10 } from "../common.js";
 const { t } = P10;
 
 export const S = {

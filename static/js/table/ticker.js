@@ -6,7 +6,8 @@
    more than the log. The seat's own moves are not repeated; what concerns the seat itself is banners.js's. */
 import { S, $, on, names } from "./state.js";
 
-const P10 = window.P10;
+import { P10 } from "../common.js";
+import "../cards.js";
 const { t } = P10;
 
 const SHOW_MS = 6000;

@@ -3,7 +3,7 @@
    time: 1:42", a ring that empties); the others see whose clock runs. */
 import { S, $, nameOf } from "./state.js";
 
-const P10 = window.P10;
+import { P10 } from "../common.js";
 const { t } = P10;
 
 /* The clock that runs now: the view's, unless the host set the table's clock since that view was built (PUT

@@ -3,7 +3,8 @@ import { S, $, botLevel, isHost, render, seatName } from "./state.js";
 import { refreshSeat } from "./socket.js";
 import { presenceDot } from "./connection-status.js";
 
-const P10 = window.P10;
+import { P10 } from "../common.js";
+import "../invite.js";
 const { t, el, clear } = P10;
 
 export function renderWaiting() {
