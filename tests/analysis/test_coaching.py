@@ -263,3 +263,22 @@ def test_coaching_precision_and_recall_against_brute_force(rid: str) -> None:
             unlaid = {e for e in expected if not _laid(rid, e)}
             lines[-1] += f" (after a lay-down: {len(found & unlaid)}/{len(unlaid)})"
     print(f"\n{rid} over {GAMES} bot games: precision 100 % ({len(found_all)} marks); " + "; ".join(lines))
+
+
+@pytest.mark.parametrize("rid", ["mattel", "master"])
+def test_a_go_out_through_a_missed_lay_down_is_marked(rid: str) -> None:
+    """C-3, C-4: a seat that could have laid its phase, hit and ended the round in one turn has a missed
+    go-out whose move begins with the lay-down (the bot games above hold some in these rule sets), and the
+    turn's missed lay-down mark as well."""
+    found = 0
+    for seed in range(1, GAMES + 1):
+        game, marks = studied(rid, seed)
+        for mark in marks:
+            if mark.kind is Kind.MISSED_GO_OUT and not _laid(rid, (seed, mark.step, mark.kind)):
+                found += 1
+                assert isinstance(mark.commands[0], LayPhase), mark
+                assert [p["do"] for p in mark.detail["move"]][0] == "lay"  # type: ignore[index]
+                every = analyse(game.ruleset, game.seed, game.players, game.options, game.commands).marks
+                assert any(m.kind is Kind.MISSED_LAYDOWN and m.step == mark.step for m in every)
+                _check_move(game, mark)
+    assert found > 0
