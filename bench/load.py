@@ -282,6 +282,7 @@ class _Connection:
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.reader, self.writer = reader, writer
         self.h11 = h11.Connection(h11.CLIENT)
+        self.idle_since = 0.0
 
     async def exchange(self, request: bytes) -> Answer:
         self.writer.write(request)
@@ -310,6 +311,11 @@ class _Connection:
         self.writer.close()
 
 
+IDLE_REUSE = 4.0
+"""Seconds a kept-alive connection is reused after its last answer: the server closes one idle for
+``http_keep_alive_seconds`` (5 s by default)."""
+
+
 class KeepAliveClient:
     """A light HTTP/1.1 client for the commands of ``--transport rest``: kept-alive connections to one server
     process (a browser keeps one open to its server; at most one per table is in flight), h11 for the protocol
@@ -323,7 +329,12 @@ class KeepAliveClient:
 
     async def post(self, path: str, body: bytes, headers: list[tuple[str, str]]) -> Answer:
         """POST ``body`` (JSON) to ``path``; ``TransportError`` if the connection fails on the way."""
-        connection = self.idle.pop() if self.idle else None
+        connection = None
+        while self.idle and connection is None:
+            connection = self.idle.pop()
+            if time.monotonic() - connection.idle_since > IDLE_REUSE:
+                connection.close()  # the server may be closing it just now
+                connection = None
         if connection is None:
             try:
                 connection = _Connection(*await asyncio.open_connection(self.host, self.port))
@@ -340,6 +351,7 @@ class KeepAliveClient:
             connection.close()
             raise TransportError(str(err)) from None
         if connection.reusable():
+            connection.idle_since = time.monotonic()
             self.idle.append(connection)
         else:
             connection.close()
