@@ -3,17 +3,18 @@
     python bench/load.py [--tables 200] [--rate 200] [--duration 20] [--idle 2000] [--workers 1] [--ws-deflate on]
                         [--view-patches on] [--transport socket|rest]
 
-Starts the server as deployed (``python -m app.serve``: uvicorn with the project's settings) on loopback
-against a scratch Postgres database (created and dropped here; or pass ``--database-url``), seats 4 players
-per table, and plays ``mattel`` games at a steady total command rate. Each table has at
-most one command in flight; a command's latency runs from its send to the moment the last of the table's 4
-sockets has received the new version. ``--transport socket`` sends the commands as ``command`` frames on the
-seats' sockets, ``--transport rest`` POSTs them to ``/api/tables/{id}/commands`` with the seat's bearer token (the
-page's fallback while its socket is not open). The clients know the server's deal because the server runs with
-``PHASE10_FIXED_SEED`` (test-only setting), so each table keeps a local copy of its state and picks a legal
-command with the engine. Like a browser, the clients send no protocol-level pings (only the application
-heartbeat's messages, docs/protocol.md). Prints commands per second, p50/p99 latency, the server's stalls (garbage
-collections, event loop lag) and its resident memory; then opens ``--idle`` idle sockets and prints memory again.
+Starts the server as deployed (``python -m app.serve``: uvicorn with the project's settings) on loopback against a
+scratch Postgres database (created and dropped here; or pass ``--database-url``), seats 4 players per table, and
+plays ``mattel`` games at a steady total command rate. Each table has at most one command in flight; a command's
+latency runs from its send to the moment the last of the table's 4 sockets has received the new version.
+``--transport socket`` sends the commands as ``command`` frames on the seats' sockets, ``--transport rest`` POSTs
+them to ``/api/tables/{id}/commands`` with the seat's bearer token (the page's fallback while its socket is not
+open) over kept-alive HTTP/1.1 connections (a light client on h11: the bench's own CPU stays small beside the
+server's; the lobby's set-up requests use httpx). The clients know the server's deal because the server runs with
+``PHASE10_FIXED_SEED`` (test-only setting), so each table keeps a local copy of its state and picks a legal command
+with the engine. Like a browser, the clients send no protocol-level pings (only the application heartbeat's
+messages, docs/protocol.md). Prints commands per second, p50/p99 latency, the server's stalls (garbage collections,
+event loop lag) and its resident memory; then opens ``--idle`` idle sockets and prints memory again.
 
     python bench/load.py --find-ceiling [--duration 10]
 
@@ -48,7 +49,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import h11  # noqa: E402
 import httpx  # noqa: E402
+import orjson  # noqa: E402
 import psycopg  # noqa: E402
 import websockets  # noqa: E402
 from sqlalchemy.engine import make_url  # noqa: E402
@@ -186,7 +189,7 @@ class TableRun:
     latencies: list[float] = field(default_factory=list)
     sent: list[float] = field(default_factory=list)  # when each command of ``latencies`` was sent (wall clock)
     errors: int = 0
-    http: Any = None  # ``--transport rest``: the client its seats POST their commands with
+    http: Any = None  # ``--transport rest``: the ``KeepAliveClient`` its seats POST their commands with
 
 
 async def setup_table(http: httpx.AsyncClient, options: dict[str, Any]) -> TableRun:
@@ -260,15 +263,117 @@ async def connect_all(run: TableRun) -> list[asyncio.Task[None]]:
     return tasks
 
 
-async def post_command(run: TableRun, seat: int, body: dict[str, Any]) -> Any:
+class TransportError(Exception):
+    """The connection failed or closed before the whole answer came (the request may have been applied)."""
+
+
+@dataclass
+class Answer:
+    status_code: int
+    body: bytes
+
+    def json(self) -> Any:
+        return orjson.loads(self.body)
+
+
+class _Connection:
+    """One kept-alive HTTP/1.1 connection, its protocol state kept by h11."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader, self.writer = reader, writer
+        self.h11 = h11.Connection(h11.CLIENT)
+        self.idle_since = 0.0
+
+    async def exchange(self, request: bytes) -> Answer:
+        self.writer.write(request)
+        status = 0
+        chunks: list[bytes] = []
+        while True:
+            event = self.h11.next_event()
+            if event is h11.NEED_DATA:
+                self.h11.receive_data(await self.reader.read(65536))
+            elif isinstance(event, h11.Response):
+                status = event.status_code
+            elif isinstance(event, h11.Data):
+                chunks.append(bytes(event.data))
+            elif isinstance(event, h11.EndOfMessage):
+                return Answer(status, b"".join(chunks))
+            elif isinstance(event, h11.ConnectionClosed):
+                raise TransportError("closed before the answer ended")
+
+    def reusable(self) -> bool:
+        if self.h11.our_state is h11.DONE and self.h11.their_state is h11.DONE:
+            self.h11.start_next_cycle()
+            return True
+        return False
+
+    def close(self) -> None:
+        self.writer.close()
+
+
+IDLE_REUSE = 4.0
+"""Seconds a kept-alive connection is reused after its last answer: the server closes one idle for
+``http_keep_alive_seconds`` (5 s by default)."""
+
+
+class KeepAliveClient:
+    """A light HTTP/1.1 client for the commands of ``--transport rest``: kept-alive connections to one server
+    process (a browser keeps one open to its server; at most one per table is in flight), h11 for the protocol
+    and nothing else, so that the client's CPU per command stays far below the server's it measures (httpx costs
+    several milliseconds per request)."""
+
+    def __init__(self, base: str) -> None:
+        self.host, port = base.rsplit(":", 1)
+        self.port = int(port)
+        self.idle: list[_Connection] = []
+
+    async def post(self, path: str, body: bytes, headers: list[tuple[str, str]]) -> Answer:
+        """POST ``body`` (JSON) to ``path``; ``TransportError`` if the connection fails on the way."""
+        connection = None
+        while self.idle and connection is None:
+            connection = self.idle.pop()
+            if time.monotonic() - connection.idle_since > IDLE_REUSE:
+                connection.close()  # the server may be closing it just now
+                connection = None
+        if connection is None:
+            try:
+                connection = _Connection(*await asyncio.open_connection(self.host, self.port))
+            except OSError as err:
+                raise TransportError(str(err)) from None
+        request = connection.h11.send(h11.Request(method="POST", target=path, headers=[
+            ("Host", f"{self.host}:{self.port}"), ("Content-Type", "application/json"),
+            ("Content-Length", str(len(body))), *headers])) or b""
+        request += (connection.h11.send(h11.Data(data=body)) or b"") + (connection.h11.send(h11.EndOfMessage())
+                                                                        or b"")
+        try:
+            answer = await connection.exchange(request)
+        except (OSError, h11.ProtocolError, TransportError) as err:
+            connection.close()
+            raise TransportError(str(err)) from None
+        if connection.reusable():
+            connection.idle_since = time.monotonic()
+            self.idle.append(connection)
+        else:
+            connection.close()
+        return answer
+
+    async def aclose(self) -> None:
+        for connection in self.idle:
+            connection.close()
+        self.idle = []
+
+
+async def post_command(run: TableRun, seat: int, body: dict[str, Any]) -> Answer | None:
     """The command's POST; sent again with the same body (its command id: applied once) when the connection
     failed, as the page does when it got no answer (a kept-alive connection the server closed as idle just as
     it was reused). ``None``: no answer after three tries."""
+    data = orjson.dumps(body)
+    headers = [("Authorization", f"Bearer {run.tokens[seat]}")]
     for _ in range(3):
         try:
-            return await run.http.post(f"/api/tables/{run.table_id}/commands", json=body,
-                                       headers={"Authorization": f"Bearer {run.tokens[seat]}"})
-        except httpx.TransportError:
+            answer: Answer = await run.http.post(f"/api/tables/{run.table_id}/commands", data, headers)
+            return answer
+        except TransportError:
             continue
     return None
 
@@ -452,10 +557,7 @@ async def bench(bases: list[str], servers: list[int], args: argparse.Namespace,
             run.ruleset, run.state = ruleset, ruleset.new_game(SEED, PLAYERS, options)
         # --transport rest: the commands go to the process the table's sockets are on, over keep-alive
         # connections (a browser keeps one open to its server), at most one per table in flight.
-        commanders = {b: httpx.AsyncClient(base_url=f"http://{b}", timeout=30,
-                                           limits=httpx.Limits(max_connections=args.tables,
-                                                               max_keepalive_connections=args.tables))
-                      for b in bases} if args.transport == "rest" else {}
+        commanders = {b: KeepAliveClient(b) for b in bases} if args.transport == "rest" else {}
         for run in runs:
             run.http = commanders.get(run.base)
         readers = [t for run in runs for t in await connect_all(run)]

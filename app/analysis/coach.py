@@ -5,6 +5,8 @@ lists one after the other from the position the seat chose in (so every suggesti
   run's end must be reached first), then a discard of another card (M-4, R-6, B-5);
 * ``go_out`` — hits and a discard (two in the board game, B-7) that would have emptied the seat's hand and ended
   the round (M-4: in Mattel a hit of the last card goes out at once; R-6, B-5: a card must stay to end with);
+* ``lay_then_go_out`` — a seat whose phase is not down: its lay-down (C-3), then hits and a discard that would
+  have emptied its hand within the same turn (``go_out`` from the position after the lay-down);
 * ``pickup`` — drawing the discard pile's top card (M-4, R-6, B-5; R-8: keeping it of the two drawn) after
   which the seat's whole phase could be laid, with that card (C-3).
 
@@ -123,6 +125,37 @@ def go_out(ruleset: AnyRuleset, state: Any, seat: int) -> Commands | None:
         return None
 
     return search(state, legal, (), frozenset())
+
+
+def lay_then_go_out(ruleset: AnyRuleset, state: Any, seat: int) -> Commands | None:
+    """A legal ``LayPhase`` of ``seat`` (C-3; the rule set lists the solver's one) followed by what ``go_out``
+    finds from the position after it: hits (C-4) and the ending commands (M-4, R-6, B-5, B-7) that empty the
+    seat's hand within the turn; ``None`` if the phase cannot be laid or no such sequence follows it."""
+    for command in ruleset.legal_commands(state, seat):
+        if not isinstance(command, LayPhase):
+            continue
+        after, events = ruleset.apply(state, seat, command)
+        if went_out(ruleset, events, seat):
+            return (command,)
+        if seat not in ruleset.awaited(after):
+            continue
+        rest = go_out(ruleset, after, seat)
+        if rest is not None:
+            return (command, *rest)
+    return None
+
+
+def named_card(commands: Commands) -> int:
+    """The card a go-out mark names: the first card hit, else the first card played or discarded, else the
+    first card laid."""
+    hit = next((c.card for c in commands if isinstance(c, Hit)), None)
+    if hit is not None:
+        return hit
+    played = next((c.card for c in commands if isinstance(getattr(c, "card", None), int)), None)
+    if played is not None:
+        return int(played)
+    lay = next(c for c in commands if isinstance(c, LayPhase))
+    return int(lay.groups[0][0])
 
 
 def lays_after_draw(ruleset: AnyRuleset, state: Any, seat: int, card: int) -> Commands | None:

@@ -29,11 +29,13 @@ each legal after the ones before it, from the position the seat chose in):
 * **discarded hit** — a seat with its phase down discarded a card it could have hit (C-4); the better move hits
   it and discards the most valuable card left instead, and ``points`` is what that card counted at the round's
   end (0 if it left the hand before);
-* **missed go-out** — a seat with its phase down ended its turn without going out although hits and a discard
-  (two in the board game, B-7) would have emptied its hand (M-4, R-6, B-5); ``points`` is what it scored that
-  round (M-7, R-12), the whole of which going out saves. A turn has at most one such mark, and a board game turn
-  that goes out with its second discard has none; a missed go-out and a discarded hit of the same turn are
-  marked as the go-out;
+* **missed go-out** — a seat ended its turn without going out although hits and a discard (two in the board
+  game, B-7) would have emptied its hand (M-4, R-6, B-5), its phase down or — laying it first in that turn,
+  where its lay-down was legal (C-3) — not yet: the better move is then the lay-down, the hits and the
+  discard (that turn also has its missed lay-down mark); ``points`` is what it scored that round (M-7, R-12),
+  the whole of which going out saves. A turn has at most one such mark, and a board game turn that goes out
+  with its second discard has none; a missed go-out and a discarded hit of the same turn are marked as the
+  go-out;
 * **missed pickup** — a seat whose phase was not down drew from the draw pile while the discard pile's top card
   would have let it lay its whole phase with that card (C-3; R-8: keeping it of two), and after the blind draw
   it could not lay; ``points`` is what the lay-down's other cards counted at the round's end (0 if they left the
@@ -53,7 +55,7 @@ from app.rules.core.commands import Discard, Draw, Hit, LayPhase, Pile
 from app.rules.core.events import CardDiscarded, CardHit, HandsDealt, PhaseLaid, group_to_json
 from app.rules.registry import AnyRuleset
 
-from .coach import ENDERS, can_lay, go_out, hit_first, pickup, went_out
+from .coach import ENDERS, can_lay, go_out, hit_first, lay_then_go_out, named_card, pickup, went_out
 from .hits import best_hits
 from .marks import Analysis, Kind, Mark
 
@@ -129,7 +131,7 @@ class _Review:
             self.marks.append(Mark(index, seat, Kind.MISSED_LAYDOWN, self.round, commands=(laydown,)))
         elif hits:
             self._missed_hits(index, state, seat, after, events)
-        self._coach(index, state, seat, command, hits, after, events)
+        self._coach(index, state, seat, command, hits, laydown is not None, events)
         for event in events:
             self._event(index, event, state, after)
         return after
@@ -153,7 +155,7 @@ class _Review:
             self.marks.append(Mark(index, seat, Kind.MISSED_HIT, self.round, card=hit.card, commands=plan.hits))
 
     # -- coaching ------------------------------------------------------------------------------------------
-    def _coach(self, index: int, state: Any, seat: int, command: Any, hits: bool, after: Any,
+    def _coach(self, index: int, state: Any, seat: int, command: Any, hits: bool, lays: bool,
                events: Sequence[Any]) -> None:
         ruleset = self.ruleset
         player = ruleset.players(state)[seat]
@@ -164,15 +166,20 @@ class _Review:
             if better is not None:  # the first blind draw of a turn's draws (B-5: +N) is marked
                 self.blind = (index, state, seat, better)
             return
-        if not isinstance(command, ENDERS) or not player.laid or went_out(ruleset, events, seat):
+        if not isinstance(command, ENDERS) or went_out(ruleset, events, seat):
+            return
+        if not player.laid:  # a go-out through the lay-down the seat missed (C-3, then C-4)
+            out = lay_then_go_out(ruleset, state, seat) if lays and seat not in self.go_out_turn else None
+            if out is not None:
+                self.go_out_turn[seat] = len(self.marks)
+                self._coaching(index, state, seat, Kind.MISSED_GO_OUT, named_card(out), out, None)
             return
         hand = {c.id: c for c in player.hand}
         if (hits or len(hand) <= 2) and seat not in self.go_out_turn:
             out = go_out(ruleset, state, seat)
             if out is not None:
-                first = next((c for c in out if isinstance(c, Hit)), out[0])
                 self.go_out_turn[seat] = len(self.marks)
-                self._coaching(index, state, seat, Kind.MISSED_GO_OUT, first.card, out, None)
+                self._coaching(index, state, seat, Kind.MISSED_GO_OUT, named_card(out), out, None)
                 return
         if hits and isinstance(command, Discard):
             better = hit_first(ruleset, state, seat, command.card,

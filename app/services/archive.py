@@ -19,7 +19,7 @@ is written.
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import orjson
@@ -44,6 +44,9 @@ GAME_FORMAT_VERSIONS = (1, 2)
 MAX_DEPTH = 32  # a record nests 7 deep; JSON deeper than this is refused before it is parsed
 MAX_NAME = 40  # as a join name (app.api.schemas.Name)
 YEARS = (2000, 2100)  # the years a record's times may name (in UTC)
+CLOCK_TOLERANCE = timedelta(seconds=5)
+"""How far a command's time may lie outside its game's span, or before the command before it: a game's commands
+may be accepted by several server processes whose clocks differ slightly (``record_time_order``)."""
 _SEED = re.compile(r"-?[0-9]{1,20}")
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
 _BRACKET = re.compile(rb"[\[\]{}]")
@@ -53,7 +56,9 @@ class RecordError(Exception):
     """A record that cannot be made or imported (nothing was changed). ``code`` is stable (docs/record.md,
     "Reading a record"): ``bad_record`` (not a record, a field missing or of the wrong type),
     ``record_not_utf8``, ``record_too_deep``, ``record_too_large``, ``record_version_unsupported``,
-    ``record_version_mismatch``, ``record_bad_time``, ``record_time_order``, ``record_not_finished``,
+    ``record_version_mismatch``, ``record_bad_time``, ``record_time_order`` (the game finished before it began,
+or a command's time lies outside the game's span or before the command before it, beyond ``CLOCK_TOLERANCE``),
+``record_not_finished``,
     ``record_bad_name``, ``record_bad_text``, ``record_bad_capacity``, ``record_does_not_replay`` (the engine
     refuses a command or the game ends otherwise than recorded), ``table_not_found`` (export of an unknown
     table)."""
@@ -197,6 +202,24 @@ def _when(value: Any, where: str) -> datetime:
     return moment
 
 
+def _check_order(moment: datetime, span: tuple[datetime | None, datetime | None], previous: datetime | None,
+                 where: str) -> None:
+    """A command's time ``moment`` lies within its game's ``span`` (created, finished; either absent: unbounded
+    there) and is not before the ``previous`` command's, each within ``CLOCK_TOLERANCE`` (``record_time_order``).
+    Times the record does not give are stored as the moment of the import and not checked."""
+    tolerance = CLOCK_TOLERANCE.total_seconds()
+    created, finished = span
+    if created is not None and moment < created - CLOCK_TOLERANCE:
+        raise RecordError(f"{where}: made before the game began (by more than {tolerance:g} s)",
+                          "record_time_order")
+    if finished is not None and moment > finished + CLOCK_TOLERANCE:
+        raise RecordError(f"{where}: made after the game finished (by more than {tolerance:g} s)",
+                          "record_time_order")
+    if previous is not None and moment < previous - CLOCK_TOLERANCE:
+        raise RecordError(f"{where}: made before the command before it (by more than {tolerance:g} s)",
+                          "record_time_order")
+
+
 def _seed(game: JSONDict, where: str) -> int:
     """The seed: a decimal string in a game record of version 2, a JSON number in version 1."""
     version = game.get("format_version", 1)
@@ -275,6 +298,9 @@ def _replayed(game: JSONDict, catalog: RulesetCatalog, where: str,
         state = ruleset.new_game(seed, players, options)
     except Exception as err:
         raise RecordError(f"{where}: the engine refuses the game: {err}", "record_does_not_replay") from None
+    span = (created_at if game.get("created_at") is not None else None,
+            finished_at if game.get("finished_at") is not None else None)
+    previous: datetime | None = None
     rows = []
     seen: set[str] = set()
     for i, entry in enumerate(commands, start=1):
@@ -295,8 +321,12 @@ def _replayed(game: JSONDict, catalog: RulesetCatalog, where: str,
             state, _ = ruleset.apply(state, seat, command)
         except Exception as err:
             raise RecordError(f"{at}: the engine refuses it: {err}", "record_does_not_replay") from None
+        moment = _when(entry.get("created_at"), f"{at}, created_at")
+        if entry.get("created_at") is not None:
+            _check_order(moment, span, previous, at)
+            previous = moment
         rows.append({"seq": i, "seat": seat, "command_id": command_id, "command": ruleset.command_to_json(command),
-                     "created_at": _when(entry.get("created_at"), f"{at}, created_at")})
+                     "created_at": moment})
     over = ruleset.is_over(state)
     if status != ("finished" if over else "playing"):
         raise RecordError(f"{where}: recorded as {status!r} but the commands leave it "

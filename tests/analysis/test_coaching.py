@@ -20,15 +20,15 @@ from app.analysis import Kind, Mark, analyse
 from app.analysis.coach import ENDERS, went_out
 from app.bots.driver import bot_command
 from app.rules import registry
-from app.rules.core.commands import Discard, Draw, Hit, Pile
+from app.rules.core.commands import Discard, Draw, Hit, LayPhase, Pile
 from app.rules.core.events import PhaseLaid
 from app.rules.registry import AnyRuleset
 
 GAMES = 20
 LEVELS = {2: ("easy", "normal"), 3: ("easy", "easy", "normal")}
 SLIP = 0.3
-"""How often a bot about to hit ends its turn with a random legal command instead (a human's slip), so that
-the games hold the mistakes measured; seeded like the bots."""
+"""How often a bot about to hit or to lay its phase down ends its turn with a random legal command instead (a
+human's slip), so that the games hold the mistakes measured; seeded like the bots."""
 COACHING = (Kind.DISCARDED_HIT, Kind.MISSED_GO_OUT, Kind.MISSED_PICKUP)
 
 
@@ -55,7 +55,7 @@ def bot_game(rid: str, seed: int) -> Game:
     while not ruleset.is_over(state):
         seat = ruleset.awaited(state)[0]
         command = bot_command(LEVELS[players][seat], ruleset, state, seat, rngs[seat])
-        if isinstance(command, Hit) and rngs[seat].random() < SLIP:
+        if isinstance(command, Hit | LayPhase) and rngs[seat].random() < SLIP:
             enders = [c for c in ruleset.legal_commands(state, seat) if isinstance(c, ENDERS)]
             command = rngs[seat].choice(enders) if enders else command
         game.turns.append(turn)
@@ -122,6 +122,17 @@ def _can_go_out(ruleset: AnyRuleset, state: Any, seat: int) -> bool:
     return False
 
 
+def _can_lay_and_go_out(ruleset: AnyRuleset, state: Any, seat: int) -> bool:
+    """Whether some legal lay-down (C-3), then any order of hits and ending commands, empties the hand."""
+    for lay in ruleset.legal_commands(state, seat):
+        if isinstance(lay, LayPhase):
+            after, events = ruleset.apply(state, seat, lay)
+            if went_out(ruleset, events, seat) or (seat in ruleset.awaited(after)
+                                                   and _can_go_out(ruleset, after, seat)):
+                return True
+    return False
+
+
 def _complete(ruleset: AnyRuleset, state: Any, seat: int, hand: Sequence[Any]) -> bool:
     """The solver's answer for ``seat`` holding ``hand`` at ``state`` (C-3)."""
     players = list(ruleset.players(state))
@@ -132,9 +143,10 @@ def _complete(ruleset: AnyRuleset, state: Any, seat: int, hand: Sequence[Any]) -
 
 def brute_force(game: Game) -> set[tuple[int, Kind]]:
     """``(step, kind)`` of every coaching mistake: a discarded card that some order of hits could have placed;
-    the first turn end of a turn from which hits and discards could have emptied the hand, in a turn the seat
-    did not go out; the first blind draw of a turn while the hand with the discard pile's top card (and not
-    without it) completed the phase, and the hand the seat then played on did not."""
+    the first turn end of a turn from which hits and discards (after a lay-down, where the phase was not
+    down) could have emptied the hand, in a turn the seat did not go out; the first blind draw of a turn while
+    the hand with the discard pile's top card (and not without it) completed the phase, and the hand the seat
+    then played on did not."""
     ruleset = game.ruleset
     out: set[tuple[int, Kind]] = set()
     go_out_turns: set[int] = set()
@@ -157,11 +169,16 @@ def brute_force(game: Game) -> set[tuple[int, Kind]]:
                 pickup_turns.add(game.turns[step])
                 out.add((step, Kind.MISSED_PICKUP))
             continue
-        if not isinstance(command, ENDERS) or not player.laid:
+        if not isinstance(command, ENDERS):
             continue
         turn = game.turns[step]
         this_turn = [i for i in range(step, len(game.commands)) if game.turns[i] == turn]
         if any(went_out(ruleset, game.events[i], seat) for i in this_turn):
+            continue
+        if not player.laid:
+            if turn not in go_out_turns and _can_lay_and_go_out(ruleset, state, seat):
+                go_out_turns.add(turn)
+                out.add((step, Kind.MISSED_GO_OUT))
             continue
         if turn not in go_out_turns and _can_go_out(ruleset, state, seat):
             go_out_turns.add(turn)
@@ -216,6 +233,12 @@ def test_every_coaching_mark_is_an_accepted_better_move(rid: str) -> None:
     assert checked > 0
 
 
+def _laid(rid: str, found: tuple[int, int, Kind]) -> bool:
+    seed, step, _ = found
+    game = studied(rid, seed)[0]
+    return bool(game.ruleset.players(game.states[step])[game.commands[step][0]].laid)
+
+
 RECALL_FLOOR = {Kind.DISCARDED_HIT: 1.0, Kind.MISSED_GO_OUT: 1.0, Kind.MISSED_PICKUP: 1.0}  # measured: all found
 
 
@@ -236,4 +259,26 @@ def test_coaching_precision_and_recall_against_brute_force(rid: str) -> None:
         recall = len(found & expected) / len(expected) if expected else 1.0
         lines.append(f"{kind.value}: {len(found & expected)}/{len(expected)} recall {recall:.0%}")
         assert recall >= RECALL_FLOOR[kind], lines[-1]
+        if kind is Kind.MISSED_GO_OUT:  # those that needed the phase laid first, in the same turn
+            unlaid = {e for e in expected if not _laid(rid, e)}
+            lines[-1] += f" (after a lay-down: {len(found & unlaid)}/{len(unlaid)})"
     print(f"\n{rid} over {GAMES} bot games: precision 100 % ({len(found_all)} marks); " + "; ".join(lines))
+
+
+@pytest.mark.parametrize("rid", ["mattel", "master"])
+def test_a_go_out_through_a_missed_lay_down_is_marked(rid: str) -> None:
+    """C-3, C-4: a seat that could have laid its phase, hit and ended the round in one turn has a missed
+    go-out whose move begins with the lay-down (the bot games above hold some in these rule sets), and the
+    turn's missed lay-down mark as well."""
+    found = 0
+    for seed in range(1, GAMES + 1):
+        game, marks = studied(rid, seed)
+        for mark in marks:
+            if mark.kind is Kind.MISSED_GO_OUT and not _laid(rid, (seed, mark.step, mark.kind)):
+                found += 1
+                assert isinstance(mark.commands[0], LayPhase), mark
+                assert [p["do"] for p in mark.detail["move"]][0] == "lay"  # type: ignore[index]
+                every = analyse(game.ruleset, game.seed, game.players, game.options, game.commands).marks
+                assert any(m.kind is Kind.MISSED_LAYDOWN and m.step == mark.step for m in every)
+                _check_move(game, mark)
+    assert found > 0

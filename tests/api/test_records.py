@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from sqlalchemy import func, select
 
 from app.admin import main as admin_main
 from app.persistence.models import GameTable
+from app.services.archive import CLOCK_TOLERANCE
 from app.services.games import GameService
 from app.services.notation import card_token, move_text
 from tests.server_helpers import Table, bearer, new_table, play_to_end
@@ -94,6 +96,17 @@ def _last_time(record: dict[str, Any]) -> str:
     return str(record["commands"][-1]["created_at"])
 
 
+def _shifted(value: str, seconds: float) -> str:
+    return (datetime.fromisoformat(value) + timedelta(seconds=seconds)).isoformat()
+
+
+def _back_in_time(record: dict[str, Any], k: int, seconds: float) -> None:
+    """Command ``k`` (0-based) made ``seconds`` before command ``k - 1``, the game begun a minute earlier (so the
+    command stays within the game's span)."""
+    record["created_at"] = _shifted(record["created_at"], -60)
+    record["commands"][k]["created_at"] = _shifted(record["commands"][k - 1]["created_at"], -seconds)
+
+
 Change = Callable[[dict[str, Any]], Any]
 
 CHANGES: list[tuple[str, Change, str]] = [
@@ -102,6 +115,11 @@ CHANGES: list[tuple[str, Change, str]] = [
     ("finished_before_created", lambda r: r.update(finished_at="2001-01-01T00:00:00+00:00"), "record_time_order"),
     ("year_1", lambda r: r.update(created_at="0001-01-01T00:00:00+14:00"), "record_bad_time"),
     ("year_9999", lambda r: r.update(finished_at="9999-12-31T23:59:59-12:00"), "record_bad_time"),
+    ("command_before_created", lambda r: r["commands"][0].update(created_at=_shifted(r["created_at"], -6)),
+     "record_time_order"),
+    ("command_after_finished", lambda r: r["commands"][-1].update(created_at=_shifted(r["finished_at"], 6)),
+     "record_time_order"),
+    ("command_before_previous", lambda r: _back_in_time(r, 3, 6), "record_time_order"),
     ("command_year_1", lambda r: r["commands"][0].update(created_at="0001-01-01T00:00:00+14:00"), "record_bad_time"),
     ("not_a_time", lambda r: r.update(created_at="yesterday"), "record_bad_time"),
     ("time_number", lambda r: r.update(created_at=12), "record_bad_time"),
@@ -155,6 +173,21 @@ def test_a_body_that_is_not_utf8_json_of_sane_depth_is_refused(client: TestClien
     r = upload(client, body(json.dumps(finished[1], ensure_ascii=False)))
     assert r.status_code == 422 and r.json()["error"]["code"] == code, r.text
     assert tables(client) == before
+
+
+def test_command_times_within_the_clock_tolerance_are_taken(
+        client: TestClient, finished: tuple[Table, dict[str, Any]]) -> None:
+    """Server processes' clocks differ slightly: a command up to ``CLOCK_TOLERANCE`` (5 s) before the game
+    began, after it finished or before the command before it is taken as it is."""
+    assert CLOCK_TOLERANCE.total_seconds() == 5
+    record = json.loads(json.dumps(finished[1]))
+    _back_in_time(record, 3, 4)
+    record["commands"][0]["created_at"] = _shifted(record["created_at"], -4)
+    record["commands"][-1]["created_at"] = _shifted(record["finished_at"], 4)
+    r = upload(client, json.dumps(record).encode())
+    assert r.status_code == 201, r.text
+    replay = client.get(f"/api/tables/{r.json()['table_id']}/games/1/replay").json()
+    assert replay["commands"][3]["created_at"] == _shifted(record["commands"][2]["created_at"], -4)
 
 
 def test_names_are_cleaned_as_join_names_are(client: TestClient, finished: tuple[Table, dict[str, Any]]) -> None:
