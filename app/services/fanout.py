@@ -101,7 +101,6 @@ class Fanout:
         self.history = history
         self.notifier = notifier
         self.settings = settings
-        self.states = repo.states
         self._hot: OrderedDict[str, _Hot] = OrderedDict()
         self._hot_lock = threading.Lock()
         # The highest version of each table this process has heard of (its commits, notifications): a cached
@@ -215,13 +214,13 @@ class Fanout:
             if hot is None or hot.game_id != step.game_id or hot.version >= version:
                 return
             ruleset_id, players = hot.ruleset, len(hot.seats)
-        state = self.states.get(step.game_id, version - 1)
+        state = self.repo.states.get(step.game_id, version - 1)
         if state is None:
             self.hot_step(table_id, step.game_id, version, {}, True)  # forget: behind, the next read catches up
             return
         ruleset = self.repo.ruleset(ruleset_id)
         new_state, events = ruleset.apply(state, step.seat, ruleset.parse_command(step.command))
-        self.states.put(step.game_id, version, new_state)
+        self.repo.states.put(step.game_id, version, new_state)
         self.hot_step(table_id, step.game_id, version, LazyRedaction(ruleset, players, events, step.by, step.seat),
                        ruleset.is_over(new_state))
 
@@ -235,7 +234,7 @@ class Fanout:
             oldest = hot.steps[0][0] if hot.steps else version + 1
         if since < oldest - 1 or since > version:
             return None
-        state = self.states.get(game_id, version)
+        state = self.repo.states.get(game_id, version)
         if state is None:
             return None
         ruleset = self.repo.ruleset(hot.ruleset)

@@ -64,8 +64,7 @@ class GameService:
         self.notifier: Notifier = notifier or NullNotifier()
         self.presence = presence
         self.extensions: list[TableExtension] = [] if extensions is None else extensions
-        self.states = StateCache(settings.state_cache_size)
-        self.repo = GameRepo(db, self.catalog, self.states)
+        self.repo = GameRepo(db, self.catalog, StateCache(settings.state_cache_size))
         self.tables = Tables(self.repo, self.extensions, presence)
         self.history = History(self.repo, StepCache(STEP_CACHE_SIZE if settings.state_cache_size > 0 else 0))
         self.fan_out = Fanout(self.repo, self.tables, self.history, self.notifier, settings)
@@ -124,5 +123,18 @@ class GameService:
         self.extensions.append(extension)
 
     @property
+    def states(self) -> StateCache:
+        """The decoded states this process holds (the repo's; a benchmark's cold process sets a new one)."""
+        return self.repo.states
+
+    @states.setter
+    def states(self, states: StateCache) -> None:
+        self.repo.states = states
+
+    @property
     def step_cache(self) -> StepCache:
         return self.history.step_cache
+
+    @step_cache.setter
+    def step_cache(self, cache: StepCache) -> None:
+        self.history.step_cache = cache

@@ -77,7 +77,6 @@ class History:
 
     def __init__(self, repo: GameRepo, step_cache: StepCache) -> None:
         self.repo = repo
-        self.states = repo.states
         self.step_cache = step_cache
 
     def steps(self, s: Session, ruleset: AnyRuleset, game: Any, since: int, upto: int) -> Steps:
@@ -89,7 +88,7 @@ class History:
         cached = self.step_cache.get(game.id, since, upto)
         if cached is not None:
             return cached
-        state, version = self.states.get(game.id, since), since
+        state, version = self.repo.states.get(game.id, since), since
         if state is None:
             # The latest snapshot not newer than ``since`` with its version, in one statement (a command may store
             # a newer one meanwhile): the latest one, the one before it, or none (from the seed).
@@ -112,6 +111,6 @@ class History:
         if len(steps) != upto - since:
             raise RuntimeError(f"game {game.id}: commands {since + 1}..{upto} are not all stored")
         if upto == game.version:
-            self.states.put(game.id, upto, state)
+            self.repo.states.put(game.id, upto, state)
         self.step_cache.put(game.id, steps)
         return steps

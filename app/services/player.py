@@ -80,7 +80,6 @@ class Player:
         self.changes = changes
         self.settings = settings
         self.db = repo.db
-        self.states = repo.states
 
     def check_seat(self, table_id: str, token: str | None) -> Viewer:
         """404 ``table_not_found``, else 401 ``bad_token`` unless ``token`` is a seat's at this table: the check
@@ -290,7 +289,7 @@ class Player:
         version = hot.version + 1
         if seat is None:
             return None
-        state = self.states.get(hot.game_id, hot.version)
+        state = self.repo.states.get(hot.game_id, hot.version)
         if state is None:
             return None
         ruleset = self.repo.ruleset(hot.ruleset)
@@ -311,7 +310,7 @@ class Player:
 
     def _hot_written(self, plan: _HotPlan) -> tuple[JSONDict, int, str]:
         """``plan`` was written: this process's copy moves on (call inside ``committing``)."""
-        self.states.put(plan.game_id, plan.version, plan.new_state)
+        self.repo.states.put(plan.game_id, plan.version, plan.new_state)
         self.fanout.hot_step(plan.table_id, plan.game_id, plan.version, plan.redacted, False, snapshot=plan.snapshot)
         log.info("command accepted", extra={"table_id": plan.table_id, "game_id": plan.game_id,
                                             "version": plan.version, "seat": plan.seat})
@@ -375,7 +374,7 @@ class Player:
                           "events": redacted[key(seat)], "view": view}
         except (IntegrityError, psycopg.IntegrityError):
             raise _Conflict() from None
-        self.states.put(result["game_id"], version, new_state_to_cache)
+        self.repo.states.put(result["game_id"], version, new_state_to_cache)
         self.fanout.hot_step(table_id, result["game_id"], version, redacted, over, snapshot)
         log.info("command accepted", extra={"table_id": table_id, "game_id": result["game_id"],
                                             "version": version, "seat": seat})

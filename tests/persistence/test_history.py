@@ -13,7 +13,8 @@ from sqlalchemy import select
 
 from app.main import create_app
 from app.persistence.models import Game, GameCommand
-from app.services.games import GameService
+from app.services.games import GameService, StateCache
+from app.services.history import StepCache
 from app.settings import Settings
 from tests.rules.playout import choose
 from tests.server_helpers import Table, bearer, command_body, new_table, server_game
@@ -21,8 +22,8 @@ from tests.server_helpers import Table, bearer, command_body, new_table, server_
 
 def _cold(service: GameService) -> None:
     """This process forgets every state, step and cached table: the next read recomputes from the database."""
-    service.states.clear()
-    service.step_cache.clear()
+    service.states = StateCache(service.settings.state_cache_size)
+    service.step_cache = StepCache(64)
     service.forget()
 
 

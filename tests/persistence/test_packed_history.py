@@ -16,7 +16,8 @@ from app.main import create_app
 from app.persistence.commands import StoredCommand, pack, read_commands, unpack
 from app.persistence.models import Game, GameCommand, GameCommandPack
 from app.services.archive import export_table, import_record
-from app.services.games import GameService
+from app.services.games import GameService, StateCache
+from app.services.history import StepCache
 from app.settings import Settings
 from tests.rules.playout import choose
 from tests.server_helpers import bearer, command_body, new_table, server_game
@@ -25,8 +26,8 @@ ONE_PHASE = {"phases": [[{"kind": "set", "size": 3}]]}
 
 
 def _cold(service: GameService) -> None:
-    service.states.clear()
-    service.step_cache.clear()
+    service.states = StateCache(service.settings.state_cache_size)
+    service.step_cache = StepCache(64)
     service.forget()
 
 

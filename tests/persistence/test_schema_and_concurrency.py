@@ -17,7 +17,7 @@ from app.persistence.commands import read_commands
 from app.persistence.db import Database
 from app.persistence.models import Base, GameCommand
 from app.rules.core.errors import StaleVersion
-from app.services.games import GameService
+from app.services.games import GameService, StateCache
 from app.settings import Settings
 from tests.server_helpers import bearer, command_body, new_table, pick, play, server_game
 
@@ -131,7 +131,7 @@ def test_the_hot_path_stores_a_command_row_the_orm_reads_back(client: TestClient
     assert row is not None and row.seq == result["version"] == game.version + 1 and row.seat == seat
     assert row.command == command and not hasattr(row, "events") and not hasattr(row, "redacted")
     assert row.created_at is not None
-    service.states.size = 0  # the resend's events are recomputed from the stored game, not a cached copy
+    service.states = StateCache(0)  # the resend's events are recomputed from the stored game, not a cached copy
     again = service.submit_as(t.id, game.seats[seat]["seat_id"], "stored-1", game.version, command)
     assert again["duplicate"] and again["events"] == result["events"] and result["events"]
     assert server_game(client, t.id)[2].version == result["version"]

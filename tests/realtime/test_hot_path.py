@@ -407,7 +407,7 @@ def test_a_command_due_a_snapshot_stores_it_in_its_one_statement(client: TestCli
     cold = GameService(service.db, settings)
     with cold.db.read() as s:
         game = s.execute(select(Game).where(Game.id == game_id)).scalar_one()
-        assert ruleset.state_to_json(cold._state(s, ruleset, game)) == stored
+        assert ruleset.state_to_json(cold.repo.state(s, ruleset, game)) == stored
 
 
 def test_a_command_on_a_lost_connection_goes_the_ordinary_way(
