@@ -15,10 +15,10 @@ A command: a route (``app.api.routes``) or socket (``app.api.ws``) calls ``playe
 ``fan_out``'s cache on and tells ``changes``, whose notifier wakes the hub (``app.realtime.hub``), which fans out
 through ``fan_out`` to the sockets.
 
-The two cycles of the running server are broken at construction, not by callbacks set afterwards: the hub (which
-fans out through this service) is reached through the ``notifier`` and ``presence`` given here, both made on a
-``app.realtime.backends.HubLink``; the extensions (the bot runner, rematches, push: they act through this service)
-are a list given here that ``add_extension`` fills before the app serves.
+The service's own cycles with the running server are broken at construction, not by callbacks set afterwards:
+the hub (which fans out through this service) is reached through the ``notifier`` and ``presence`` given here,
+both made on an ``app.realtime.hub.HubLink``; the extensions (the bot runner, rematches, push: they act through
+this service) are a list given here that ``app.main.create_app`` fills before the app serves.
 """
 
 from __future__ import annotations
