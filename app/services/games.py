@@ -23,6 +23,12 @@ this service) are a list given here that ``app.main.create_app`` fills before th
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from typing import Any
+
+from sqlalchemy.orm import Session
+
 from app.persistence.db import Database
 from app.rules.core.ruleset import JSONDict
 from app.settings import Settings
@@ -43,21 +49,40 @@ from .fanout import Fanout, FanoutData
 from .history import STEP_CACHE_SIZE, History, StepCache
 from .lobby import Lobby
 from .player import Player
-from .replays import Replays
+from .replays import ReplayAccess, Replays
 from .repo import GameRepo
 from .security import JoinLimiter
 from .tables import Changes, Presence, Tables, nobody
 
-__all__ = ["SPECTATOR", "FanoutData", "GameRef", "GameService", "JSONDict", "Notifier", "NullNotifier",
-           "RulesetCatalog", "StateCache", "Step", "TableExtension", "Viewer", "count_tables"]
+__all__ = [
+    "SPECTATOR",
+    "FanoutData",
+    "GameRef",
+    "GameService",
+    "JSONDict",
+    "Notifier",
+    "NullNotifier",
+    "RulesetCatalog",
+    "StateCache",
+    "Step",
+    "TableExtension",
+    "Viewer",
+    "count_tables",
+]
 
 
 class GameService:
     """The collaborators, wired; the methods below only pass a call on to the one that does the job."""
 
-    def __init__(self, db: Database, settings: Settings, catalog: RulesetCatalog | None = None,
-                 notifier: Notifier | None = None, presence: Presence = nobody,
-                 extensions: list[TableExtension] | None = None) -> None:
+    def __init__(
+        self,
+        db: Database,
+        settings: Settings,
+        catalog: RulesetCatalog | None = None,
+        notifier: Notifier | None = None,
+        presence: Presence = nobody,
+        extensions: list[TableExtension] | None = None,
+    ) -> None:
         self.db = db
         self.settings = settings
         self.catalog = catalog or RulesetCatalog()
@@ -70,52 +95,147 @@ class GameService:
         self.fan_out = Fanout(self.repo, self.tables, self.history, self.notifier, settings)
         self.changes = Changes(self.notifier, self.extensions, self.fan_out.forget)
         # Wrong join codes, counted in the database so the limits hold across server processes.
-        self.join_limiter = JoinLimiter(settings.join_failures_per_table, settings.join_failures_per_address,
-                                        settings.join_window_seconds)
+        self.join_limiter = JoinLimiter(
+            settings.join_failures_per_table, settings.join_failures_per_address, settings.join_window_seconds
+        )
         self.lobby = Lobby(self.repo, self.tables, self.changes, settings, self.join_limiter)
         self.player = Player(self.repo, self.tables, self.history, self.fan_out, self.changes, settings)
         self.replays = Replays(self.repo, self.history)
 
-        # The facade: each name is its collaborator's method.
-        self.invite_link = self.lobby.invite_link
-        self.create_table = self.lobby.create_table
-        self.join = self.lobby.join
-        self.reorder = self.lobby.reorder
-        self.remove_seat = self.lobby.remove_seat
-        self.start = self.lobby.start
-        self.table_info = self.tables.table_info
-        self.check_seat = self.player.check_seat
-        self.authenticate = self.player.authenticate
-        self.view = self.player.view
-        self.seat_view = self.player.seat_view
-        self.events_since = self.player.events_since
-        self.hint = self.player.hint
-        self.submit = self.player.submit
-        self.submit_as = self.player.submit_as
-        self.submit_on_loop = self.player.submit_on_loop
-        self.seat_on_loop = self.player.seat_on_loop
-        self.replay_access = self.replays.replay_access
-        self.share_access = self.replays.share_access
-        self.replay_record = self.replays.replay_record
-        self.replay_step = self.replays.replay_step
-        self.game_record = self.replays.game_record
-        self.fanout = self.fan_out.fanout
-        self.fanout_cached = self.fan_out.fanout_cached
-        self.fanout_on_loop = self.fan_out.fanout_on_loop
-        self.cached_view = self.fan_out.cached_view
-        self.notified = self.fan_out.notified
-        self.forget = self.fan_out.forget
-        self.apply_step = self.fan_out.apply_step
-        self.committing = self.fan_out.committing
-        self.after_commit = self.changes.committed
+    # The facade: each method is its collaborator's.
+    def invite_link(self, table_id: str, code: str, base: str | None = None) -> str:
+        return self.lobby.invite_link(table_id, code, base)
+
+    def create_table(
+        self,
+        ruleset_id: str,
+        seats: int,
+        options: JSONDict | None,
+        spectators: bool,
+        name: str,
+        setup: Callable[[Session, str], Any] | None = None,
+    ) -> JSONDict:
+        return self.lobby.create_table(ruleset_id, seats, options, spectators, name, setup)
+
+    def join(self, table_id: str, name: str, code: str, client: str) -> JSONDict:
+        return self.lobby.join(table_id, name, code, client)
+
+    def reorder(self, table_id: str, token: str | None, order: list[int]) -> JSONDict:
+        return self.lobby.reorder(table_id, token, order)
+
+    def remove_seat(self, table_id: str, token: str | None, position: int) -> JSONDict:
+        return self.lobby.remove_seat(table_id, token, position)
+
+    def start(self, table_id: str, token: str | None) -> JSONDict:
+        return self.lobby.start(table_id, token)
+
+    def table_info(self, table_id: str) -> JSONDict:
+        return self.tables.table_info(table_id)
+
+    def check_seat(self, table_id: str, token: str | None) -> Viewer:
+        return self.player.check_seat(table_id, token)
+
+    def authenticate(self, table_id: str, token: str | None) -> tuple[Viewer, JSONDict]:
+        return self.player.authenticate(table_id, token)
+
+    def view(self, table_id: str, token: str | None) -> JSONDict:
+        return self.player.view(table_id, token)
+
+    def seat_view(self, table_id: str, viewer: Viewer) -> JSONDict:
+        return self.player.seat_view(table_id, viewer)
+
+    def events_since(self, table_id: str, token: str | None, since: int) -> JSONDict:
+        return self.player.events_since(table_id, token, since)
+
+    def hint(self, table_id: str, token: str | None) -> JSONDict:
+        return self.player.hint(table_id, token)
+
+    def submit(
+        self, table_id: str, token: str | None, command_id: str, expected_version: int | None, raw: Any
+    ) -> JSONDict:
+        return self.player.submit(table_id, token, command_id, expected_version, raw)
+
+    def submit_as(
+        self,
+        table_id: str,
+        seat_id: int | None,
+        command_id: str,
+        expected_version: int | None,
+        raw: Any,
+        by: str | None = None,
+    ) -> JSONDict:
+        return self.player.submit_as(table_id, seat_id, command_id, expected_version, raw, by)
+
+    async def submit_on_loop(
+        self,
+        table_id: str,
+        seat_id: int | None,
+        command_id: str,
+        expected_version: int | None,
+        raw: Any,
+        with_view: bool = False,
+    ) -> JSONDict:
+        return await self.player.submit_on_loop(table_id, seat_id, command_id, expected_version, raw, with_view)
+
+    async def seat_on_loop(self, table_id: str, token: str | None) -> Viewer:
+        return await self.player.seat_on_loop(table_id, token)
+
+    def replay_access(self, table_id: str, number: int, token: str | None) -> ReplayAccess:
+        return self.replays.replay_access(table_id, number, token)
+
+    def share_access(self, share: str) -> ReplayAccess:
+        return self.replays.share_access(share)
+
+    def replay_record(self, access: ReplayAccess) -> JSONDict:
+        return self.replays.replay_record(access)
+
+    def replay_step(self, access: ReplayAccess, step: int, seat: int | None = None) -> JSONDict:
+        return self.replays.replay_step(access, step, seat)
+
+    def game_record(self, access: ReplayAccess) -> JSONDict:
+        return self.replays.game_record(access)
+
+    def fanout(self, table_id: str, seat_ids: set[int | None], since: int) -> FanoutData:
+        return self.fan_out.fanout(table_id, seat_ids, since)
+
+    def fanout_cached(self, table_id: str, seat_ids: set[int | None], since: int) -> FanoutData | None:
+        return self.fan_out.fanout_cached(table_id, seat_ids, since)
+
+    async def fanout_on_loop(self, table_id: str, seat_ids: set[int | None], since: int) -> FanoutData:
+        return await self.fan_out.fanout_on_loop(table_id, seat_ids, since)
+
+    def cached_view(self, table_id: str, seat_id: int | None, version: int) -> JSONDict | None:
+        return self.fan_out.cached_view(table_id, seat_id, version)
+
+    def notified(self, table_id: str, version: int | None, step: Step | None) -> bool:
+        return self.fan_out.notified(table_id, version, step)
+
+    def forget(self, table_id: str | None = None) -> None:
+        return self.fan_out.forget(table_id)
+
+    def apply_step(self, table_id: str, version: int, step: Step) -> None:
+        return self.fan_out.apply_step(table_id, version, step)
+
+    def committing(self, table_id: str, version: int) -> AbstractContextManager[None]:
+        return self.fan_out.committing(table_id, version)
+
+    def after_commit(self, table_id: str, version: int) -> None:
+        return self.changes.committed(table_id, version)
 
     def rulesets(self) -> list[JSONDict]:
         out = []
         for rid in self.catalog.ids():
             rs = self.catalog.get(rid)
-            out.append({"id": rid, "title": rs.title, "summary": rs.summary,
-                        "min_players": rs.min_players, "max_players": rs.max_players,
-                        "options_schema": rs.options_schema()})
+            out.append(
+                {
+                    "id": rid,
+                    "title": rs.title,
+                    "summary": rs.summary,
+                    "min_players": rs.min_players,
+                    "max_players": rs.max_players,
+                    "options_schema": rs.options_schema(),
+                }
+            )
         return out
 
     def add_extension(self, extension: TableExtension) -> None:
