@@ -28,14 +28,14 @@ from app.api.middleware import AddressLimit, BodyLimit, SecurityHeaders, UrlGuar
 from app.api.practice import router as practice_router
 from app.api.push import router as push_router
 from app.api.schemas import Health
-from app.autoplay.runner import BotRunner
+from app.autoplay.runner import BotRunner, DutySignal
 from app.autoplay.settings import BotSettings
 from app.gc_policy import GcPolicy
 from app.persistence.db import Database
 from app.realtime.backends import MemoryNotifier, PgListener, PgNotifier, tell_owner
-from app.realtime.hub import Hub
+from app.realtime.hub import Hub, HubLink
 from app.services.analyses import Analyses
-from app.services.games import FanoutData, GameService, RulesetCatalog
+from app.services.games import GameService, RulesetCatalog, TableExtension
 from app.services.push import PushService
 from app.services.rematch import Rematches
 from app.services.retention import PruneTask
@@ -145,31 +145,26 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
     settings = settings or get_settings()
     configure_logging(settings)
     db = Database(settings.database_url)
-    service = GameService(db, settings, catalog)
-    # Bot seats, stand-ins and turn timers: a TableExtension of the service (app/autoplay/runner.py).
-    bots = BotRunner(service, bot_settings or BotSettings())
-    service.add_extension(bots)
+    # The graph, built in dependency order; its two cycles are broken by the two small links made first
+    # (``HubLink``: the hub fans out through the service, which wakes it; ``DutySignal``: the push service reads the
+    # bot runner's timers, and the runner tells it when it takes a table's duties).
+    link = HubLink()
+    notifier = PgNotifier(link) if settings.use_pg_hub else MemoryNotifier(link)
+    extensions: list[TableExtension] = []  # the service calls them; they act through the service
+    service = GameService(db, settings, catalog, notifier=notifier, presence=link.presence, extensions=extensions)
+    hub = link.connect(Hub(service.fanout_on_loop))
+    duty_taken = DutySignal()
+    # Bot seats, stand-ins and turn timers: a TableExtension of the service (app/autoplay/runner.py). A command
+    # accepted here at a table another process holds tells that process (Postgres hub).
+    bots = BotRunner(service, bot_settings or BotSettings(), tell_owner=tell_owner if settings.use_pg_hub else None,
+                     on_acquire=duty_taken)
     rematches = Rematches(service)  # "Play again" by consent: table info's ``rematch``
-    service.add_extension(rematches)
     analyses = Analyses(service)  # finished games' analyses, computed by a worker thread (app/analysis)
-
-    async def fanout(table_id: str, seat_ids: set[int | None], since: int) -> FanoutData:
-        # A running table this process keeps current is fanned out on the loop (no I/O, no thread hop).
-        cached = service.fanout_cached(table_id, seat_ids, since)
-        if cached is not None:
-            return cached
-        return await asyncio.to_thread(service.fanout, table_id, seat_ids, since)
-
-    hub = Hub(fanout)
-    service.presence = hub.presence
-    service.notifier = PgNotifier(hub) if settings.use_pg_hub else MemoryNotifier(hub)
     pruner = PruneTask(db, settings)
     # Turn alerts by Web Push to seats with no visible page, timer reminders (app/services/push.py).
     push = PushService(service, settings, visible=hub.visible, timer=bots.table_timer)
-    service.add_extension(push)
-    bots.on_acquire = push.poke  # a table's duties taken (over): its reminders are planned here
-    if settings.use_pg_hub:
-        bots.tell_owner = tell_owner  # a command accepted here at a table another process holds: tell it
+    duty_taken.listen(push.poke)  # a table's duties taken (over): its reminders are planned here
+    extensions += [bots, rematches, push]
 
     def take_over(table_ids: list[str]) -> None:
         """Another process stopped: plan the bots, stand-ins and timers of the tables it was running."""
@@ -189,11 +184,9 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
         gc_policy = GcPolicy(settings.gc_sweep_seconds)
         hub.start_heartbeat(settings.ws_heartbeat_seconds, settings.ws_idle_timeout_seconds)
         listener = (PgListener(settings.database_url, hub, on_table=service.notified, on_listening=service.forget,
-                               on_unwatch=service.forget)
+                               on_unwatch=service.forget, on_handoff=take_over, on_duty=bots.owner_told)
                     if settings.use_pg_hub else None)
         if listener is not None:
-            listener.on_handoff = take_over
-            listener.on_duty = bots.owner_told
             listener.start()
             await asyncio.wait_for(listener.ready.wait(), 10)
         await db.open_hot_pool(settings.hot_pool_size)

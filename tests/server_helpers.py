@@ -54,7 +54,7 @@ def server_game(client: TestClient, table_id: str) -> tuple[Any, Any, Game]:
         game = s.scalar(select(Game).where(Game.table_id == table_id).order_by(Game.number.desc()))
         assert game is not None
         ruleset = service.catalog.get(game.ruleset)
-        return ruleset, service._state(s, ruleset, game), game
+        return ruleset, service.repo.state(s, ruleset, game), game
 
 
 def pick(client: TestClient, table_id: str, rnd: random.Random) -> tuple[int, dict[str, Any]] | None:

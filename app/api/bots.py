@@ -74,9 +74,9 @@ def get_bots(table_id: str, request: Request, service: Service) -> Any:
     """The table's bot seats and clock, and the levels and timer lengths on offer."""
     runner = _runner(request)
     with service.db.read() as s:
-        table = service._table(s, table_id)
+        table = service.repo.table(s, table_id)
         positions = {x.id: x.position for x in s.scalars(select(Seat).where(Seat.table_id == table.id))}
-        out = runner.table_extras(s, table_id, positions, service._game(s, table_id))
+        out = runner.table_extras(s, table_id, positions, service.repo.game(s, table_id))
     out["levels"] = list(LEVELS)
     out["default_stand_in_level"] = runner.settings.stand_in_level
     out["turn_timers"] = {mode: timer_seconds(mode, runner.settings) for mode in TIMER_MODES}
@@ -88,7 +88,7 @@ def get_bots(table_id: str, request: Request, service: Service) -> Any:
 def add_bot(table_id: str, body: AddBot, service: Service, token: SeatToken) -> Any:
     """Host, before the start: a bot takes the next free seat."""
     with service.db.write() as s:
-        table, seats = service._host_lobby(s, table_id, token)
+        table, seats = service.lobby.host_lobby(s, table_id, token)
         if len(seats) >= table.capacity:
             raise ServiceError(409, "table_full", "every seat is taken")
         count = len(bot_levels(s, table_id)) + 1
@@ -100,11 +100,11 @@ def add_bot(table_id: str, body: AddBot, service: Service, token: SeatToken) -> 
         s.add(seat)
         s.flush()
         s.add(BotSeat(seat_id=seat.id, level=body.level))
-        service._bump(s, table)
+        service.repo.bump(table)
         s.flush()
         forget(s, table_id)
-        info = service._table_info(s, table, [*seats, seat], with_game=False)
-        service._publish(s, table_id, 0)
+        info = service.tables.info(s, table, [*seats, seat], with_game=False)
+        service.changes.publish(s, table_id, 0)
     service.after_commit(table_id, 0)
     return {"seat": seat.position, "level": body.level, "table": info}
 
@@ -115,7 +115,7 @@ def remove_bot(table_id: str, seat: Number, service: Service, token: SeatToken) 
     with service.db.read() as s:
         row = s.scalar(select(Seat).where(Seat.table_id == table_id, Seat.position == seat))
         if row is None:
-            service._table(s, table_id)
+            service.repo.table(s, table_id)
             raise ServiceError(404, "seat_not_found", f"no seat {seat}")
         if not row.is_bot:
             raise ServiceError(409, "not_a_bot", f"seat {seat} is not a bot seat")
@@ -126,15 +126,15 @@ def remove_bot(table_id: str, seat: Number, service: Service, token: SeatToken) 
 def set_clock(table_id: str, body: ClockIn, request: Request, service: Service, token: SeatToken) -> Any:
     """Host, any time: the table's ``turn_timer``, ``stand_in`` and ``stand_in_level`` options."""
     with service.db.write() as s:
-        table = service._table(s, table_id, lock=True)
-        viewer = service._seated(s, table, token)
+        table = service.repo.table(s, table_id, lock=True)
+        viewer = service.repo.seated(s, table, token)
         if not viewer.is_host:
             raise ServiceError(403, "not_host", "only the host may do this")
         # a timer switched (back) on: a full decision
         store_clock(s, table_id, body.turn_timer, body.stand_in, body.stand_in_level)
-        service._bump(s, table)
+        service.repo.bump(table)
         s.flush()
-        info = service._table_info(s, table)
-        service._publish(s, table_id, 0)
+        info = service.tables.info(s, table)
+        service.changes.publish(s, table_id, 0)
     service.after_commit(table_id, 0)
     return info

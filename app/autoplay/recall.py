@@ -42,7 +42,7 @@ class Recall:
             row: Any = s.execute(select(Game.seed, Game.players, Game.options).where(Game.id == game.id)).one()
             first = ruleset.new_game(row.seed, row.players, ruleset.parse_options(row.options))
             since, memory = 0, first_memory(ruleset, first, seat)
-        for _version, redacted in self.service._steps(s, ruleset, game, since, game.version):
+        for _version, redacted in self.service.history.steps(s, ruleset, game, since, game.version):
             memory = observe(memory, redacted[key(seat)])
         with self._lock:
             self._kept[(game.id, seat)] = (game.version, memory)

@@ -80,6 +80,29 @@ RESCAN_SECONDS = 30.0
 TellOwner = Callable[[Session, str, str], None]
 
 
+class DutySignal:
+    """"This process took a table's duties": the one event the bot runner tells a collaborator built after it.
+
+    It breaks a cycle of the server's graph: the push service reads the runner's turn timers (``table_timer``), so
+    it is built on the finished runner, and the runner, when it takes a table's lease, must have the push service
+    plan that table's reminders. The signal is made first and given to the runner at construction; the push
+    service, once built, is its one listener (``listen``, in ``app.main.create_app``, before anything serves).
+    A table taken before that is planned by the push service's own start, which reads every running table with a
+    subscription."""
+
+    def __init__(self) -> None:
+        self._listener: Callable[[str], None] | None = None
+
+    def listen(self, listener: Callable[[str], None]) -> None:
+        if self._listener is not None:
+            raise RuntimeError("the duty signal has its listener already")
+        self._listener = listener
+
+    def __call__(self, table_id: str) -> None:
+        if self._listener is not None:
+            self._listener(table_id)
+
+
 @dataclass(frozen=True)
 class Decision:
     """One decision the runner will make for ``seat`` (engine index) at ``version`` of ``game_id``."""
@@ -133,7 +156,9 @@ class BotRunner:
     service's ``TableExtension`` for bot seats, clocks and timers."""
 
     def __init__(self, service: GameService, settings: BotSettings,
-                 now: Callable[[], datetime] = lambda: datetime.now(UTC), owner: str | None = None) -> None:
+                 now: Callable[[], datetime] = lambda: datetime.now(UTC), owner: str | None = None,
+                 tell_owner: TellOwner | None = None,
+                 on_acquire: Callable[[str], None] = lambda _table_id: None) -> None:
         self.service = service
         self.settings = settings
         self.now = now  # the wall clock of deadlines (tests set it forward by hours or days)
@@ -156,10 +181,10 @@ class BotRunner:
         self.owned: dict[str, float] = {}
         self.planned: dict[str, tuple[int, int]] = {}  # table id -> (game id, version) of its last plan here
         self.committed: set[str] = set()  # tables with a command accepted here since their last plan
-        # Tell the process holding a table's lease that the table changed (set by the app with the Postgres hub).
-        self.tell_owner: TellOwner | None = None
+        # Tell the process holding a table's lease that the table changed (given by the app with the Postgres hub).
+        self.tell_owner = tell_owner
         # Called (from any thread) when this process takes a table's lease: the push reminders are planned again.
-        self.on_acquire: Callable[[str], None] = lambda _table_id: None
+        self.on_acquire = on_acquire
         self.recall = Recall(service)  # the memories of the seats whose level remembers the round
 
     # -- lifecycle -------------------------------------------------------------------------------------
@@ -372,9 +397,9 @@ class BotRunner:
                                        .values(absent=absent, stand_ins=sorted(stand_ins)))
                 if moved.rowcount != 1 or not announce:
                     return
-                table = service._table(s, table_id, lock=True)
-                service._bump(s, table)
-                service._publish(s, table_id, 0)
+                table = service.repo.table(s, table_id, lock=True)
+                service.repo.bump(table)
+                service.changes.publish(s, table_id, 0)
         except ServiceError:
             return
         if announce:
@@ -389,7 +414,7 @@ class BotRunner:
             levels = bot_levels(s, table_id)
             if not levels and table_clock.ordinary:
                 return _ORDINARY  # an ordinary table: nothing for the runner to do
-            game = service._game(s, table_id)
+            game = service.repo.game(s, table_id)
             if game is None or game.status != "playing":
                 return None
             lease = s.get(DutyLease, table_id)
@@ -398,8 +423,8 @@ class BotRunner:
                 if tell and self.tell_owner is not None:
                     self.tell_owner(s, lease.owner, table_id)
                 return _ELSEWHERE
-            ruleset = service._ruleset(game.ruleset)
-            state = service._state(s, ruleset, game)
+            ruleset = service.repo.ruleset(game.ruleset)
+            state = service.repo.state(s, ruleset, game)
             if ruleset.is_over(state):
                 return None
             end = deadline(s, game, table_clock.turn_timer, self.settings, table_clock.set_at,
@@ -466,11 +491,11 @@ class BotRunner:
         """Make one decision through the game service, from the seat's view and legal commands only."""
         service = self.service
         with service.db.read() as s:
-            game = service._game(s, table_id)
+            game = service.repo.game(s, table_id)
             if game is None or game.id != decision.game_id or game.version != decision.version:
                 return None
-            ruleset = service._ruleset(game.ruleset)
-            state = service._state(s, ruleset, game)
+            ruleset = service.repo.ruleset(game.ruleset)
+            state = service.repo.state(s, ruleset, game)
             view, legal = bot_inputs(ruleset, state, decision.seat)
             if not legal:
                 return None
@@ -518,8 +543,8 @@ class BotRunner:
         timer = None
         table_timer = None if game is None else self.table_timer(s, table_id, GameRef.of(game), table_clock, levels)
         if table_timer is not None and game is not None:
-            ruleset = self.service._ruleset(game.ruleset)
-            awaited = ruleset.awaited(self.service._state(s, ruleset, game))
+            ruleset = self.service.repo.ruleset(game.ruleset)
+            awaited = ruleset.awaited(self.service.repo.state(s, ruleset, game))
             timer = table_timer.for_view({"awaited": list(awaited)})
         bots = sorted((positions[seat_id], level) for seat_id, level in levels.items() if seat_id in positions)
         return {"bots": [{"seat": seat, "level": level} for seat, level in bots],

@@ -20,7 +20,7 @@ import json
 import logging
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 import asyncpg
 from sqlalchemy import text
@@ -60,10 +60,17 @@ def table_channel(table_id: str) -> str:
     return TABLE_CHANNEL_PREFIX + table_id
 
 
+class Wakes(Protocol):
+    """What a notifier needs of the hub (``Hub``, or the ``HubLink`` the game service is built on)."""
+
+    def wake(self, table_id: str, version: int | None = None) -> None: ...
+    def broadcast(self, table_id: str, message: dict[str, Any]) -> None: ...
+
+
 class MemoryNotifier:
     """Wakes the local hub after each commit."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: Wakes) -> None:
         self.hub = hub
 
     def in_transaction(self, session: Session, table_id: str, version: int, step: Step | None = None) -> None:
@@ -168,7 +175,9 @@ class PgListener:
                  on_table: Callable[[str, int | None, Step | None], bool] | None = None,
                  on_listening: Callable[[], None] | None = None,
                  on_unwatch: Callable[[str], None] | None = None,
-                 release_after: float = RELEASE_AFTER_SECONDS) -> None:
+                 release_after: float = RELEASE_AFTER_SECONDS,
+                 on_handoff: Callable[[list[str]], None] = lambda _tables: None,
+                 on_duty: Callable[[str, str], None] = lambda _owner, _table: None) -> None:
         self.dsn = psycopg_dsn(url)
         self.hub = hub
         # The service's ``notified`` (its cached copy of the table follows): run before the table's wake, in order;
@@ -186,8 +195,10 @@ class PgListener:
         hub.on_local_change = self.presence.local_changed
         hub.watch = self.watch
         hub.release = self.release
-        self.on_handoff: Callable[[list[str]], None] = lambda _tables: None
-        self.on_duty: Callable[[str, str], None] = lambda _owner, _table: None
+        # Another process stopped and handed its tables off (``handoff``): this one plans their bots and timers.
+        self.on_handoff = on_handoff
+        # A process told the holder of a table's duties (``tell_owner``) that the table changed.
+        self.on_duty = on_duty
         # Tables wanted: None while the hub has sockets there, else when it released them (monotonic seconds).
         self.wanted: dict[str, float | None] = {}
         self.watched: set[str] = set()  # the tables LISTENed on the current connection

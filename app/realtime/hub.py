@@ -200,6 +200,35 @@ class Remote(Protocol):
     def visible(self, table_id: str) -> set[int]: ...
 
 
+class HubLink:
+    """The one cycle of the server's graph, broken: the hub fans out through the game service
+    (``GameService.fanout``), and the game service wakes the hub after a commit (its notifier), asks it who is
+    connected (table info's ``connected`` flags) and sends chat through it. The link is made first; the game
+    service and its notifier are built on it; the hub is built on the finished service and given to the link
+    (``connect``), once, in ``app.main.create_app``, before anything serves. Until then a wake or a chat line
+    goes nowhere (no socket is open) and nobody is connected."""
+
+    def __init__(self) -> None:
+        self._hub: Hub | None = None
+
+    def connect(self, hub: Hub) -> Hub:
+        if self._hub is not None:
+            raise RuntimeError("the hub link is connected already")
+        self._hub = hub
+        return hub
+
+    def wake(self, table_id: str, version: int | None = None) -> None:
+        if self._hub is not None:
+            self._hub.wake(table_id, version)
+
+    def broadcast(self, table_id: str, message: JSONDict) -> None:
+        if self._hub is not None:
+            self._hub.broadcast(table_id, message)
+
+    def presence(self, table_id: str) -> set[int]:
+        return set() if self._hub is None else self._hub.presence(table_id)
+
+
 class Hub:
     """Channels of this process. ``wake`` may be called from any thread.
 

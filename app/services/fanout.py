@@ -10,9 +10,10 @@ heard of; a full read begun before a drop is not cached.
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections import OrderedDict, deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -20,19 +21,13 @@ from typing import Any, cast
 from sqlalchemy.orm import Session
 
 from app import metrics
-from app.persistence.db import Database
 from app.rules.core.ruleset import JSONDict
 from app.settings import Settings
 
-from .base import (
-    GameRef,
-    LazyRedaction,
-    Notifier,
-    RulesetCatalog,
-    Step,
-    TableExtension,
-)
+from .base import GameRef, LazyRedaction, Notifier, Step
 from .history import History, Steps
+from .repo import GameRepo
+from .tables import Tables
 
 
 class _NeedsDatabase(Exception):
@@ -94,12 +89,18 @@ class HotGame:
     seats: list[Any]
 
 
-class Fanout(History):
-    """Fan-out data per table change, with the hot cache of running tables."""
+class Fanout:
+    """Fan-out data per table change, with the hot cache of running tables: over the repo, the table info
+    (``tables``), recomputed history (``history``) and the notifier (a write lost in an unknown state wakes the
+    sockets to read the table)."""
 
-    def __init__(self, db: Database, settings: Settings, catalog: RulesetCatalog | None = None,
-                 notifier: Notifier | None = None, extensions: Iterable[TableExtension] = ()) -> None:
-        super().__init__(db, settings, catalog, notifier, extensions)
+    def __init__(self, repo: GameRepo, tables: Tables, history: History, notifier: Notifier,
+                 settings: Settings) -> None:
+        self.repo = repo
+        self.tables = tables
+        self.history = history
+        self.notifier = notifier
+        self.settings = settings
         self._hot: OrderedDict[str, _Hot] = OrderedDict()
         self._hot_lock = threading.Lock()
         # The highest version of each table this process has heard of (its commits, notifications): a cached
@@ -165,13 +166,7 @@ class Fanout(History):
         self.apply_step(table_id, version, step)
         return False
 
-    def after_commit(self, table_id: str, version: int) -> None:
-        """A lobby change (``version`` 0) drops the table from the hot cache before the hub is woken."""
-        if not version:
-            self.forget(table_id)
-        super().after_commit(table_id, version)
-
-    def _hot_step(self, table_id: str, game_id: int, version: int, redacted: JSONDict, over: bool,
+    def hot_step(self, table_id: str, game_id: int, version: int, redacted: JSONDict, over: bool,
                   snapshot: bool | None = None) -> None:
         """``version`` of the game was accepted (``snapshot``: with a stored snapshot; ``None``: another process's
         step, assumed to have stored one when it was due)."""
@@ -190,7 +185,7 @@ class Fanout(History):
             if snapshot:
                 hot.snapshot_version = version
 
-    def _recent_steps(self, table_id: str, game_id: int, since: int, upto: int) -> Steps | None:
+    def recent_steps(self, table_id: str, game_id: int, since: int, upto: int) -> Steps | None:
         """The steps ``since + 1 .. upto`` of the game from the hot cache, or ``None`` if it lacks one."""
         with self._hot_lock:
             hot = self._hot.get(table_id)
@@ -219,14 +214,14 @@ class Fanout(History):
             if hot is None or hot.game_id != step.game_id or hot.version >= version:
                 return
             ruleset_id, players = hot.ruleset, len(hot.seats)
-        state = self.states.get(step.game_id, version - 1)
+        state = self.repo.states.get(step.game_id, version - 1)
         if state is None:
-            self._hot_step(table_id, step.game_id, version, {}, True)  # forget: behind, the next read catches up
+            self.hot_step(table_id, step.game_id, version, {}, True)  # forget: behind, the next read catches up
             return
-        ruleset = self._ruleset(ruleset_id)
+        ruleset = self.repo.ruleset(ruleset_id)
         new_state, events = ruleset.apply(state, step.seat, ruleset.parse_command(step.command))
-        self.states.put(step.game_id, version, new_state)
-        self._hot_step(table_id, step.game_id, version, LazyRedaction(ruleset, players, events, step.by, step.seat),
+        self.repo.states.put(step.game_id, version, new_state)
+        self.hot_step(table_id, step.game_id, version, LazyRedaction(ruleset, players, events, step.by, step.seat),
                        ruleset.is_over(new_state))
 
     def _hot_fanout(self, s: Session, table_id: str, seat_ids: set[int | None], since: int) -> FanoutData | None:
@@ -239,21 +234,22 @@ class Fanout(History):
             oldest = hot.steps[0][0] if hot.steps else version + 1
         if since < oldest - 1 or since > version:
             return None
-        state = self.states.get(game_id, version)
+        state = self.repo.states.get(game_id, version)
         if state is None:
             return None
-        ruleset = self._ruleset(hot.ruleset)
+        ruleset = self.repo.ruleset(hot.ruleset)
         table = dict(hot.table, game={**hot.table["game"], "version": version})
         data = FanoutData(table=table, seat_ids=hot.seat_ids, game_id=game_id, version=version,
                           engine_seat={entry["seat_id"]: i for i, entry in enumerate(hot.seats)}, views={},
                           steps=steps, table_base=hot.table)
-        seats = {self._engine_seat_in(hot.seats, seat_id) for seat_id in seat_ids}
+        seats = {self.engine_seat_in(hot.seats, seat_id) for seat_id in seat_ids}
         data.views.update(ruleset.player_views(state, seats))  # one view per distinct seat
-        self._decorate(s, table_id, GameRef(game_id, version, "playing", hot.ruleset, hot.seats), data.views.values())
+        self.tables.decorate(s, table_id, GameRef(game_id, version, "playing", hot.ruleset, hot.seats),
+                             data.views.values())
         return data
 
     @staticmethod
-    def _engine_seat_in(seats: list[Any], seat_id: int | None) -> int | None:
+    def engine_seat_in(seats: list[Any], seat_id: int | None) -> int | None:
         if seat_id is None:
             return None
         return next((i for i, entry in enumerate(seats) if entry["seat_id"] == seat_id), None)
@@ -282,38 +278,46 @@ class Fanout(History):
             return None
         return data.views.get(data.engine_seat.get(seat_id) if seat_id is not None else None)
 
+    async def fanout_on_loop(self, table_id: str, seat_ids: set[int | None], since: int) -> FanoutData:
+        """The hub's fan-out, on the event loop: a running table this process keeps current is fanned out there
+        (no I/O, no thread hop), anything else in a worker thread."""
+        cached = self.fanout_cached(table_id, seat_ids, since)
+        if cached is not None:
+            return cached
+        return await asyncio.to_thread(self.fanout, table_id, seat_ids, since)
+
     def fanout(self, table_id: str, seat_ids: set[int | None], since: int) -> FanoutData:
         """The table, its game's version, one view per seat asked for, and the stored redacted events
         after ``since`` (connected flags are the hub's to fill in)."""
         metrics.FANOUT_WAKEUPS.inc()
         if table_id in self._hot:
-            with self.db.peek() as s:  # for the extensions (no connection is taken unless one reads)
+            with self.repo.db.peek() as s:  # for the extensions (no connection is taken unless one reads)
                 fast = self._hot_fanout(s, table_id, seat_ids, since)
             if fast is not None:
                 return fast
         metrics.FANOUT_SLOW.inc()
         epoch = self._epoch
-        with self.db.read() as s:
-            table = self._table(s, table_id)
-            game = self._game(s, table_id)
-            seats = self._seats(s, table_id)
-            data = FanoutData(table=self._table_info(s, table, seats, game, with_game=game is not None),
+        with self.repo.db.read() as s:
+            table = self.repo.table(s, table_id)
+            game = self.repo.game(s, table_id)
+            seats = self.repo.seats(s, table_id)
+            data = FanoutData(table=self.tables.info(s, table, seats, game, with_game=game is not None),
                               seat_ids=[x.id for x in seats], game_id=None, version=0,
                               engine_seat={x.id: x.position for x in seats}, views={})
             if game is None:
                 return data
             data.game_id, data.version = game.id, game.version
             data.engine_seat = {entry["seat_id"]: i for i, entry in enumerate(game.seats)}
-            ruleset = self._ruleset(game.ruleset)
+            ruleset = self.repo.ruleset(game.ruleset)
             if since < game.version:
                 # Bounded by the version read above: under READ COMMITTED a command committed since is in the
                 # next frame, never in this one (nor, through the hot cache, in both). Recomputed by the engine,
                 # which leaves the state at that version in the state cache for the views.
-                data.steps = self._steps(s, ruleset, game, since, game.version)
-            state = self._state(s, ruleset, game)
-            engine_seats = {self._engine_seat(game, seat_id) for seat_id in seat_ids}
+                data.steps = self.history.steps(s, ruleset, game, since, game.version)
+            state = self.repo.state(s, ruleset, game)
+            engine_seats = {self.repo.engine_seat(game, seat_id) for seat_id in seat_ids}
             data.views.update(ruleset.player_views(state, engine_seats))  # one view per distinct seat
-            self._decorate(s, table_id, game, data.views.values())
+            self.tables.decorate(s, table_id, game, data.views.values())
             if game.status == "playing" and self.settings.state_cache_size > 0:
                 with self._hot_lock:
                     if epoch != self._epoch:

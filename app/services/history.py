@@ -24,13 +24,11 @@ from typing import Any
 from sqlalchemy import case, null, select
 from sqlalchemy.orm import Session
 
-from app.persistence.commands import read_commands
-from app.persistence.db import Database
 from app.persistence.models import Game
 from app.rules.core.ruleset import JSONDict
-from app.settings import Settings
 
-from .base import AnyRuleset, LazyRedaction, Notifier, RulesetCatalog, ServiceBase, TableExtension
+from .base import AnyRuleset, LazyRedaction
+from .repo import GameRepo
 
 Steps = list[tuple[int, JSONDict]]  # (version, the command's events redacted per key: ``LazyRedaction``)
 
@@ -44,6 +42,11 @@ class StepCache:
         self.size = size
         self._items: OrderedDict[tuple[int, int], JSONDict] = OrderedDict()
         self._lock = threading.Lock()
+
+    def clear(self) -> None:
+        """Forget every entry (a test's cold process)."""
+        with self._lock:
+            self._items.clear()
 
     def get(self, game_id: int, since: int, upto: int) -> Steps | None:
         """Every step ``since + 1 .. upto`` of the game, or ``None`` if one of them is not cached."""
@@ -68,15 +71,15 @@ class StepCache:
                 self._items.popitem(last=False)
 
 
-class History(ServiceBase):
-    """The steps of a game after a version, from the step cache or recomputed by the engine."""
+class History:
+    """The steps of a game after a version, from the step cache or recomputed by the engine from what the repo
+    stores."""
 
-    def __init__(self, db: Database, settings: Settings, catalog: RulesetCatalog | None = None,
-                 notifier: Notifier | None = None, extensions: Iterable[TableExtension] = ()) -> None:
-        super().__init__(db, settings, catalog, notifier, extensions)
-        self.step_cache = StepCache(STEP_CACHE_SIZE if settings.state_cache_size > 0 else 0)
+    def __init__(self, repo: GameRepo, step_cache: StepCache) -> None:
+        self.repo = repo
+        self.step_cache = step_cache
 
-    def _steps(self, s: Session, ruleset: AnyRuleset, game: Any, since: int, upto: int) -> Steps:
+    def steps(self, s: Session, ruleset: AnyRuleset, game: Any, since: int, upto: int) -> Steps:
         """The steps ``since + 1 .. upto`` of ``game`` (a ``Game`` or a row with its id, players and version), each
         command's events redacted per seat and for a spectator (C-9) on demand. The state at ``upto``, computed on
         the way, goes into the state cache when ``upto`` is the game's version."""
@@ -85,7 +88,7 @@ class History(ServiceBase):
         cached = self.step_cache.get(game.id, since, upto)
         if cached is not None:
             return cached
-        state, version = self.states.get(game.id, since), since
+        state, version = self.repo.states.get(game.id, since), since
         if state is None:
             # The latest snapshot not newer than ``since`` with its version, in one statement (a command may store
             # a newer one meanwhile): the latest one, the one before it, or none (from the seed).
@@ -101,13 +104,13 @@ class History(ServiceBase):
             else:
                 state, version = ruleset.new_game(row.seed, game.players, ruleset.parse_options(row.options)), 0
         steps: Steps = []
-        for c in read_commands(s, game.id, version, upto):
+        for c in self.repo.commands(s, game.id, version, upto):
             state, events = ruleset.apply(state, c.seat, ruleset.parse_command(c.command))
             if c.seq > since:
                 steps.append((c.seq, LazyRedaction(ruleset, game.players, events, c.made_by, c.seat)))
         if len(steps) != upto - since:
             raise RuntimeError(f"game {game.id}: commands {since + 1}..{upto} are not all stored")
         if upto == game.version:
-            self.states.put(game.id, upto, state)
+            self.repo.states.put(game.id, upto, state)
         self.step_cache.put(game.id, steps)
         return steps

@@ -18,17 +18,29 @@ from sqlalchemy.orm import Session
 from app.persistence.models import Game, GameTable, Seat
 from app.rules.core.errors import InvalidOptions
 from app.rules.core.ruleset import JSONDict
+from app.settings import Settings
 
-from .base import ServiceBase
 from .errors import ServiceError
-from .security import digest, matches, new_join_code, new_table_id, new_token
+from .repo import GameRepo
+from .security import JoinLimiter, digest, matches, new_join_code, new_table_id, new_token
+from .tables import Changes, Tables
 from .text import same_name
 
 log = logging.getLogger("phase10.games")
 
 
-class Lobby(ServiceBase):
-    """Tables, seats, joins and the start."""
+class Lobby:
+    """Tables, seats, joins and the start: over the repo, the table info (``tables``), the changes' publisher
+    (``changes``) and the wrong join codes' limiter."""
+
+    def __init__(self, repo: GameRepo, tables: Tables, changes: Changes, settings: Settings,
+                 join_limiter: JoinLimiter) -> None:
+        self.repo = repo
+        self.tables = tables
+        self.changes = changes
+        self.settings = settings
+        self.join_limiter = join_limiter
+        self.db = repo.db
 
     def invite_link(self, table_id: str, code: str, base: str | None = None) -> str:
         """The join link; ``base``: where friends reach the server (default ``PHASE10_PUBLIC_BASE_URL``)."""
@@ -39,7 +51,7 @@ class Lobby(ServiceBase):
                      name: str, setup: Callable[[Session, str], Any] | None = None) -> JSONDict:
         """A new table with the host in seat 0. ``setup(session, table_id)`` stores extra table settings
         (the bot runner's clock) in the same transaction, before the table info is made."""
-        ruleset = self._ruleset(ruleset_id)
+        ruleset = self.repo.ruleset(ruleset_id)
         if not ruleset.min_players <= seats <= ruleset.max_players or not 2 <= seats <= 6:
             lo, hi = max(2, ruleset.min_players), min(6, ruleset.max_players)
             raise InvalidOptions("seats", f"must be between {lo} and {hi} for {ruleset_id}")
@@ -57,7 +69,7 @@ class Lobby(ServiceBase):
             s.flush()
             if setup is not None:
                 setup(s, table.id)
-            info = self._table_info(s, table, [seat], with_game=False)
+            info = self.tables.info(s, table, [seat], with_game=False)
         log.info("table created", extra={"table_id": table.id, "ruleset": ruleset_id})
         return {"table_id": table.id, "seat": 0, "token": token, "join_code": code,
                 "invite_link": self.invite_link(table.id, code), "table": info}
@@ -65,65 +77,65 @@ class Lobby(ServiceBase):
     def join(self, table_id: str, name: str, code: str, client: str) -> JSONDict:
         token = new_token()
         with self.db.write() as s:
-            table = self._table(s, table_id, lock=True)
+            table = self.repo.table(s, table_id, lock=True)
             # Counted after the table lock, so racing attempts on one table (from any process) count one by one.
             if self.join_limiter.blocked(s, table_id, client):
                 raise ServiceError(429, "rate_limited", "too many wrong join codes; try again later")
             right_code = matches(code, table.join_code_hash)
             if right_code:
-                seat, info = self._take_seat(s, table, name, token)
+                seat, info = self.take_seat(s, table, name, token)
             else:
                 self.join_limiter.hit(s, table_id, client)  # committed with this transaction, then the 403
         if not right_code:
             raise ServiceError(403, "wrong_join_code", "the join code is wrong")
-        self.after_commit(table_id, 0)
+        self.changes.committed(table_id, 0)
         log.info("seat joined", extra={"table_id": table_id, "seat": seat.position})
         return {"table_id": table_id, "seat": seat.position, "token": token, "table": info}
 
-    def _take_seat(self, s: Session, table: GameTable, name: str, token: str) -> tuple[Seat, JSONDict]:
+    def take_seat(self, s: Session, table: GameTable, name: str, token: str) -> tuple[Seat, JSONDict]:
         """The next seat of a waiting table with room, for a joiner whose code was right."""
-        if self._game(s, table.id) is not None:
+        if self.repo.game(s, table.id) is not None:
             raise ServiceError(409, "game_started", "the game has already started")
-        seats = self._seats(s, table.id)
+        seats = self.repo.seats(s, table.id)
         if len(seats) >= table.capacity:
             raise ServiceError(409, "table_full", "every seat is taken")
         check_name_free(seats, name)
         seat = Seat(table_id=table.id, position=len(seats), name=name, is_host=False, is_bot=False,
                     token_hash=digest(token))
         s.add(seat)
-        self._bump(s, table)
+        self.repo.bump(table)
         s.flush()
-        info = self._table_info(s, table, [*seats, seat], with_game=False)
-        self._publish(s, table.id, 0)
+        info = self.tables.info(s, table, [*seats, seat], with_game=False)
+        self.changes.publish(s, table.id, 0)
         return seat, info
 
-    def _host_lobby(self, s: Session, table_id: str, token: str | None) -> tuple[GameTable, list[Seat]]:
-        table = self._table(s, table_id, lock=True)
-        viewer = self._seated(s, table, token)
+    def host_lobby(self, s: Session, table_id: str, token: str | None) -> tuple[GameTable, list[Seat]]:
+        table = self.repo.table(s, table_id, lock=True)
+        viewer = self.repo.seated(s, table, token)
         if not viewer.is_host:
             raise ServiceError(403, "not_host", "only the host may do this")
-        if self._game(s, table_id) is not None:
+        if self.repo.game(s, table_id) is not None:
             raise ServiceError(409, "game_started", "the game has already started")
-        return table, self._seats(s, table_id)
+        return table, self.repo.seats(s, table_id)
 
     def reorder(self, table_id: str, token: str | None, order: list[int]) -> JSONDict:
         with self.db.write() as s:
-            table, seats = self._host_lobby(s, table_id, token)
+            table, seats = self.host_lobby(s, table_id, token)
             if sorted(order) != list(range(len(seats))):
                 raise ServiceError(422, "invalid_order", "order must list every current seat exactly once",
                                    field="order")
             for new_position, old_position in enumerate(order):
                 seats[old_position].position = new_position
-            self._bump(s, table)
+            self.repo.bump(table)
             s.flush()
-            info = self._table_info(s, table, sorted(seats, key=lambda x: x.position), with_game=False)
-            self._publish(s, table_id, 0)
-        self.after_commit(table_id, 0)
+            info = self.tables.info(s, table, sorted(seats, key=lambda x: x.position), with_game=False)
+            self.changes.publish(s, table_id, 0)
+        self.changes.committed(table_id, 0)
         return info
 
     def remove_seat(self, table_id: str, token: str | None, position: int) -> JSONDict:
         with self.db.write() as s:
-            table, seats = self._host_lobby(s, table_id, token)
+            table, seats = self.host_lobby(s, table_id, token)
             if not 0 <= position < len(seats):
                 raise ServiceError(404, "seat_not_found", f"no seat {position}")
             if seats[position].is_host:
@@ -131,11 +143,11 @@ class Lobby(ServiceBase):
             s.delete(seats.pop(position))
             for index, seat in enumerate(seats):
                 seat.position = index
-            self._bump(s, table)
+            self.repo.bump(table)
             s.flush()
-            info = self._table_info(s, table, seats, with_game=False)
-            self._publish(s, table_id, 0)
-        self.after_commit(table_id, 0)
+            info = self.tables.info(s, table, seats, with_game=False)
+            self.changes.publish(s, table_id, 0)
+        self.changes.committed(table_id, 0)
         return info
 
     def _seed(self) -> int:
@@ -143,8 +155,8 @@ class Lobby(ServiceBase):
             return self.settings.fixed_seed
         return secrets.randbits(63)
 
-    def _new_game(self, s: Session, table: GameTable, seats: list[JSONDict], number: int) -> tuple[Game, Any]:
-        ruleset = self._ruleset(table.ruleset)
+    def new_game(self, s: Session, table: GameTable, seats: list[JSONDict], number: int) -> tuple[Game, Any]:
+        ruleset = self.repo.ruleset(table.ruleset)
         if not ruleset.min_players <= len(seats) <= ruleset.max_players:
             raise ServiceError(409, "not_enough_players",
                                f"{table.ruleset} needs {ruleset.min_players}-{ruleset.max_players} players")
@@ -155,21 +167,21 @@ class Lobby(ServiceBase):
                     players=len(seats), seats=seats, status="playing", version=0,
                     snapshot=ruleset.state_to_json(state), snapshot_version=0, winners=None)
         s.add(game)
-        self._bump(s, table)
+        self.repo.bump(table)
         try:
             s.flush()
         except IntegrityError:
             raise ServiceError(409, "game_started", "the game has already started") from None
-        self._publish(s, table.id, 0)
+        self.changes.publish(s, table.id, 0)
         return game, state
 
     def start(self, table_id: str, token: str | None) -> JSONDict:
         with self.db.write() as s:
-            table, seats = self._host_lobby(s, table_id, token)
-            game, state = self._new_game(s, table, [{"seat_id": x.id, "name": x.name} for x in seats], 1)
-            info = self._table_info(s, table, seats, game)
-        self.states.put(game.id, 0, state)
-        self.after_commit(table_id, 0)
+            table, seats = self.host_lobby(s, table_id, token)
+            game, state = self.new_game(s, table, [{"seat_id": x.id, "name": x.name} for x in seats], 1)
+            info = self.tables.info(s, table, seats, game)
+        self.repo.states.put(game.id, 0, state)
+        self.changes.committed(table_id, 0)
         log.info("game started", extra={"table_id": table_id, "game_id": game.id})
         return info
 

@@ -54,9 +54,9 @@ def my_tables(service: GameService, tokens: dict[str, str]) -> list[JSONDict]:
             if latest is not None and latest.status == "finished":
                 badge = "finished"
             elif latest is not None:
-                engine_seat = service._engine_seat(latest, seat.id)
-                ruleset = service._ruleset(latest.ruleset)
-                if engine_seat is not None and engine_seat in ruleset.awaited(service._state(s, ruleset, latest)):
+                engine_seat = service.repo.engine_seat(latest, seat.id)
+                ruleset = service.repo.ruleset(latest.ruleset)
+                if engine_seat is not None and engine_seat in ruleset.awaited(service.repo.state(s, ruleset, latest)):
                     badge = "your_turn"
             story = table_series(service, s, table.id)
             out.append({

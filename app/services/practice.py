@@ -55,8 +55,8 @@ def start_practice(service: GameService, access: ReplayAccess, step: int, seat: 
             raise ServiceError(422, "invalid_step", f"step must be between 0 and {game.version}", field="step")
         if not 0 <= seat < game.players:
             raise ServiceError(422, "invalid_seat", f"seat must be between 0 and {game.players - 1}", field="seat")
-        ruleset = service._ruleset(game.ruleset)
-        commands = service._commands(s, game, step)
+        ruleset = service.repo.ruleset(game.ruleset)
+        commands = service.repo.commands(s, game.id, 0, step)
         state = ruleset.new_game(game.seed, game.players, ruleset.parse_options(game.options))
         for c in commands:
             state, _ = ruleset.apply(state, c.seat, ruleset.parse_command(c.command))
@@ -91,8 +91,8 @@ def start_practice(service: GameService, access: ReplayAccess, step: int, seat: 
         s.add_all(GameCommand(game_id=copy.id, seq=c.seq, seat=c.seat, command_id=c.command_id, command=c.command,
                               created_at=now, made_by=c.made_by) for c in commands)
         s.flush()
-        info = service._table_info(s, table, seats, copy)
-        service._publish(s, table.id, 0)
+        info = service.tables.info(s, table, seats, copy)
+        service.changes.publish(s, table.id, 0)
         game_id = copy.id
     service.states.put(game_id, step, state)
     service.after_commit(table.id, 0)

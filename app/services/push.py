@@ -252,8 +252,8 @@ class PushService:
         check_subscription(endpoint, p256dh, auth, self.endpoints)
         lang = lang if lang in LANGUAGES else "en"
         with self.db.write() as s:
-            table = self.service._table(s, table_id)
-            viewer = self.service._seated(s, table, token)
+            table = self.service.repo.table(s, table_id)
+            viewer = self.service.repo.seated(s, table, token)
             assert viewer.seat_id is not None
             row = s.scalar(select(PushSubscription).where(PushSubscription.seat_id == viewer.seat_id,
                                                           PushSubscription.endpoint == endpoint))
@@ -277,8 +277,8 @@ class PushService:
         if not isinstance(endpoint, str):
             raise ServiceError(422, "invalid_subscription", "endpoint must be a string", field="endpoint")
         with self.db.write() as s:
-            table = self.service._table(s, table_id)
-            viewer = self.service._seated(s, table, token)
+            table = self.service.repo.table(s, table_id)
+            viewer = self.service.repo.seated(s, table, token)
             s.execute(delete(PushSubscription).where(PushSubscription.seat_id == viewer.seat_id,
                                                      PushSubscription.endpoint == endpoint))
         return {"subscribed": False}
@@ -337,7 +337,7 @@ class PushService:
         if table_id not in self._tables_with_subscriptions():  # the usual table
             return
         with self.db.read() as s:
-            game = self.service._game(s, table_id)
+            game = self.service.repo.game(s, table_id)
             if game is None or game.status != "playing":
                 return
             seat_ids = [entry["seat_id"] for entry in game.seats]
@@ -345,8 +345,8 @@ class PushService:
             if not targets:  # subscriptions of seats no longer in the game: not looked at until the next read
                 self._subscribed = self._subscribed - {table_id}
                 return
-            ruleset = self.service._ruleset(game.ruleset)
-            awaited = frozenset(ruleset.awaited(self.service._state(s, ruleset, game)))
+            ruleset = self.service.repo.ruleset(game.ruleset)
+            awaited = frozenset(ruleset.awaited(self.service.repo.state(s, ruleset, game)))
             newly = self._became_awaited(s, ruleset, game, awaited)
             self._remember(game.id, game.version, awaited)
             visible = seen_visible | self.visible(table_id)
@@ -396,7 +396,8 @@ class PushService:
         else:
             since = game.version - 1
         seats = frozenset(range(len(game.seats)))
-        state = self.service._state(s, ruleset, GameRef(game.id, since, game.status, game.ruleset, list(game.seats)))
+        state = self.service.repo.state(s, ruleset,
+                                        GameRef(game.id, since, game.status, game.ruleset, list(game.seats)))
         away = seats - frozenset(ruleset.awaited(state))  # not awaited at some moment since
         for c in read_commands(s, game.id, since, game.version - 1):
             state, _ = ruleset.apply(state, c.seat, ruleset.parse_command(c.command))
@@ -447,7 +448,7 @@ class PushService:
     def _remind(self, table_id: str, game_id: int, version: int, seat_id: int) -> None:
         """The reminder of a seat still awaited at the same version (nobody moved since) and not watching."""
         with self.db.read() as s:
-            game = self.service._game(s, table_id)
+            game = self.service.repo.game(s, table_id)
             if game is None or (game.id, game.version, game.status) != (game_id, version, "playing"):
                 return
             targets = self._targets(s, [seat_id]).get(seat_id, [])

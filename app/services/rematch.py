@@ -37,7 +37,7 @@ class Rematches:
 
     # -- reading -------------------------------------------------------------------------------------------
     def _finished(self, s: Session, table_id: str) -> Game:
-        game: Game | None = self.service._game(s, table_id)
+        game: Game | None = self.service.repo.game(s, table_id)
         if game is None:
             raise ServiceError(409, "game_not_started", "no game has been played yet")
         if game.status != "finished":
@@ -59,8 +59,8 @@ class Rematches:
         return offer if offer is not None and offer.after == game.number else None
 
     def _player(self, s: Session, table: GameTable, token: str | None, game: Game) -> Seat:
-        viewer = self.service._seated(s, table, token)
-        if self.service._engine_seat(game, viewer.seat_id) is None:
+        viewer = self.service.repo.seated(s, table, token)
+        if self.service.repo.engine_seat(game, viewer.seat_id) is None:
             raise ServiceError(403, "not_seated", "this seat did not play the finished game")
         seat = s.get(Seat, viewer.seat_id)
         assert seat is not None
@@ -71,14 +71,14 @@ class Rematches:
         """Offer the next game (and accept it); ``options`` (host only) replace the finished game's options and
         ask everyone again. Offering when an offer is open accepts it."""
         with self.service.db.write() as s:
-            table = self.service._table(s, table_id, lock=True)
+            table = self.service.repo.table(s, table_id, lock=True)
             game = self._finished(s, table_id)
             seat = self._player(s, table, token, game)
             offer = self._offer(s, table_id, game)
             if options is not None:
                 if not seat.is_host:
                     raise ServiceError(403, "not_host", "only the host may change the options")
-                ruleset = self.service._ruleset(table.ruleset)
+                ruleset = self.service.repo.ruleset(table.ruleset)
                 parsed = ruleset.parse_options(options)
                 ruleset.check_players(parsed, len(self._players(s, game)))
                 options = ruleset.options_to_json(parsed)
@@ -95,7 +95,7 @@ class Rematches:
     def answer(self, table_id: str, token: str | None, accept: bool) -> JSONDict:
         """Accept or decline the open offer (a seat may change its mind until the deal)."""
         with self.service.db.write() as s:
-            table = self.service._table(s, table_id, lock=True)
+            table = self.service.repo.table(s, table_id, lock=True)
             game = self._finished(s, table_id)
             seat = self._player(s, table, token, game)
             if self._offer(s, table_id, game) is None:
@@ -106,7 +106,7 @@ class Rematches:
     def start(self, table_id: str, token: str | None) -> JSONDict:
         """Host: deal the next game now, with the players who accepted (and the bots) as a new seating."""
         with self.service.db.write() as s:
-            table = self.service._table(s, table_id, lock=True)
+            table = self.service.repo.table(s, table_id, lock=True)
             game = self._finished(s, table_id)
             seat = self._player(s, table, token, game)
             if not seat.is_host:
@@ -132,19 +132,19 @@ class Rematches:
             offer = self._offer(s, table.id, game)
             assert offer is not None
             return self._deal(s, table, game, offer, players)
-        self.service._bump(s, table)
-        self.service._publish(s, table.id, 0)
+        self.service.repo.bump(table)
+        self.service.changes.publish(s, table.id, 0)
         return None
 
     def _deal(self, s: Session, table: GameTable, game: Game, offer: RematchOffer, players: list[Seat]) -> Game:
         """The next game with ``players`` (in the finished game's order) and the offer's options."""
-        ruleset = self.service._ruleset(table.ruleset)
+        ruleset = self.service.repo.ruleset(table.ruleset)
         if len(players) >= ruleset.min_players:  # fewer: the deal below says not_enough_players
             ruleset.check_players(ruleset.parse_options(offer.options), len(players))
         table.options = offer.options
         s.execute(delete(RematchOffer).where(RematchOffer.table_id == table.id))
         seats = [{"seat_id": x.id, "name": x.name} for x in players]
-        new_game, state = self.service._new_game(s, table, seats, game.number + 1)
+        new_game, state = self.service.lobby.new_game(s, table, seats, game.number + 1)
         s.flush()
         self.service.states.put(new_game.id, 0, state)
         return new_game
@@ -171,7 +171,7 @@ class Rematches:
         by = order.index(offer.by_seat_id) if offer.by_seat_id in order else None
         return {"rematch": {
             "after": offer.after, "options": offer.options, "by": by,
-            "choices": {o["name"]: o["choices"] for o in self.service._ruleset(game.ruleset).options_schema()
+            "choices": {o["name"]: o["choices"] for o in self.service.repo.ruleset(game.ruleset).options_schema()
                         if "choices" in o},
             "answers": [{"seat": order.index(x.id), "name": x.name, "is_host": x.is_host, "is_bot": x.is_bot,
                          "answer": "accepted" if x.is_bot or answers.get(x.id)

@@ -12,7 +12,6 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.persistence.commands import StoredCommand, read_commands
 from app.persistence.models import Game, ReplayShare
 from app.rules.core.ruleset import JSONDict
 
@@ -20,6 +19,7 @@ from .archive import game_record, iso_utc
 from .base import SPECTATOR
 from .errors import ServiceError
 from .history import History
+from .repo import GameRepo
 from .security import digest
 
 ROUND_STARTS = frozenset({"hands_dealt"})
@@ -68,13 +68,19 @@ def timeline(per_command: Sequence[Iterable[JSONDict]]) -> tuple[list[JSONDict],
     return rounds, marks
 
 
-class Replays(History):
-    """Replay records and steps."""
+class Replays:
+    """Replay records and steps, over the repo and the recomputed history (``history``)."""
+
+    def __init__(self, repo: GameRepo, history: History) -> None:
+        self.repo = repo
+        self.history = history
+        self.db = repo.db
+        self.catalog = repo.catalog
 
     def _replay_access(self, s: Session, table_id: str, number: int, token: str | None) -> tuple[Game, ReplayAccess]:
-        table = self._table(s, table_id)
-        viewer = self._viewer(s, table, token)
-        game = self._game_number(s, table_id, number)
+        table = self.repo.table(s, table_id)
+        viewer = self.repo.viewer(s, table, token)
+        game = self.repo.game_number(s, table_id, number)
         return game, ReplayAccess(table.id, number, game.id, game.status == "finished", viewer.seat_id)
 
     def replay_access(self, table_id: str, number: int, token: str | None) -> ReplayAccess:
@@ -96,9 +102,6 @@ class Replays(History):
                 raise bad_share()
             return ReplayAccess(game.table_id, game.number, game.id, True, None, True)
 
-    def _commands(self, s: Session, game: Game, upto: int | None = None) -> list[StoredCommand]:
-        return read_commands(s, game.id, 0, upto)
-
     def replay_record(self, access: ReplayAccess) -> JSONDict:
         """A finished game's full record (C-10); a running game's public record: no seed, each command
         reduced to its type (its fields may name hidden cards) with the events a spectator received (C-9).
@@ -118,9 +121,9 @@ class Replays(History):
                 "created_at": iso_utc(game.created_at),
                 "finished_at": iso_utc(game.finished_at),
             }
-            commands = self._commands(s, game, game.version)
+            commands = self.repo.commands(s, game.id, 0, game.version)
             # the public events of every command, recomputed by the engine (C-10): the rounds and turns
-            steps = self._steps(s, self._ruleset(game.ruleset), game, 0, game.version)
+            steps = self.history.steps(s, self.repo.ruleset(game.ruleset), game, 0, game.version)
             public_events = [events[SPECTATOR] for _, events in steps]
             rounds, marks = timeline(public_events)
             record["rounds"] = rounds
@@ -153,8 +156,8 @@ class Replays(History):
             if seat is not None and not 0 <= seat < game.players:
                 raise ServiceError(422, "invalid_seat", f"seat must be between 0 and {game.players - 1}",
                                    field="seat")
-            commands = self._commands(s, game, step)
-        ruleset = self._ruleset(game.ruleset)
+            commands = self.repo.commands(s, game.id, 0, step)
+        ruleset = self.repo.ruleset(game.ruleset)
         state = ruleset.new_game(game.seed, game.players, ruleset.parse_options(game.options))
         events: Iterable[Any] = ()
         for c in commands:

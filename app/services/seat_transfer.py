@@ -52,8 +52,8 @@ class SeatTransfers:
         code = new_join_code()
         expires = datetime.now(UTC) + timedelta(minutes=self.minutes)
         with self.service.db.write() as s:
-            table = self.service._table(s, table_id)
-            viewer = self.service._seated(s, table, token)
+            table = self.service.repo.table(s, table_id)
+            viewer = self.service.repo.seated(s, table, token)
             assert viewer.seat_id is not None
             s.execute(delete(SeatTransfer).where(SeatTransfer.seat_id == viewer.seat_id))
             s.add(SeatTransfer(seat_id=viewer.seat_id, table_id=table_id, code_hash=digest(code), expires_at=expires))

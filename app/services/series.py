@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from threading import Lock
+from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -19,7 +20,9 @@ from app.persistence.models import Game, Seat
 from app.rules.core.ruleset import JSONDict
 
 from .base import SPECTATOR
-from .history import History
+
+if TYPE_CHECKING:
+    from .games import GameService
 
 ROUND_ENDS = frozenset({"round_ended", "board_round_ended"})
 # The rule sets whose view's ``score`` is the marker's field on the phase track, not penalty points (B-8).
@@ -29,7 +32,7 @@ _LOCK = Lock()
 _KEEP = 4096
 
 
-def _summary(service: History, s: Session, game: Game) -> JSONDict:
+def _summary(service: GameService, s: Session, game: Game) -> JSONDict:
     """Per engine seat of a game: final score and phase, rounds won and phases made; and the rounds played."""
     finished = game.status == "finished"
     if finished:
@@ -37,12 +40,12 @@ def _summary(service: History, s: Session, game: Game) -> JSONDict:
             cached = _SUMMARIES.get(game.id)
         if cached is not None:
             return cached
-    ruleset = service._ruleset(game.ruleset)
-    view = ruleset.player_view(service._state(s, ruleset, game), None)
+    ruleset = service.repo.ruleset(game.ruleset)
+    view = ruleset.player_view(service.repo.state(s, ruleset, game), None)
     rounds_won = [0] * game.players
     phases_made = [0] * game.players
     rounds = 0
-    for _, events in service._steps(s, ruleset, game, 0, game.version):  # recomputed by the engine (C-10)
+    for _, events in service.history.steps(s, ruleset, game, 0, game.version):  # recomputed by the engine (C-10)
         for e in events[SPECTATOR]:
             kind = e.get("type")
             if kind in ROUND_ENDS:
@@ -67,7 +70,7 @@ def _summary(service: History, s: Session, game: Game) -> JSONDict:
     return summary
 
 
-def table_series(service: History, s: Session, table_id: str) -> JSONDict:
+def table_series(service: GameService, s: Session, table_id: str) -> JSONDict:
     """The series of a table (see the module docstring); the caller has checked that the reader may see the
     table."""
     seats = list(s.scalars(select(Seat).where(Seat.table_id == table_id).order_by(Seat.position)))
@@ -108,9 +111,9 @@ def table_series(service: History, s: Session, table_id: str) -> JSONDict:
     return {"table_id": table_id, "games": games, "standings": standings}
 
 
-def series(service: History, table_id: str, token: str | None) -> JSONDict:
+def series(service: GameService, table_id: str, token: str | None) -> JSONDict:
     """``GET /api/tables/{id}/series``: for a seat of the table, or anyone at a spectators' table."""
     with service.db.read() as s:
-        table = service._table(s, table_id)
-        service._viewer(s, table, token)
+        table = service.repo.table(s, table_id)
+        service.repo.viewer(s, table, token)
         return table_series(service, s, table_id)

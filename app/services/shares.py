@@ -32,7 +32,7 @@ def share_url(base: str, token: str) -> str:
 
 
 def _finished_game(service: GameService, s: Any, table_id: str, number: int) -> Game:
-    game = service._game_number(s, table_id, number)
+    game = service.repo.game_number(s, table_id, number)
     if game.status != "finished":
         raise ServiceError(409, "game_not_finished", "a game can be shared once it has finished")
     return game
@@ -42,8 +42,8 @@ def create_share(service: GameService, table_id: str, token: str | None, number:
     """A new share link of finished game ``number``, made by the seat of ``token`` (C-9: the record of a
     finished game is public to its table; this hands it to one more reader)."""
     with service.db.write() as s:
-        table = service._table(s, table_id)
-        viewer = service._seated(s, table, token)
+        table = service.repo.table(s, table_id)
+        viewer = service.repo.seated(s, table, token)
         game = _finished_game(service, s, table_id, number)
         # the game row locked until the commit (Postgres; SQLite writes one at a time): two requests at once
         # cannot both count 19 and both insert
@@ -66,9 +66,9 @@ def list_shares(service: GameService, table_id: str, token: str | None, number: 
     """The share links of game ``number`` (never their tokens), each saying whether the asking seat may revoke
     it (the host: all of them; another seat: its own)."""
     with service.db.read() as s:
-        table = service._table(s, table_id)
-        viewer = service._seated(s, table, token)
-        game = service._game_number(s, table_id, number)
+        table = service.repo.table(s, table_id)
+        viewer = service.repo.seated(s, table, token)
+        game = service.repo.game_number(s, table_id, number)
         rows = s.execute(select(ReplayShare, Seat.name).outerjoin(Seat, Seat.id == ReplayShare.created_by)
                          .where(ReplayShare.game_id == game.id).order_by(ReplayShare.id)).all()
         return [{"id": row.id, "created_at": row.created_at.isoformat(), "by": name,
@@ -78,9 +78,9 @@ def list_shares(service: GameService, table_id: str, token: str | None, number: 
 def revoke_share(service: GameService, table_id: str, token: str | None, number: int, share_id: int) -> None:
     """Delete a share link: the host any of the table's, another seat only its own (403 ``not_host``)."""
     with service.db.write() as s:
-        table = service._table(s, table_id)
-        viewer = service._seated(s, table, token)
-        game = service._game_number(s, table_id, number)
+        table = service.repo.table(s, table_id)
+        viewer = service.repo.seated(s, table, token)
+        game = service.repo.game_number(s, table_id, number)
         row = s.scalar(select(ReplayShare).where(ReplayShare.id == share_id, ReplayShare.game_id == game.id))
         if row is None:
             raise ServiceError(404, "share_not_found", f"no share link {share_id} of this game")

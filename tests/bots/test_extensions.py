@@ -91,7 +91,7 @@ def test_one_fan_out_reads_the_table_clock_once(still: TestClient) -> None:
             timer = view["timer"]
             assert timer["mode"] == "fast" and timer["version"] == data.version
             assert timer["seats"] == [x for x in view["awaited"] if x != 3]  # the bot (seat 3) is not on the clock
-        assert t.id in service._hot, "the first fan-out primes the fast path"
+        assert t.id in service.fan_out._hot, "the first fan-out primes the fast path"
 
 
 def test_views_without_a_timer_get_null_from_one_clock_read(still: TestClient) -> None:

@@ -73,7 +73,7 @@ def recomputed(client: TestClient, table_id: str) -> list[tuple[StoredCommand, d
         assert game is not None
         # A stand-in may play on while this reads: take the rows of exactly the steps recomputed.
         rows = read_commands(s, game.id, 0, game.version)
-        steps = service._steps(s, service._ruleset(game.ruleset), game, 0, game.version)
+        steps = service.history.steps(s, service.repo.ruleset(game.ruleset), game, 0, game.version)
         names = [*(str(i) for i in range(game.players)), SPECTATOR]
         return [(row, {name: redacted[name] for name in names}) for row, (_, redacted) in zip(rows, steps, strict=True)]
 

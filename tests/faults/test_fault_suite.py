@@ -123,7 +123,7 @@ class Game10:
             game = s.scalar(select(Game).where(Game.table_id == table_id).order_by(Game.number.desc()))
             assert game is not None
             ruleset = self.service.catalog.get(game.ruleset)
-            return ruleset, self.service._state(s, ruleset, game), game
+            return ruleset, self.service.repo.state(s, ruleset, game), game
 
     def rows(self, table_id: str) -> list[StoredCommand]:
         with self.service.db.read() as s:
@@ -136,7 +136,7 @@ class Game10:
         with self.service.db.read() as s:
             game = s.scalar(select(Game).where(Game.table_id == table_id).order_by(Game.number.desc()))
             assert game is not None
-            steps = self.service._steps(s, self.service._ruleset(game.ruleset), game, since, upto)
+            steps = self.service.history.steps(s, self.service.repo.ruleset(game.ruleset), game, since, upto)
             return [e for _, redacted in steps for e in redacted[str(seat)]]
 
     def stored(self, command_id: str) -> int:

@@ -154,7 +154,7 @@ def test_a_state_asked_for_after_a_newer_snapshot_is_still_exact(settings: Setti
     with TestClient(create_app(every3)) as fresh:  # another process: nothing cached
         service: GameService = fresh.app.state.service  # type: ignore[attr-defined]
         with service.db.read() as s:
-            state = service._state(s, ruleset, old)
+            state = service.repo.state(s, ruleset, old)
         assert ruleset.state_to_json(state) == expected
 
 

@@ -67,7 +67,7 @@ def _next(reader: GameService, table: Table, rnd: random.Random) -> tuple[str, d
         game = s.scalar(select(Game).where(Game.table_id == table.id).order_by(Game.number.desc()))
         assert game is not None
         ruleset = reader.catalog.get(game.ruleset)
-        state = reader._state(s, ruleset, game)
+        state = reader.repo.state(s, ruleset, game)
         if ruleset.is_over(state):
             return None
         seat = rnd.choice(ruleset.awaited(state))

@@ -18,11 +18,11 @@ from sqlalchemy import event, select, update
 
 from app.autoplay.runner import BotRunner
 from app.autoplay.timers import store_clock
+from app.persistence import reads
 from app.persistence.db import psycopg_dsn
 from app.persistence.hot import APPLICATION_NAME
 from app.persistence.models import Game, GameTable, Seat
 from app.rules.core.errors import RuleError
-from app.services import base, games
 from app.services.errors import ServiceError
 from app.services.games import GameService
 from tests.persistence.test_hot_connections import terminate
@@ -60,8 +60,8 @@ def statements(service: GameService) -> Iterator[list[str]]:
         if threading.get_ident() == me and not statement.startswith("BEGIN"):  # SQLite's own BEGIN
             seen.append(statement)
 
-    original = base.pg_cursor
-    users = (base, games)  # the modules that run hot-path statements on the raw cursor
+    original = reads.pg_cursor
+    users = (reads,)  # the module that runs the command path's reads on the raw cursor
 
     def recording(s: Any) -> Any:
         cursor = original(s)
@@ -257,7 +257,7 @@ def test_a_socket_command_at_a_running_table_is_one_statement(client: TestClient
         with statements(service) as seen:
             again = service.submit_as(t.id, seat_id, "one-trip", expected, command)
         assert (again["version"], again["duplicate"], again["events"]) == (1, True, first["events"])
-        assert any(sql.startswith("SELECT g.id") for sql in seen), seen
+        assert any(sql.startswith("SELECT game.id") for sql in seen), seen
     with pytest.raises(ServiceError) as reused:
         service.submit_as(t.id, other_id, "one-trip", None, command)
     assert reused.value.code == "command_id_reused"
@@ -304,13 +304,14 @@ def test_a_socket_command_is_written_on_the_loop_with_no_thread(client: TestClie
     assert picked is not None
     seat, command = picked
     threaded: list[tuple[Any, ...]] = []
-    submit_as = service.submit_as
+    player = service.player
+    submit_as = player.submit_as
 
     def recording(*args: Any) -> dict[str, Any]:
         threaded.append(args)
         return submit_as(*args)
 
-    service.submit_as = recording  # type: ignore[method-assign]
+    player.submit_as = recording  # type: ignore[method-assign]
     try:
         with client.websocket_connect(f"/ws/tables/{t.id}?token={t.tokens[seat]}") as ws:
             assert ws.receive_json()["type"] == "snapshot"  # the socket's first fan-out keeps the table current
@@ -323,7 +324,7 @@ def test_a_socket_command_is_written_on_the_loop_with_no_thread(client: TestClie
             assert (refused["type"], refused["code"]) == ("error", "stale_version")
             assert [args[2] for args in threaded] == ["stale"]
     finally:
-        del service.submit_as  # the class's method again
+        del player.submit_as  # the class's method again
     with service.db.read() as s:
         assert s.scalar(select(Game.version).where(Game.table_id == t.id)) == 1
 
@@ -341,14 +342,15 @@ def test_a_rest_command_takes_the_sockets_path_on_the_event_loop_and_answers_the
     assert picked is not None
     seat, command = picked
     threaded: list[str] = []
+    player = service.player
     for name in ("_submit", "check_seat"):
-        original = getattr(service, name)
+        original = getattr(player, name)
 
         def recording(*args: Any, _name: str = name, _original: Any = original) -> Any:
             threaded.append(_name)
             return _original(*args)
 
-        setattr(service, name, recording)
+        setattr(player, name, recording)
     try:
         with client.websocket_connect(f"/ws/tables/{t.id}?token={t.tokens[seat]}") as ws:
             assert ws.receive_json()["type"] == "snapshot"  # the socket's first fan-out keeps the table current
@@ -368,7 +370,7 @@ def test_a_rest_command_takes_the_sockets_path_on_the_event_loop_and_answers_the
                             json={"command_id": "bad", "expected_version": 1, "command": command})
             assert r.status_code == 401 and r.json()["error"]["code"] == "bad_token"
     finally:
-        del service._submit, service.check_seat  # the class's methods again
+        del player._submit, player.check_seat  # the class's methods again
     with service.db.read() as s:
         assert s.scalar(select(Game.version).where(Game.table_id == t.id)) == 1
 
@@ -387,16 +389,16 @@ def test_a_command_due_a_snapshot_stores_it_in_its_one_statement(client: TestCli
     picked = pick(client, t.id, random.Random(4))
     assert picked is not None
     seat, command = picked
-    settings = service.settings
-    service.settings = settings.model_copy(update={"snapshot_every": 1})
+    settings = service.player.settings
+    service.player.settings = settings.model_copy(update={"snapshot_every": 1})
     try:
         with statements(service) as seen:
             result = service.submit_as(t.id, game_seats[seat]["seat_id"], "with-snapshot", 0, command)
     finally:
-        service.settings = settings
+        service.player.settings = settings
     assert (result["version"], result["duplicate"]) == (1, False)
     assert len(seen) == 1 and "snapshot = " in seen[0] and "pg_notify" in seen[0], seen
-    ruleset = service._ruleset("mattel")
+    ruleset = service.repo.ruleset("mattel")
     cached = service.states.get(game_id, 1)
     assert cached is not None
     with service.db.read() as s:
@@ -405,7 +407,7 @@ def test_a_command_due_a_snapshot_stores_it_in_its_one_statement(client: TestCli
     cold = GameService(service.db, settings)
     with cold.db.read() as s:
         game = s.execute(select(Game).where(Game.id == game_id)).scalar_one()
-        assert ruleset.state_to_json(cold._state(s, ruleset, game)) == stored
+        assert ruleset.state_to_json(cold.repo.state(s, ruleset, game)) == stored
 
 
 def test_a_command_on_a_lost_connection_goes_the_ordinary_way(
@@ -419,13 +421,14 @@ def test_a_command_on_a_lost_connection_goes_the_ordinary_way(
     dsn = psycopg_dsn(service.db.url)
     t = new_table(client, players=2, start=True)
     threaded: list[str] = []
-    submit_as = service.submit_as
+    player = service.player
+    submit_as = player.submit_as
 
     def recording(*args: Any) -> dict[str, Any]:
         threaded.append(args[2])
         return submit_as(*args)
 
-    service.submit_as = recording  # type: ignore[method-assign]
+    player.submit_as = recording  # type: ignore[method-assign]
     hot = service.db.hot_pool
     assert hot is not None
     try:
@@ -444,7 +447,7 @@ def test_a_command_on_a_lost_connection_goes_the_ordinary_way(
             if version == 1:
                 wait_for(lambda: hot.free == service.settings.hot_pool_size)  # replaced, and checked
     finally:
-        del service.submit_as
+        del player.submit_as
     assert threaded in ([], ["c1"])  # only the command sent as the connections were cut may take the ordinary path
     with service.db.read() as s:
         assert s.scalar(select(Game.version).where(Game.table_id == t.id)) == 3

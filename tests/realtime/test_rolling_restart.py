@@ -42,7 +42,7 @@ class Table:
             game = s.scalar(select(Game).where(Game.table_id == self.table_id).order_by(Game.number.desc()))
             assert game is not None
             ruleset = self.service.catalog.get(game.ruleset)
-            return ruleset, self.service._state(s, ruleset, game), game
+            return ruleset, self.service.repo.state(s, ruleset, game), game
 
     def commands(self) -> list[StoredCommand]:
         with self.service.db.read() as s:

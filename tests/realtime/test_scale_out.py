@@ -61,7 +61,7 @@ def test_a_step_from_another_process_keeps_the_hot_table_current(client: TestCli
     seat_ids: set[int | None] = {None, *(entry["seat_id"] for entry in game.seats)}
     wait_for(lambda: t.id in runner_of(client).quiet)  # no bot, no timer: the views need no clock read
     service.fanout(t.id, seat_ids, game.version)  # primes this process's hot table
-    assert t.id in service._hot
+    assert t.id in service.fan_out._hot
     rnd = random.Random(8)
     for move in range(12):
         chosen = pick(client, t.id, rnd)  # reads the state at the current version: already cached here
@@ -101,7 +101,7 @@ def test_a_step_it_cannot_apply_falls_back_to_a_full_read(client: TestClient, ot
         result = other.submit_as(t.id, game.seats[seat]["seat_id"], str(uuid.uuid4()), None, command)
         steps.append((result["version"], Step(game.id, seat, command)))
     service.apply_step(t.id, *steps[1])  # the first one was missed
-    assert t.id not in service._hot
+    assert t.id not in service.fan_out._hot
     data = service.fanout(t.id, {None}, game.version)
     assert [seq for seq, _ in data.steps] == [game.version + 1, game.version + 2] == [v for v, _ in steps]
 

@@ -46,7 +46,7 @@ def _game(database_url: str, table_id: str) -> tuple[Any, Any]:
             game = s.scalar(select(Game).where(Game.table_id == table_id).order_by(Game.number.desc()))
             assert game is not None
             ruleset = service.catalog.get(game.ruleset)
-            return ruleset, service._state(s, ruleset, game)
+            return ruleset, service.repo.state(s, ruleset, game)
     finally:
         service.db.dispose()
 
