@@ -82,11 +82,16 @@ def play_with_bots(start_server: Any, new_page: Any, ruleset: str, seed: int, si
     anna.wait_for_timeout(300)  # the table's first picture settles: the game's own shifts count from here
     anna.evaluate("window.p10Shifts = []")
     stats: dict[str, int] = {}
+    seen: set[str] = set()
     for _ in range(600):
         v = h.view(anna)
         if v["over"]:
             break
         prompt = v.get("prompt") or {}
+        stage = str(prompt.get("action"))
+        if stage not in seen:  # a picture of each kind of moment, as the player sees it (test artefacts)
+            seen.add(stage)
+            shot(anna, f"steady-{ruleset}-{size[0]}x{size[1]}-{stage}")
         if prompt.get("action") not in (None, "wait"):
             h.act(anna, stats)
         else:

@@ -33,6 +33,8 @@ function arrange() {
   if (all.length < 2) unfolded = false;
   box.querySelectorAll(".banner-more").forEach((b) => b.remove());
   all.forEach((node, i) => node.classList.toggle("folded", !unfolded && i < all.length - 1));
+  // unfolded (on the player's tap), the banners leave the top bar's band for the page's flow (static/css/app.css)
+  $("notices").classList.toggle("unfolded", unfolded);
   if (all.length < 2) return;
   const n = all.length - 1;
   const newest = all[n];
