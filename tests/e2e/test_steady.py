@@ -49,6 +49,9 @@ new PerformanceObserver((list) => {
 }).observe({ type: 'layout-shift', buffered: true });
 """
 
+# The seats of the strip, in the order shown.
+STRIP = "[...document.querySelectorAll('#players article[data-seat]')].map((n) => n.dataset.seat)"
+
 # Fixed seeds for the games to be short: one phase to win, two bots (normal) at 0.2 s a move.
 GAMES = [("mattel", 306), ("master", 627), ("board", 1120)]
 PHONES = [(360, 740), (390, 844)]
@@ -81,6 +84,7 @@ def play_with_bots(start_server: Any, new_page: Any, ruleset: str, seed: int, si
     h.wait_version(anna, 0)
     anna.wait_for_timeout(300)  # the table's first picture settles: the game's own shifts count from here
     anna.evaluate("window.p10Shifts = []")
+    order = anna.evaluate(STRIP)
     stats: dict[str, int] = {}
     seen: set[str] = set()
     for _ in range(600):
@@ -101,6 +105,7 @@ def play_with_bots(start_server: Any, new_page: Any, ruleset: str, seed: int, si
         raise AssertionError("the game did not finish")
     anna.wait_for_selector("#summary[open]")
     anna.wait_for_timeout(500)
+    assert anna.evaluate(STRIP) == order, "the strip left the seating order"  # one's own chip stays in its place
     assert not anna.p10_errors, anna.p10_errors
     return anna
 
