@@ -100,7 +100,7 @@ def play_with_bots(start_server: Any, new_page: Any, ruleset: str, seed: int, si
             h.act(anna, stats)
         else:
             at = h.version(anna)
-            anna.wait_for_function("v => P10.state.version > v || P10.state.view.over", arg=at)
+            anna.wait_for_function("v => P10.state.version > v || P10.state.view.over", arg=at, timeout=60_000)
     else:
         raise AssertionError("the game did not finish")
     anna.wait_for_selector("#summary[open]")
@@ -121,3 +121,29 @@ def test_a_whole_game_on_a_phone_holds_still(start_server: Any, new_page: Any, r
     if total >= LIMIT:
         shot(anna, f"steady-{ruleset}-{size[0]}-failed")
     assert total < LIMIT, f"{ruleset} at {size}: layout shifts sum to {total:.4f}\n{worst(entries)}"
+    whole_on_a_tap(anna)
+
+
+# A skip played on this seat, brought as the socket brings it: a banner that needs more than the band's two lines.
+SKIP = """() => {
+  const v = P10.state.view, skipper = v.players.find((p) => p.seat !== v.seat).seat;
+  P10.table.emit('message', { type: 'update', game_id: P10.table.state.gameId, version: 0,
+                              events: [{ type: 'skip_played', seat: skipper, target: v.seat }] });
+}"""
+FIXED = "getComputedStyle(document.getElementById('notices')).position"
+
+
+def whole_on_a_tap(page: Any) -> None:
+    """The band over the top bar cuts a banner's words to two lines; a tap on them shows them whole in the page's
+    flow (the table pushed down on the player's own tap), and another puts the banner back in the band."""
+    h.close_summary(page)
+    page.evaluate(SKIP)
+    text = page.locator("[data-banner='skip'] .banner-text")
+    text.wait_for()
+    assert page.evaluate(FIXED) == "fixed"
+    text.click()
+    page.wait_for_selector("#notices.unfolded")
+    assert page.evaluate(FIXED) == "static"
+    assert text.evaluate("(n) => n.scrollHeight <= n.clientHeight + 1"), "the words are still cut"
+    text.click()
+    page.wait_for_selector("#notices:not(.unfolded)")
