@@ -26,14 +26,18 @@ const SHOW_MS = 9000;
 const timers = new Map();
 
 let unfolded = false;  // all banners shown, not only the newest
+let whole = false;  // the newest banner's words shown whole (a tap on them), not cut to the top bar's band
 
 /** The newest banner shows; the others fold behind a count on it that unfolds them (and folds them again). */
 function arrange() {
   const box = $("banners");
   const all = [...box.querySelectorAll(".banner")];
   if (all.length < 2) unfolded = false;
+  if (!all.length) whole = false;
   box.querySelectorAll(".banner-more").forEach((b) => b.remove());
   all.forEach((node, i) => node.classList.toggle("folded", !unfolded && i < all.length - 1));
+  // unfolded (on the player's tap), the banners leave the top bar's band for the page's flow (static/css/app.css)
+  $("notices").classList.toggle("unfolded", unfolded || whole);
   if (all.length < 2) return;
   const n = all.length - 1;
   const newest = all[n];
@@ -48,7 +52,7 @@ function arrange() {
 export function banner(key, text, { tone = "info", sticky = false, closable = true, ms = SHOW_MS } = {}) {
   const box = $("banners");
   const old = box.querySelector(`[data-banner="${CSS.escape(key)}"]`);
-  const body = el("p", { class: "banner-text" }, text);
+  const body = el("p", { class: "banner-text", title: text, onclick: () => { whole = !whole; arrange(); } }, text);
   const close = closable ? el("button", { type: "button", class: "tiny banner-close", "aria-label": t("notice.close"),
     onclick: () => removeBanner(key) }, "✕") : null;
   const node = el("div", { class: "banner banner-" + tone, "data-banner": key }, body, close);
