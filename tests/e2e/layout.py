@@ -198,12 +198,9 @@ ON_TOP = """() => {
   if (fronts.filter((n) => n.closest('.in-front:not(.turned-cards)')).filter(shown).length !== front) {
     out.push('cards in front shown: ' + fronts.length + ' of ' + front);
   }
-  // In view: all of them, except while the player's own lay-down is being built and while the dock lists the
-  // most choices (Give-me-five offers, the board game's free choice, search and the number to ask for): then
-  // the felt may scroll.
-  const roomy = !P10.state.building && !['take_offer', 'choose', 'search', 'ask'].includes((view.prompt || {}).action);
+  // In view: all of them, at every moment (the builder open, the dock's longest lists of choices too).
   [...laid, ...fronts].forEach((n) => {
-    if (!shown(n) || !roomy) return;
+    if (!shown(n)) return;
     const r = n.getBoundingClientRect();
     if (r.width < 13 || r.height < 17) {
       out.push('laid card ' + n.dataset.cardId + ' too small ' + Math.round(r.width) + 'x' + Math.round(r.height));
