@@ -198,9 +198,15 @@ ON_TOP = """() => {
   if (fronts.filter((n) => n.closest('.in-front:not(.turned-cards)')).filter(shown).length !== front) {
     out.push('cards in front shown: ' + fronts.length + ' of ' + front);
   }
-  // In view: all of them, at every moment (the builder open, the dock's longest lists of choices too).
+  // In view: all of them, at every moment (the builder open, the dock's longest lists of choices too), with one
+  // exception: the board game on a small phone (740 px or less on its long side) while the lay-down is being
+  // built. Held sideways, the ring takes the left half under the title and the seats share the right half with
+  // the dock, which the builder fills but for a strip of about 45 px; upright, the ring (kept legible and in
+  // sight) and the builder leave the seats about 90 px. There the seats and their groups scroll.
+  const small = Math.max(window.innerWidth, window.innerHeight) <= 740;
+  const roomy = !(view.ruleset === 'board' && small && P10.state.building);
   [...laid, ...fronts].forEach((n) => {
-    if (!shown(n)) return;
+    if (!shown(n) || !roomy) return;
     const r = n.getBoundingClientRect();
     if (r.width < 13 || r.height < 17) {
       out.push('laid card ' + n.dataset.cardId + ' too small ' + Math.round(r.width) + 'x' + Math.round(r.height));
