@@ -128,11 +128,14 @@ def test_the_discard_pile_is_lit_when_its_top_card_fits_the_phase(start_server: 
     assert not anna.p10_errors, anna.p10_errors
 
 
-BOARD_LIT = ("() => ({choices: [...document.querySelectorAll('#prompt-controls button[data-action].lit')]"
-             ".map((n) => n.dataset.action).sort(), gives: [...document.querySelectorAll('#prompt-controls "
-             "button[data-give].lit')].map((n) => Number(n.dataset.give)).sort((a, b) => a - b), cards: [...document"
-             ".querySelectorAll('#hand .card.lit')].map((n) => Number(n.dataset.cardId)).sort((a, b) => a - b), groups: [...document"
-             ".querySelectorAll('#players .group.fits')].map((n) => Number(n.dataset.group)).sort()})")
+BOARD_LIT = """() => {
+  const ids = (sel, key) => [...document.querySelectorAll(sel)].map((n) => Number(n.dataset[key]))
+    .sort((a, b) => a - b);
+  return { choices: [...document.querySelectorAll('#prompt-controls button[data-action].lit')]
+             .map((n) => n.dataset.action).sort(),
+           gives: ids('#prompt-controls button[data-give].lit', 'give'), cards: ids('#hand .card.lit', 'cardId'),
+           groups: ids('#players .group.fits', 'group') };
+}"""
 
 
 @pytest.mark.e2e

@@ -140,7 +140,8 @@ PRIMARY_BOXES = """(min) => [...document.querySelectorAll('#prompt-controls butt
     + '#builder-lay')].filter((n) => n.getClientRects().length).map((n) => {
   const r = n.getBoundingClientRect();
   return { name: n.id || n.dataset.action || n.className || n.textContent.slice(0, 20), w: r.width, h: r.height };
-}).filter((b) => b.w < min - 0.5 || b.h < min - 0.5).map((b) => b.name + ' ' + Math.round(b.w) + 'x' + Math.round(b.h))"""
+}).filter((b) => b.w < min - 0.5 || b.h < min - 0.5)
+  .map((b) => b.name + ' ' + Math.round(b.w) + 'x' + Math.round(b.h))"""
 
 
 @pytest.mark.e2e
