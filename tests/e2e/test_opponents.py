@@ -109,7 +109,9 @@ NAME_BOXES = """() => [...document.querySelectorAll('#players .player-name')].ma
     if (!q.width && node.data[i] !== ' ') continue;
     if (inside(box) && inside(chip)) { shown = i + 1; if (q.width) tops.add(Math.round(q.top)); } else break;
   }
-  const cut = shown < n.textContent.length;
+  // an ellipsis takes the place of the last glyphs that would fit: the line is wider than its box
+  const ellipsis = getComputedStyle(n).textOverflow === 'ellipsis' && n.scrollWidth > n.clientWidth + 0.5;
+  const cut = shown < n.textContent.length || ellipsis;
   return { name: n.textContent, shown: n.textContent.slice(0, shown), cut, lines: tops.size,
            px: parseFloat(getComputedStyle(n).fontSize) };
 })"""
@@ -141,12 +143,15 @@ def test_names_on_chips_are_whole_at_3_and_6_seats(start_server: Any, new_page: 
             anna.set_viewport_size({"width": width, "height": height})
             until(anna, f"window.innerWidth === {width} && window.innerHeight === {height}")
             for index, view in enumerate(views):
-                names = three if len(view["players"]) == 3 else six
+                names = list(three if len(view["players"]) == 3 else six)
+                if len(names) == 6 and view.get("seat") is not None:  # "Bettina" on one's own (wider-edged) chip
+                    seat = view["seat"]
+                    names[seat], names[2] = names[2], names[seat]
                 show(anna, view, names, index % 2 == 0, False)
                 for box in anna.evaluate(NAME_BOXES):
                     others = [n for n in names if n != box["name"]]
                     if len(box["name"]) <= 12:
-                        most = 1 if names is three and width == 360 else 2
+                        most = 1 if len(names) == 3 and width == 360 else 2
                         bad = box["cut"] or box["lines"] > most
                     else:
                         bad = not box["shown"].strip() or any(n.startswith(box["shown"]) for n in others)
