@@ -198,10 +198,13 @@ ON_TOP = """() => {
   if (fronts.filter((n) => n.closest('.in-front:not(.turned-cards)')).filter(shown).length !== front) {
     out.push('cards in front shown: ' + fronts.length + ' of ' + front);
   }
-  // In view: all of them, except while the player's own lay-down is being built and while the dock lists the
-  // most choices (Give-me-five offers, the board game's free choice, search and the number to ask for): then
-  // the felt may scroll.
-  const roomy = !P10.state.building && !['take_offer', 'choose', 'search', 'ask'].includes((view.prompt || {}).action);
+  // In view: all of them, at every moment (the builder open, the dock's longest lists of choices too), with one
+  // exception: the board game on a small phone (740 px or less on its long side) while the lay-down is being
+  // built. Held sideways, the ring takes the left half under the title and the seats share the right half with
+  // the dock, which the builder fills but for a strip of about 45 px; upright, the ring (kept legible and in
+  // sight) and the builder leave the seats about 90 px. There the seats and their groups scroll.
+  const small = Math.max(window.innerWidth, window.innerHeight) <= 740;
+  const roomy = !(view.ruleset === 'board' && small && P10.state.building);
   [...laid, ...fronts].forEach((n) => {
     if (!shown(n) || !roomy) return;
     const r = n.getBoundingClientRect();

@@ -400,13 +400,6 @@ def laid_views() -> list[dict[str, Any]]:
     return views
 
 
-# The prompts whose dock takes most of a phone's height (the Give-me-five offers to choose from, R-11; the
-# board game's free choice, discard-pile search and the number to ask for, B-5): there the felt still scrolls
-# at its densest
-# (``layout.ON_TOP`` then checks that every laid card is shown, not that it is in view).
-TALL_DOCK = {"take_offer", "choose", "search", "ask"}
-
-
 @pytest.mark.e2e
 def test_every_laid_card_of_every_seat_is_in_view_and_on_top_with_no_tap(start_server: Any, new_page: Any) -> None:
     """Every card of every seat's laid groups (and every card lying in front of a seat) is shown with no tap,
@@ -414,11 +407,17 @@ def test_every_laid_card_of_every_seat_is_in_view_and_on_top_with_no_tap(start_s
     piles, the hand, the prompt and its buttons: at 360×740, 390×844, 740×360 and 768×1024, with 2 and 6
     seats, in all three rule sets, with and without a turn timer, for a player and for a spectator; the most
     crowded tables have every seat's phase down (``states.crowded``: Master's phase 1 is 24 groups at six
-    seats). In Russian, light, and German, dark. The builder is closed (it is the player's own lay-down being
-    made), and the prompts of :data:`TALL_DOCK` are left out."""
+    seats). In Russian, light, and German, dark. Every moment that offers a lay-down also with the builder open
+    and filled, and the prompts whose dock takes most of a phone's height are in too (the Give-me-five offers,
+    R-11; the board game's free choice, discard-pile search and the number to ask for, B-5). One exception
+    (``layout.ON_TOP``): the board game on a small phone (360×740, 740×360) with the builder open, where the
+    ring and the builder leave the seats a strip in which they scroll."""
     server = start_server(306)
     anna, _ben, _ = h.start_two(server, new_page, "mattel", {})
-    views = [v for v in laid_views() if ((v.get("prompt") or {}).get("action")) not in TALL_DOCK]
+    tall = {"take_offer", "choose", "search", "ask"}
+    views = laid_views() + [v for ruleset in ("mattel", "master", "board") for v in moments(ruleset)
+                            if v.get("table") and (v.get("prompt") or {}).get("action") in tall]
+    assert {(v.get("prompt") or {}).get("action") for v in views} >= tall
     failed: list[Any] = []
     for shift, (lang, scheme) in enumerate((("ru", "light"), ("de", "dark"))):
         anna.context.add_cookies([{"name": "lang", "value": lang, "url": server.url}])
@@ -433,12 +432,13 @@ def test_every_laid_card_of_every_seat_is_in_view_and_on_top_with_no_tap(start_s
                         "a.effect.getComputedTiming().endTime === Infinity)")
             for index, view in enumerate(views):
                 timer = (index + shift) % 2 == 0
-                found = show(anna, view, NAMES, timer, False)
-                if found:
-                    failed.append((lang, width, height, index, view["ruleset"], len(view["players"]),
-                                   (view.get("prompt") or {}).get("action"), found[:3]))
-                    if len(failed) <= 4:
-                        shot(anna, f"laid-failed-{len(failed)}")
+                for building in (False, True) if (view.get("prompt") or {}).get("can_lay") else (False,):
+                    found = show(anna, view, NAMES, timer, building)
+                    if found:
+                        failed.append((lang, width, height, index, view["ruleset"], len(view["players"]),
+                                       (view.get("prompt") or {}).get("action"), building, found[:3]))
+                        if len(failed) <= 4:
+                            shot(anna, f"laid-failed-{len(failed)}")
             for ruleset in ("mattel", "master", "board"):  # the crowded 6-seat tables, as the players see them
                 show(anna, crowded(ruleset, 6), NAMES, False, False)
                 shot(anna, f"laid-{lang}-{scheme}-{ruleset}-{width}x{height}")

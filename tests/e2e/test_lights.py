@@ -5,6 +5,9 @@
 * The switch beside the hand's sort buttons turns the marks off, and the page remembers it over a reload.
 * The draw prompt's ``discard_fits`` (Mattel and Master) lights the discard pile; a pile whose top card does not
   fit is not lit.
+* The board game (B-5): on a free-choice field each action type the prompt offers is lit, and when another
+  seat asks for a number the hand cards that may be given (and their Give buttons) are lit; a hit in the play
+  stage is lit as in the card games. The switch turns these off too.
 
 Seed 306 with ``phases_to_win = 1`` (as in test_mattel): Ben hits Anna's groups. The switch and the discard pile
 are judged on engine views of ``states.moments`` shown to a real table page."""
@@ -122,6 +125,46 @@ def test_the_discard_pile_is_lit_when_its_top_card_fits_the_phase(start_server: 
                   and "discard" in (p.get("piles") or []))
     show(anna, other, NAMES[:len(other["players"])], False, False)
     assert anna.locator("#pile-discard.fits").count() == 0 and anna.locator("#pile-discard:not(:disabled)").count() == 1
+    assert not anna.p10_errors, anna.p10_errors
+
+
+BOARD_LIT = """() => {
+  const ids = (sel, key) => [...document.querySelectorAll(sel)].map((n) => Number(n.dataset[key]))
+    .sort((a, b) => a - b);
+  return { choices: [...document.querySelectorAll('#prompt-controls button[data-action].lit')]
+             .map((n) => n.dataset.action).sort(),
+           gives: ids('#prompt-controls button[data-give].lit', 'give'), cards: ids('#hand .card.lit', 'cardId'),
+           groups: ids('#players .group.fits', 'group') };
+}"""
+
+
+@pytest.mark.e2e
+def test_the_board_games_choices_gives_and_hits_are_lit_b5(start_server: Any, new_page: Any) -> None:
+    server = start_server(306)
+    anna, _ben, _ = h.start_two(server, new_page, "mattel", {})
+    anna.set_viewport_size({"width": 360, "height": 740})
+    none = {"choices": [], "gives": [], "cards": [], "groups": []}
+    choose = _with("board", lambda p: p.get("action") == "choose" and len(p.get("actions") or []) > 1)
+    give = _with("board", lambda p: p.get("action") == "give" and p.get("cards"))
+    hit = _with("board", lambda p: p.get("action") == "play" and p.get("hits"))
+    roll = _with("board", lambda p: p.get("action") == "roll")
+    cases = ((choose, dict(none, choices=sorted(choose["prompt"]["actions"]))),
+             (give, dict(none, gives=sorted(give["prompt"]["cards"]), cards=sorted(give["prompt"]["cards"]))),
+             (hit, dict(none, **expected(hit["prompt"]))), (roll, none))
+    for view, lit in cases:
+        show(anna, view, NAMES[:len(view["players"])], False, False)
+        assert anna.evaluate(BOARD_LIT) == lit, (view["prompt"]["action"], lit)
+        shot(anna, f"lights-board-{view['prompt']['action']}")
+    # a lit choice says so to a screen reader, after its visible words
+    show(anna, choose, NAMES[:len(choose["players"])], False, False)
+    label = anna.locator("#prompt-controls button[data-action].lit").first.text_content() or ""
+    assert label.endswith("can be played now"), label
+    anna.click("#lights-toggle")
+    until(anna, "document.getElementById('lights-toggle').getAttribute('aria-pressed') === 'false'")
+    for view, _lit in cases:
+        show(anna, view, NAMES[:len(view["players"])], False, False)
+        assert anna.evaluate(BOARD_LIT) == none, view["prompt"]["action"]
+    anna.click("#lights-toggle")
     assert not anna.p10_errors, anna.p10_errors
 
 

@@ -91,3 +91,73 @@ def test_the_selected_cards_legal_groups_light_up_with_their_hit_buttons_c4(star
     h.play_until_over([anna, ben], {}, before_move=watch)
     assert seen, "Ben never could hit one of Anna's groups"
     assert not anna.p10_errors and not ben.p10_errors, (anna.p10_errors, ben.p10_errors)
+
+
+# Each seat's name on its chip: how many of its characters are shown (inside the name's box and its chip: a
+# name of more than two lines is cut at the end of its second), on how many lines, at what font size.
+NAME_BOXES = """() => [...document.querySelectorAll('#players .player-name')].map((n) => {
+  const box = n.getBoundingClientRect(), chip = n.closest('.seat-top').getBoundingClientRect();
+  const node = n.firstChild, tops = new Set();
+  let shown = 0;
+  for (let i = 0; node && i < node.length; i++) {
+    const one = document.createRange();
+    one.setStart(node, i);
+    one.setEnd(node, i + 1);
+    const q = one.getBoundingClientRect();
+    const y = (q.top + q.bottom) / 2;  // a glyph's box is taller than a tight line: its middle is judged
+    const inside = (b) => q.left >= b.left - 0.5 && q.right <= b.right + 0.5 && y >= b.top && y <= b.bottom;
+    if (!q.width && node.data[i] !== ' ') continue;
+    if (inside(box) && inside(chip)) { shown = i + 1; if (q.width) tops.add(Math.round(q.top)); } else break;
+  }
+  // an ellipsis takes the place of the last glyphs that would fit: the line is wider than its box
+  const ellipsis = getComputedStyle(n).textOverflow === 'ellipsis' && n.scrollWidth > n.clientWidth + 0.5;
+  const cut = shown < n.textContent.length || ellipsis;
+  return { name: n.textContent, shown: n.textContent.slice(0, shown), cut, lines: tops.size,
+           px: parseFloat(getComputedStyle(n).fontSize) };
+})"""
+
+
+@pytest.mark.e2e
+def test_names_on_chips_are_whole_at_3_and_6_seats(start_server: Any, new_page: Any) -> None:
+    """A seat's name is never cut to a prefix that does not tell it apart ("Ann…", "Betti…"): at 3 seats "Anna",
+    "Boris" and "Chiara" are whole on one line at 360×740; at 6 seats, with names that start alike, every
+    name of up to 12 characters is whole (in at most two lines), and a longer one shows a prefix no other name
+    starts with; at least 10 px, upright and sideways, in English and Russian, with and without laid groups."""
+    from .layout import show, until
+    from .states import crowded, moments
+
+    server = start_server(SEED)
+    anna, _ben, _ = h.start_two(server, new_page, "mattel", {})
+    three = ["Anna", "Boris", "Chiara"]
+    six = ["Anna", "Boris", "Bettina", "Chiara", "Dmitri Alexandrowitsch", "Bob"]
+    views = [next(v for v in moments(r) if len(v["players"]) == n and not v.get("table"))
+             for r in ("mattel", "board") for n in (3, 6)]
+    views += [crowded(r, n) for r in ("mattel", "master") for n in (3, 6)]
+    failures: list[Any] = []
+    for lang in ("en", "ru"):
+        anna.context.add_cookies([{"name": "lang", "value": lang, "url": server.url}])
+        anna.reload()
+        anna.wait_for_selector("#game:not(.hidden)")
+        until(anna, f"document.documentElement.lang === '{lang}' && P10.state.view !== null")
+        for width, height in ((360, 740), (740, 360)):
+            anna.set_viewport_size({"width": width, "height": height})
+            until(anna, f"window.innerWidth === {width} && window.innerHeight === {height}")
+            for index, view in enumerate(views):
+                names = list(three if len(view["players"]) == 3 else six)
+                if len(names) == 6 and view.get("seat") is not None:  # "Bettina" on one's own (wider-edged) chip
+                    seat = view["seat"]
+                    names[seat], names[2] = names[2], names[seat]
+                show(anna, view, names, index % 2 == 0, False)
+                for box in anna.evaluate(NAME_BOXES):
+                    others = [n for n in names if n != box["name"]]
+                    if len(box["name"]) <= 12:
+                        most = 1 if len(names) == 3 and width == 360 else 2
+                        bad = box["cut"] or box["lines"] > most
+                    else:
+                        bad = not box["shown"].strip() or any(n.startswith(box["shown"]) for n in others)
+                    if bad or box["px"] < 10 or box["name"] not in names:
+                        failures.append((lang, width, height, view["ruleset"], len(names), box))
+                if lang == "ru" and index in (1, 5):
+                    shot(anna, f"chip-names-{len(names)}-seats-{width}x{height}")
+    assert not failures, (len(failures), failures[:8])
+    assert not anna.p10_errors, anna.p10_errors

@@ -2,7 +2,11 @@
 lying over no other control, on a 360×740 phone, in the moments where the dock holds the most: the draw prompt,
 and the play prompt with the builder open and a 4-card run in it (its controls once lay 18×18 px, one card's ▶
 under the next card's ◀). Hand cards overlap by design: each counts as its visible part (up to the next
-card). English and German (the longer words)."""
+card). English and German (the longer words).
+
+The primary actions (every button of the prompt: draw, lay down, discard, the board game's roll, moves and
+choices, the builder's Lay phase...) are at least 44×44 CSS px on phones, upright and sideways, at every kind
+of prompt of the three rule sets."""
 
 from __future__ import annotations
 
@@ -18,6 +22,7 @@ from .layout import SHOW, until
 from .states import moments
 
 MIN = 24
+PRIMARY = 44
 
 # Every visible control of the table as a box: buttons, selects, inputs and links in #game (the drawer's when it
 # is open), hand cards as their visible part.
@@ -127,4 +132,48 @@ def test_every_table_control_is_at_least_24_px_and_overlaps_none(start_server: A
         anna.click("[data-builder-group='1'] [data-tool='remove']")
         assert anna.evaluate("P10.state.builder[1]") == [run[0], run[2], run[3]]
     assert not failures, failures
+    assert not anna.p10_errors, anna.p10_errors
+
+
+# The prompt's buttons (the card-sized buttons of the board game's search are cards, not counted) and Lay phase.
+PRIMARY_BOXES = """(min) => [...document.querySelectorAll('#prompt-controls button:not(.plain), #actions button, '
+    + '#builder-lay')].filter((n) => n.getClientRects().length).map((n) => {
+  const r = n.getBoundingClientRect();
+  return { name: n.id || n.dataset.action || n.className || n.textContent.slice(0, 20), w: r.width, h: r.height };
+}).filter((b) => b.w < min - 0.5 || b.h < min - 0.5)
+  .map((b) => b.name + ' ' + Math.round(b.w) + 'x' + Math.round(b.h))"""
+
+
+@pytest.mark.e2e
+def test_primary_actions_are_at_least_44_px_on_phones(start_server: Any, new_page: Any) -> None:
+    server = start_server(306)
+    anna, _ben, _ = h.start_two(server, new_page, "mattel", {})
+    names = ["Anna", "Boris", "Chiara", "Dmitri", "Bettina", "Bob"]
+    kinds: dict[tuple[str, str], dict[str, Any]] = {}
+    for ruleset in ("mattel", "master", "board"):
+        for view in moments(ruleset):
+            action = (view.get("prompt") or {}).get("action")
+            if action and (ruleset, action) not in kinds:
+                kinds[(ruleset, action)] = json.loads(json.dumps(view))
+    assert {("board", a) for a in ("roll", "move", "choose", "take", "ask", "swap")} <= set(kinds), sorted(kinds)
+    failures: list[Any] = []
+    counted = 0
+    anna.context.add_cookies([{"name": "lang", "value": "de", "url": server.url}])
+    anna.reload()
+    anna.wait_for_selector("#game:not(.hidden)")
+    until(anna, "document.documentElement.lang === 'de' && P10.state.view !== null")
+    for width, height in ((360, 740), (390, 844), (740, 360)):
+        anna.set_viewport_size({"width": width, "height": height})
+        until(anna, f"window.innerWidth === {width} && window.innerHeight === {height}")
+        for (ruleset, action), view in sorted(kinds.items()):
+            for building in (False, True) if (view.get("prompt") or {}).get("can_lay") else (False,):
+                anna.evaluate(SHOW, [view, names, False, building])
+                counted += anna.locator("#prompt-controls button, #actions button, #builder-lay").count()
+                small = anna.evaluate(PRIMARY_BOXES, PRIMARY)
+                if small:
+                    failures.append((width, height, ruleset, action, building, small[:4]))
+                    if len(failures) <= 2:
+                        shot(anna, f"primary-small-{len(failures)}")
+    assert counted > 40, counted
+    assert not failures, (len(failures), failures[:10])
     assert not anna.p10_errors, anna.p10_errors

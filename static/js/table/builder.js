@@ -47,7 +47,9 @@ export function renderBuilder(v) {
         disabled: pos === ids.length - 1, onclick: move(1) }, icon("right")) : null) : null;
     P10.add(groups, el("div", { class: "builder-group", "data-builder-group": gi, role: "group",
       "aria-label": t("builder.group", { n: gi + 1, kind: P10.describePhase([spec]) }) },
-    el("div", { class: "group-label" }, t("builder.group", { n: gi + 1, kind: P10.describePhase([spec]) })),
+    // the label in full, and the group's kind alone for a narrow builder of three or four groups (CSS)
+    el("div", { class: "group-label" }, el("span", { class: "label-long" }, t("builder.group", { n: gi + 1, kind: P10.describePhase([spec]) })),
+      el("span", { class: "label-short", "aria-hidden": "true" }, P10.describePhase([spec]))),
     el("div", { class: "group-cards" }, cards),
     el("button", { type: "button", class: "small put", "data-put": gi, onclick: () => {
       for (const id of selectedIds()) ids.push(id);

@@ -4,7 +4,7 @@ import { S, $, cardById, myTurnAction, nameOf, oneSelected, prompt, render, sele
 import { send } from "./commands.js";
 import { renderBuilder } from "./builder.js";
 import { renderOver } from "./scores.js";
-import { lights } from "./lights.js";
+import { lights, lightBoardPrompt } from "./lights.js";
 
 import { P10 } from "../common.js";
 import "../board.js";
@@ -31,6 +31,7 @@ export function renderPrompt() {
   if (!action) { if (S.seat !== null) promptNode.textContent = waitingText(v); return; }
   if (v.ruleset === "board" && P10.renderBoardPrompt &&
       P10.renderBoardPrompt({ p, v, promptNode, controls, actions, send, setError, selectedIds, oneSelected, nameOf, render })) {
+    lightBoardPrompt(controls);
     return;
   }
   switch (action) {
