@@ -59,7 +59,7 @@ def readme_shots(page: Any, ruleset: str) -> None:
     ("master", 627, {"phases_to_win": 2}),
     ("board", 1120, {"phases_to_win": 1}),
 ])
-def test_hand_and_actions_stay_on_one_phone_screen_at_every_stage(start_server: Any, new_page: Any, ruleset: str,
+def test_hand_and_actions_fit_one_phone_screen_at_every_stage(start_server: Any, new_page: Any, ruleset: str,
                                                                   seed: int, options: dict[str, Any]) -> None:
     server = start_server(seed)
     if ruleset == "mattel":  # the README's lobby picture: the form as a host finds it, with a name typed in
@@ -258,7 +258,7 @@ def card_words(page: Any, view: dict[str, Any]) -> list[str]:
 
 
 @pytest.mark.e2e
-def test_every_moment_of_every_rule_set_fits_one_screen_on_top_in_every_language(start_server: Any,
+def test_every_moment_fits_one_screen_in_every_language(start_server: Any,
                                                                                  new_page: Any) -> None:
     """What a player must see and reach: for every kind of moment of games of all three rule sets with 2–6
     seats (``states.moments``: own and opponents' groups laid or not, cards in front of players, Give-me-five
@@ -333,7 +333,7 @@ LAID_SEED = 1724
 
 
 @pytest.mark.e2e
-def test_a_phone_table_with_a_turn_timer_laid_groups_and_three_seats_in_german_and_russian(
+def test_phone_table_with_timer_and_groups_in_de_and_ru(
         start_server: Any, new_page: Any) -> None:
     """A 3-seat Mattel table with the relaxed turn timer, once a phase lies on the table and Anna is on turn:
     Anna's page in German (her own clock, "Deine Zeit") and Ben's in Russian (Anna's clock, under her long
@@ -401,7 +401,7 @@ def laid_views() -> list[dict[str, Any]]:
 
 
 @pytest.mark.e2e
-def test_every_laid_card_of_every_seat_is_in_view_and_on_top_with_no_tap(start_server: Any, new_page: Any) -> None:
+def test_every_laid_card_is_in_view_and_on_top_with_no_tap(start_server: Any, new_page: Any) -> None:
     """Every card of every seat's laid groups (and every card lying in front of a seat) is shown with no tap,
     at least 13×17 px, inside the viewport and on top at its centre (``layout.ON_TOP``), together with the
     piles, the hand, the prompt and its buttons: at 360×740, 390×844, 740×360 and 768×1024, with 2 and 6

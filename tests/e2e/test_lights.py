@@ -35,7 +35,7 @@ def expected(prompt: dict[str, Any]) -> dict[str, list[int]]:
 
 
 @pytest.mark.e2e
-def test_a_legal_hit_is_lit_and_a_tap_on_the_card_then_its_group_plays_it_c4(start_server: Any,
+def test_a_legal_hit_is_lit_and_two_taps_play_it(start_server: Any,
                                                                                 new_page: Any) -> None:
     server = start_server(306)
     anna, ben, _ = h.start_two(server, new_page, "mattel", {"phases_to_win": 1}, ben_width=360)
@@ -110,7 +110,7 @@ def test_the_lights_switch_turns_the_marks_off_and_is_remembered(start_server: A
 
 @pytest.mark.e2e
 @pytest.mark.parametrize("ruleset", ["mattel", "master"])
-def test_the_discard_pile_is_lit_when_its_top_card_fits_the_phase(start_server: Any, new_page: Any,
+def test_the_discard_pile_is_lit_when_its_top_card_fits(start_server: Any, new_page: Any,
                                                                   ruleset: str) -> None:
     server = start_server(306)
     anna, _ben, _ = h.start_two(server, new_page, "mattel", {})

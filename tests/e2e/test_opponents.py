@@ -21,7 +21,7 @@ ORDER = "() => [...document.querySelectorAll('#players article[data-seat]')].map
 
 
 @pytest.mark.e2e
-def test_laid_groups_lie_in_front_of_their_seat_with_no_tap_and_a_tap_enlarges_one(start_server: Any,
+def test_groups_lie_before_their_seat_and_a_tap_enlarges(start_server: Any,
                                                                                    new_page: Any) -> None:
     server = start_server(SEED)
     anna, ben, _ = h.start_two(server, new_page, "mattel", {}, ben_width=360)
@@ -60,7 +60,7 @@ def test_laid_groups_lie_in_front_of_their_seat_with_no_tap_and_a_tap_enlarges_o
 
 
 @pytest.mark.e2e
-def test_the_selected_cards_legal_groups_light_up_with_their_hit_buttons_c4(start_server: Any, new_page: Any) -> None:
+def test_a_selected_cards_groups_light_up_with_hit_buttons(start_server: Any, new_page: Any) -> None:
     """C-4: on Ben's phone, while his selected card may be hit onto one of Anna's groups (the prompt's
     ``hits``), that group is lit with its hit button, and the light goes with the selection. Seed 306 with
     ``phases_to_win = 1`` (test_mattel): Ben hits Anna's groups."""

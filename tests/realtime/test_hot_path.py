@@ -329,7 +329,7 @@ def test_a_socket_command_is_written_on_the_loop_with_no_thread(client: TestClie
         assert s.scalar(select(Game.version).where(Game.table_id == t.id)) == 1
 
 
-def test_a_rest_command_takes_the_sockets_path_on_the_event_loop_and_answers_the_same_view(
+def test_a_rest_command_takes_the_socket_path_and_same_view(
         client: TestClient) -> None:
     """Postgres: a REST command at a table this process keeps current is checked on the loop (its seat token by one
     statement on the loop's connection) and written by the socket's one statement: no worker thread. Its answer's
