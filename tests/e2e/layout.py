@@ -251,6 +251,9 @@ ON_TOP = """() => {
   document.querySelectorAll('#players .player-name, #players .badge.turn, #game-title, .toolbar .tool')
     .forEach((n) => {
       if (!shown(n)) return;
+      // the exception of the laid cards' check below: the board game's builder on a small phone covers the seats
+      if (n.classList.contains('player-name') && view.ruleset === 'board' && P10.state.building
+          && Math.max(window.innerWidth, window.innerHeight) <= 740) return;
       const r = n.getBoundingClientRect(), box = clip(n);
       if (r.width <= 2 || r.height <= 2) return;  // kept for screen readers only (the ring says whose turn it is)
       const x = (r.left + r.right) / 2, y = (r.top + r.bottom) / 2;
