@@ -145,19 +145,30 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
     settings = settings or get_settings()
     configure_logging(settings)
     db = Database(settings.database_url)
-    # The graph, built in dependency order; its two cycles are broken by the two small links made first
-    # (``HubLink``: the hub fans out through the service, which wakes it; ``DutySignal``: the push service reads the
-    # bot runner's timers, and the runner tells it when it takes a table's duties).
+    # The graph, built in dependency order; its cycles are broken by the two small links made first (``HubLink``:
+    # the hub fans out through the service, which wakes it, and waits on the Postgres listener, which wakes it too;
+    # ``DutySignal``: the push service reads the bot runner's timers, and the runner tells it when it takes a
+    # table's duties).
     link = HubLink()
     notifier = PgNotifier(link) if settings.use_pg_hub else MemoryNotifier(link)
     extensions: list[TableExtension] = []  # the service calls them; they act through the service
     service = GameService(db, settings, catalog, notifier=notifier, presence=link.presence, extensions=extensions)
-    hub = link.connect(Hub(service.fanout_on_loop))
     duty_taken = DutySignal()
     # Bot seats, stand-ins and turn timers: a TableExtension of the service (app/autoplay/runner.py). A command
     # accepted here at a table another process holds tells that process (Postgres hub).
     bots = BotRunner(service, bot_settings or BotSettings(), tell_owner=tell_owner if settings.use_pg_hub else None,
                      on_acquire=duty_taken)
+
+    def take_over(table_ids: list[str]) -> None:
+        """Another process stopped: plan the bots, stand-ins and timers of the tables it was running."""
+        for table_id in table_ids:
+            bots.poke(table_id)
+
+    # The Postgres hub's listener: the other processes' commits, chat and presence (app/realtime/backends.py).
+    listener = (PgListener(settings.database_url, link, on_table=service.notified, on_listening=service.forget,
+                           on_unwatch=service.forget, on_handoff=take_over, on_duty=bots.owner_told)
+                if settings.use_pg_hub else None)
+    hub = link.connect(Hub(service.fanout_on_loop, hearing=listener))
     rematches = Rematches(service)  # "Play again" by consent: table info's ``rematch``
     analyses = Analyses(service)  # finished games' analyses, computed by a worker thread (app/analysis)
     pruner = PruneTask(db, settings)
@@ -165,11 +176,6 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
     push = PushService(service, settings, visible=hub.visible, timer=bots.table_timer)
     duty_taken.listen(push.poke)  # a table's duties taken (over): its reminders are planned here
     extensions += [bots, rematches, push]
-
-    def take_over(table_ids: list[str]) -> None:
-        """Another process stopped: plan the bots, stand-ins and timers of the tables it was running."""
-        for table_id in table_ids:
-            bots.poke(table_id)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -183,9 +189,6 @@ def create_app(settings: Settings | None = None, catalog: RulesetCatalog | None 
         loop_lag.start()
         gc_policy = GcPolicy(settings.gc_sweep_seconds)
         hub.start_heartbeat(settings.ws_heartbeat_seconds, settings.ws_idle_timeout_seconds)
-        listener = (PgListener(settings.database_url, hub, on_table=service.notified, on_listening=service.forget,
-                               on_unwatch=service.forget, on_handoff=take_over, on_duty=bots.owner_told)
-                    if settings.use_pg_hub else None)
         if listener is not None:
             listener.start()
             await asyncio.wait_for(listener.ready.wait(), 10)

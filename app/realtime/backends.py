@@ -31,8 +31,7 @@ from app.persistence import hot
 from app.persistence.db import psycopg_dsn
 from app.services.base import ATTRIBUTIONS, Step
 
-from .hub import Hub
-from .presence import PRESENCE_CHANNEL, PgPresence
+from .presence import PRESENCE_CHANNEL, LocalSeats, PgPresence
 
 log = logging.getLogger("phase10.hub")
 
@@ -156,12 +155,21 @@ def parse_table_payload(payload: str) -> tuple[str, int | None, Step | None]:
     return table_id, version, None
 
 
+class LocalHub(LocalSeats, Protocol):
+    """What the listener needs of this process's hub (the ``HubLink`` it is built on): to wake a table's sockets
+    here, all of them after a reconnection, and to pass a chat message to them."""
+
+    def wake_all(self) -> None: ...
+    def broadcast_local(self, table_id: str, message: dict[str, Any]) -> None: ...
+
+
 class PgListener:
     """LISTENs on one connection per process and wakes the hub for each notified table; passes each chat
     message to the table's sockets here; runs this process's presence announcer (``presence``: the
     ``connected`` flags across processes) on the same LISTEN.
 
-    It LISTENs on a table's channel while the hub has sockets at that table (``watch``, ``release``; a released
+    It is the hub's ``Hearing`` (``app.realtime.hub``). It LISTENs on a table's channel while the hub has sockets
+    at that table (``watch``, ``release``; a released
     table for ``release_after`` seconds more), so a process is woken only by the tables it serves: behind a proxy
     that sends a table's sockets to one process (deploy/Caddyfile), by no other process's tables. A table this
     process stops hearing is dropped from its cache (``on_unwatch``): a copy that no notification keeps current
@@ -171,7 +179,7 @@ class PgListener:
     dispatched as it arrives (``_notified``), where psycopg's async ``notifies()`` registered and unregistered the
     socket for every notification."""
 
-    def __init__(self, url: str, hub: Hub, presence: PgPresence | None = None,
+    def __init__(self, url: str, hub: LocalHub, presence: PgPresence | None = None,
                  on_table: Callable[[str, int | None, Step | None], bool] | None = None,
                  on_listening: Callable[[], None] | None = None,
                  on_unwatch: Callable[[str], None] | None = None,
@@ -191,10 +199,6 @@ class PgListener:
         self.task: asyncio.Task[None] | None = None
         self.ready = asyncio.Event()
         self.presence = presence or PgPresence(self.dsn, hub)
-        hub.remote = self.presence.remote
-        hub.on_local_change = self.presence.local_changed
-        hub.watch = self.watch
-        hub.release = self.release
         # Another process stopped and handed its tables off (``handoff``): this one plans their bots and timers.
         self.on_handoff = on_handoff
         # A process told the holder of a table's duties (``tell_owner``) that the table changed.
@@ -207,8 +211,25 @@ class PgListener:
         self._wakeup = asyncio.Event()  # ``wanted`` changed, or the connection was lost
 
     def start(self) -> None:
+        """On the server's loop, each time the app starts serving: from a fresh state (asyncio's events belong to
+        the loop that first waits on them)."""
+        self.ready, self._wakeup = asyncio.Event(), asyncio.Event()
+        self.wanted.clear()
+        self.watched.clear()
+        self._waiting.clear()
+        self._changed = False
         self.task = asyncio.get_running_loop().create_task(self._run())
         self.presence.start()
+
+    # -- the hub's hearing -----------------------------------------------------------------------------------
+    def seats_elsewhere(self, table_id: str) -> set[int]:
+        return self.presence.remote.seats(table_id)
+
+    def visible_elsewhere(self, table_id: str) -> set[int]:
+        return self.presence.remote.visible(table_id)
+
+    def local_changed(self, table_id: str) -> None:
+        self.presence.local_changed(table_id)
 
     async def watch(self, table_id: str) -> None:
         """Return once this process hears every later commit of ``table_id`` (or after ``WATCH_TIMEOUT_SECONDS``

@@ -193,18 +193,28 @@ class Channel:
         self.watched = False
 
 
-class Remote(Protocol):
-    """The seats connected to other server processes (``app.realtime.presence``)."""
+class Hearing(Protocol):
+    """What the hub asks of the other server processes, with the Postgres hub (``app.realtime.backends.PgListener``,
+    given to the hub when it is built). ``watch`` returns once every later commit of a table is heard here (awaited
+    before the table's first fan-out here); ``release`` is told when the table's last socket here is gone;
+    ``local_changed`` when a seat's sockets here open or close (the presence announcer tells the others);
+    ``seats_elsewhere`` and ``visible_elsewhere`` are the seats other processes announced (``app.realtime.presence``).
+    One process alone (the in-memory hub) has no hearing."""
 
-    def seats(self, table_id: str) -> set[int]: ...
-    def visible(self, table_id: str) -> set[int]: ...
+    async def watch(self, table_id: str) -> None: ...
+    def release(self, table_id: str) -> None: ...
+    def local_changed(self, table_id: str) -> None: ...
+    def seats_elsewhere(self, table_id: str) -> set[int]: ...
+    def visible_elsewhere(self, table_id: str) -> set[int]: ...
 
 
 class HubLink:
-    """The one cycle of the server's graph, broken: the hub fans out through the game service
+    """The hub's cycles in the server's graph, broken: the hub fans out through the game service
     (``GameService.fanout``), and the game service wakes the hub after a commit (its notifier), asks it who is
-    connected (table info's ``connected`` flags) and sends chat through it. The link is made first; the game
-    service and its notifier are built on it; the hub is built on the finished service and given to the link
+    connected (table info's ``connected`` flags) and sends chat through it; with the Postgres hub the hub waits on
+    its listener to hear a table (``Hearing``), and the listener wakes the hub for each notification and reads its
+    local seats for the presence announcements. The link is made first; the game service, its notifier and the
+    listener are built on it; the hub is built on the finished service and the listener and given to the link
     (``connect``), once, in ``app.main.create_app``, before anything serves. Until then a wake or a chat line
     goes nowhere (no socket is open) and nobody is connected."""
 
@@ -228,27 +238,45 @@ class HubLink:
     def presence(self, table_id: str) -> set[int]:
         return set() if self._hub is None else self._hub.presence(table_id)
 
+    # What the listener and the presence announcer call (``app.realtime.backends``, ``app.realtime.presence``).
+    def wake_local(self, table_id: str, version: int | None = None) -> None:
+        if self._hub is not None:
+            self._hub.wake_local(table_id, version)
+
+    def wake_all(self) -> None:
+        if self._hub is not None:
+            self._hub.wake_all()
+
+    def broadcast_local(self, table_id: str, message: JSONDict) -> None:
+        if self._hub is not None:
+            self._hub.broadcast_local(table_id, message)
+
+    def local_presence(self, table_id: str) -> set[int]:
+        return set() if self._hub is None else self._hub.local_presence(table_id)
+
+    def local_visible(self, table_id: str) -> set[int]:
+        return set() if self._hub is None else self._hub.local_visible(table_id)
+
+    def local_tables(self) -> list[str]:
+        return [] if self._hub is None else self._hub.local_tables()
+
 
 class Hub:
     """Channels of this process. ``wake`` may be called from any thread.
 
     ``presence`` (the ``connected`` flags of table info) is this process's open seat sockets plus, with the
-    Postgres hub, ``remote``: the seats other processes announced (``app.realtime.presence``, which sets
-    ``remote`` and ``on_local_change``, the hook told when a seat's sockets here open or close).
+    Postgres hub, the seats other processes announced (``hearing``).
 
-    With the Postgres hub a process hears only the tables it has sockets for (``app.realtime.backends``, which
-    sets ``watch`` and ``release``): a table's first fan-out here waits for ``watch`` (from then on every commit
-    of the table wakes this process), and ``release`` is told when the table's last socket here is gone.
+    With the Postgres hub a process hears only the tables it has sockets for (``hearing``, the listener of
+    ``app.realtime.backends``): a table's first fan-out here waits for ``hearing.watch`` (from then on every commit
+    of the table wakes this process), and ``hearing.release`` is told when the table's last socket here is gone.
     """
 
-    def __init__(self, fanout: Fanout) -> None:
+    def __init__(self, fanout: Fanout, hearing: Hearing | None = None) -> None:
         self.fanout = fanout
+        self.hearing = hearing
         self.channels: dict[str, Channel] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
-        self.remote: Remote | None = None
-        self.on_local_change: Callable[[str], None] | None = None
-        self.watch: Callable[[str], Awaitable[None]] | None = None
-        self.release: Callable[[str], None] | None = None
         self.heartbeat_task: asyncio.Task[None] | None = None
 
     # -- heartbeat -----------------------------------------------------------------------------------------
@@ -289,13 +317,13 @@ class Hub:
     def presence(self, table_id: str) -> set[int]:
         """Seat ids with an open socket at ``table_id``, on this process or (Postgres hub) any other."""
         local = self.local_presence(table_id)
-        return local if self.remote is None else local | self.remote.seats(table_id)
+        return local if self.hearing is None else local | self.hearing.seats_elsewhere(table_id)
 
     def visible(self, table_id: str) -> set[int]:
         """Seat ids with a visible page at ``table_id`` (a socket whose page did not report itself hidden), on
         this process or (Postgres hub) any other."""
         local = self.local_visible(table_id)
-        return local if self.remote is None else local | self.remote.visible(table_id)
+        return local if self.hearing is None else local | self.hearing.visible_elsewhere(table_id)
 
     def local_visible(self, table_id: str) -> set[int]:
         """Seat ids with a visible page on this process."""
@@ -312,8 +340,8 @@ class Hub:
         return list(self.channels)
 
     def _local_changed(self, table_id: str) -> None:
-        if self.on_local_change is not None:
-            self.on_local_change(table_id)
+        if self.hearing is not None:
+            self.hearing.local_changed(table_id)
 
     def local_presence(self, table_id: str) -> set[int]:
         """Seat ids with an open socket on this process."""
@@ -362,8 +390,8 @@ class Hub:
         """The table's last socket here is gone (and no fan-out runs): forget the channel."""
         if self.channels.get(channel.table_id) is channel:
             del self.channels[channel.table_id]
-            if self.release is not None:
-                self.release(channel.table_id)
+            if self.hearing is not None:
+                self.hearing.release(channel.table_id)
 
     def wake(self, table_id: str, version: int | None = None) -> None:
         """Thread-safe: schedule a fan-out of ``table_id`` (now at ``version``) on the hub's loop."""
@@ -429,8 +457,8 @@ class Hub:
 
     async def _run(self, channel: Channel) -> None:
         try:
-            if not channel.watched and self.watch is not None:
-                await self.watch(channel.table_id)  # before the first read: no commit after it goes unheard
+            if not channel.watched and self.hearing is not None:
+                await self.hearing.watch(channel.table_id)  # before the first read: no commit after it goes unheard
             channel.watched = True
             while channel.dirty:
                 channel.dirty = False

@@ -148,6 +148,7 @@ class PgPresence:
     # -- called on the hub's loop ------------------------------------------------------------------------
     def start(self) -> None:
         loop = asyncio.get_running_loop()
+        self._wakeup, self._said_bye = asyncio.Event(), asyncio.Event()  # this loop's (an app may serve again)
         self._tasks = [loop.create_task(self._send_loop()), loop.create_task(self._tick_loop())]
 
     def local_changed(self, table_id: str) -> None:

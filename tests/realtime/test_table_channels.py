@@ -33,11 +33,6 @@ class NoPresence:
 class WakeLog:
     """The hub's place in the listener: records which tables a notification woke."""
 
-    remote = None
-    on_local_change = None
-    watch = None
-    release = None
-
     def __init__(self) -> None:
         self.woken: list[tuple[str, int | None]] = []
 
@@ -152,14 +147,26 @@ def test_a_table_channel_is_heard_before_fan_out_and_freed_last() -> None:
             return FanoutData(table={"table_id": table_id}, seat_ids=[1], game_id=7, version=3,
                               engine_seat={1: 0}, views={0: {"v": 3}}, steps=[])
 
-        async def watch(table_id: str) -> None:
+        async def watched(table_id: str) -> None:
             events.append(f"watch {table_id}")
             await heard.wait()
             events.append(f"heard {table_id}")
 
-        hub = Hub(fanout)
+        class Heard:
+            """The listener as the hub sees it (``Hearing``): a table is heard once ``heard`` is set."""
+
+            watch = staticmethod(watched)
+
+            @staticmethod
+            def release(table_id: str) -> None:
+                events.append(f"release {table_id}")
+
+            def local_changed(self, table_id: str) -> None: ...
+            def seats_elsewhere(self, table_id: str) -> set[int]: return set()
+            def visible_elsewhere(self, table_id: str) -> set[int]: return set()
+
+        hub = Hub(fanout, hearing=Heard())
         hub.bind(asyncio.get_running_loop())
-        hub.watch, hub.release = watch, lambda table_id: events.append(f"release {table_id}")
         sinks = [FastSink(), FastSink()]
         conns = [Connection(sink, "t", 1, queue_size=4) for sink in sinks]
         for conn in conns:

@@ -85,6 +85,6 @@ async function start() {
   initTimer();
 }
 
-// Module scripts run after the document is parsed (and after the deferred classic scripts before them).
+// Module scripts run after the document is parsed; start at once if it already is.
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
 else start();

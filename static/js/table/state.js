@@ -58,7 +58,7 @@ export function emit(name, ...args) {
     try { fn(...args); } catch (err) { console.error("table hook " + name, err); }  // eslint-disable-line no-console
   }
 }
-P10.table = { on, emit, state: S };  // for classic scripts and tests
+P10.table = { on, emit, state: S };  // the browser tests reach the table here (globalThis.P10, common.js)
 
 /* Rendering is owned by render.js; everyone else asks for it through here (no import cycle). */
 let renderer = () => {};
