@@ -10,6 +10,8 @@ import re
 import uuid
 from typing import Any
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 from .strategy import decide
 
 
@@ -68,8 +70,15 @@ def awaited_page(pages: list[Any]) -> Any | None:
 
 
 def close_summary(page: Any) -> None:
-    if page.evaluate("document.getElementById('summary').open"):
-        page.click("#summary-close")
+    """Close the round or game summary if it is open. The page may close it meanwhile (a rematch offer or the
+    next game's snapshot does): that is no failure, a dialog still open after the click's wait is."""
+    if not page.evaluate("document.getElementById('summary').open"):
+        return
+    try:
+        page.click("#summary-close", timeout=5000)
+    except PlaywrightTimeout:
+        if page.evaluate("document.getElementById('summary').open"):
+            raise
 
 
 def click_card(page: Any, card_id: int) -> None:

@@ -224,6 +224,14 @@ NO_BANNERS = """(view) => {
 }"""
 
 
+def raise_banners(page: Any, view: dict[str, Any]) -> None:
+    """Both notices of :data:`BANNERS`, brought afresh: each goes by itself after some seconds, and measuring a
+    page on a loaded machine can take that long, so each look at them starts from new ones."""
+    page.evaluate(NO_BANNERS, view)
+    page.evaluate(BANNERS, view)
+    until(page, "['skip', 'tiebreak'].every((k) => document.querySelector(`[data-banner='${k}']`))")
+
+
 def banners_cover(page: Any, view: dict[str, Any], scheme: str) -> list[str]:
     """M-6, M-8: what of ``layout.ON_TOP`` (the opponents' strip, the title and the toolbar included) is not on
     top while a skip notice and the tie-break's explanation are shown over ``view`` in ``scheme``, the newest
@@ -231,20 +239,21 @@ def banners_cover(page: Any, view: dict[str, Any], scheme: str) -> list[str]:
     page.emulate_media(color_scheme=scheme)
     until(page, f"P10.darkTheme() === {str(scheme == 'dark').lower()}")
     show(page, view, NAMES[:3], False, False)
-    page.evaluate(BANNERS, view)
-    until(page, "['skip', 'tiebreak'].every((k) => document.querySelector(`[data-banner='${k}']`))")
     shown = "[...document.querySelectorAll('#banners .banner')].filter((n) => n.getClientRects().length).length"
-    found = outside(page) + on_top(page)
-    if page.evaluate(shown) != 1:
-        found.append("not one banner shown")
+    more = "document.querySelector('#banners .banner-more').click()"
+    raise_banners(page, view)
+    found = [] if page.evaluate(shown) == 1 else ["not one banner shown"]
+    found += outside(page) + on_top(page)
     # the count on the newest unfolds the other one (still pushing the table, not covering it), and folds it
-    page.evaluate("document.querySelector('#banners .banner-more').click()")
+    raise_banners(page, view)
+    page.evaluate(more)
     if page.evaluate(shown) != 2:
         found.append("the count does not unfold both banners")
-    found += ["unfolded: " + x for x in outside(page) + on_top(page)]
-    page.evaluate("document.querySelector('#banners .banner-more').click()")
+    page.evaluate(more)
     if page.evaluate(shown) != 1:
         found.append("the count does not fold them again")
+    page.evaluate(more)
+    found += ["unfolded: " + x for x in outside(page) + on_top(page)]
     return found
 
 

@@ -162,8 +162,9 @@ def test_a_finished_game_keeps_result_and_rematch_on_reload(start_server: Any,
     ben.click("#summary-close")
     finished = ben.evaluate("P10.state.gameId")
     ben.click("#over-rematch")  # an offer, which Anna accepts
-    h.close_summary(anna)
     anna.wait_for_selector("#rematch-accept")
+    # her end-of-game dialog goes by itself, not to leave the offer under it
+    anna.wait_for_function("() => !document.getElementById('summary').open")
     anna.click("#rematch-accept")
     for page in (anna, ben):
         page.wait_for_function("g => P10.state.gameId !== g && P10.state.view && !P10.state.view.over",
