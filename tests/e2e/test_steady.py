@@ -17,6 +17,8 @@ import pytest
 
 from . import helpers as h
 from .conftest import shot
+from .layout import SHOW, until
+from .states import moments
 
 LIMIT = 0.02
 
@@ -53,10 +55,7 @@ new PerformanceObserver((list) => {
 STRIP = "[...document.querySelectorAll('#players article[data-seat]')].map((n) => n.dataset.seat)"
 
 # Fixed seeds for the games to be short: one phase to win, two bots (normal) at 0.2 s a move.
-# Master holds still (below 0.02). Mattel and the board game measured 0.06-0.09 once the 44 px primary actions
-# and the builder's room came in (the dock grows when the turn's prompt comes): known, not yet held.
-_NOT_YET = pytest.mark.xfail(reason="the dock still grows when the turn's prompt comes", strict=False)
-GAMES = [pytest.param("mattel", 306, marks=_NOT_YET), ("master", 627), pytest.param("board", 1120, marks=_NOT_YET)]
+GAMES = [("mattel", 306), ("master", 627), ("board", 1120)]
 PHONES = [(360, 740), (390, 844)]
 
 
@@ -150,3 +149,46 @@ def whole_on_a_tap(page: Any) -> None:
     assert text.evaluate("(n) => n.scrollHeight <= n.clientHeight + 1"), "the words are still cut"
     text.click()
     page.wait_for_selector("#notices:not(.unfolded)")
+
+
+# Where a seat's chip, the other chips and the ring lie, rounded to the pixel.
+BOXES = """() => Object.fromEntries([...document.querySelectorAll('#players article[data-seat], #board')].map((n) => {
+  const r = n.getBoundingClientRect();
+  return [n.id || 'seat ' + n.dataset.seat, [r.x, r.y, r.width, r.height].map(Math.round)];
+}))"""
+
+
+@pytest.mark.e2e
+def test_a_seat_keeps_the_room_of_its_phase_b3(start_server: Any, new_page: Any) -> None:
+    """B-3, B-5: in the board game on a phone held upright, a seat that has not laid its phase keeps the room of
+    it on the felt, the outline of each group its phase asks for with a place per card; laying the phase fills
+    the outline: no chip and not the ring moves or changes size."""
+    server = start_server(306)
+    anna, _ben, _ = h.start_two(server, new_page, "mattel", {})
+    anna.set_viewport_size({"width": 360, "height": 740})
+    until(anna, "window.innerWidth === 360")
+    view = next(v for v in moments("board") if len(v["players"]) == 3 and v["table"]
+                and sum(not p["laid"] for p in v["players"]) == 2)
+    view = json.loads(json.dumps(view))
+    seat = next(p for p in view["players"] if not p["laid"])
+    groups = next(phase["groups"] for phase in view["phases"] if phase["number"] == seat["phase"])
+    assert [g["kind"] for g in groups] == ["colour"], groups  # phase 1: five cards of one colour
+    anna.evaluate(SHOW, [view, ["Anna", "Boris", "Chiara"], False, False])
+    anna.wait_for_timeout(100)  # the ring re-lays itself once the felt has its size (ResizeObserver)
+    chip = f"#players article[data-seat='{seat['seat']}']"
+    assert anna.locator(f"{chip} .ghost").count() == len(groups)
+    assert anna.locator(f"{chip} .ghost-card").count() == sum(g["size"] for g in groups)
+    laid_chip = f"#players article[data-seat='{view['seat']}']"
+    assert anna.locator(f"{laid_chip} .ghost").count() == 0  # a seat with its phase down keeps no outline
+    before = anna.evaluate(BOXES)
+    # the seat lays its phase: five red cards (ids above the engine's)
+    cards = [{"id": 960 + i, "kind": "number", "number": n, "colour": "red", "label": f"red {n}"}
+             for i, n in enumerate((2, 5, 9, 11, 12))]
+    view["table"].append({"owner": seat["seat"], "kind": "colour", "colour": "red", "cards": cards})
+    seat["laid"] = True
+    anna.evaluate(SHOW, [view, ["Anna", "Boris", "Chiara"], False, False])
+    anna.wait_for_timeout(100)
+    assert anna.locator(f"{chip} .ghost").count() == 0
+    assert anna.locator(f"{chip} [data-card-id]").count() == len(cards)
+    shot(anna, "board-phase-room-laid-360x740")
+    assert anna.evaluate(BOXES) == before

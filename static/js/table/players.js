@@ -155,6 +155,17 @@ function groupEl(group, index, lit) {
   return node;
 }
 
+/* The board game's ring takes the room the seats leave (app.css). So that it does not shrink, nor the seats move,
+   when a seat lays its phase (B-3, B-5), a seat that has not laid it keeps its room on the felt: the outline of the
+   groups its phase asks for, a dashed place for each card. Shown to the eye only (the chip names the phase). */
+function phaseGhosts(p, v) {
+  if (v.ruleset !== "board" || p.laid || p.finished) return [];
+  const entry = (v.phases || []).find((phase) => phase.number === p.phase);
+  if (!entry || !entry.groups) return [];
+  return entry.groups.map((g) => el("div", { class: "group ghost", "data-kind": g.kind },
+    el("span", { class: "ghost-cards" }, Array.from({ length: g.size }, () => el("span", { class: "ghost-card" })))));
+}
+
 export function phaseText(number, v) {
   const entry = (v.phases || []).find((p) => p.number === number);
   return entry && entry.groups ? P10.describePhase(entry.groups) : "";
@@ -214,6 +225,7 @@ export function renderPlayers() {
     const groups = [];
     (v.table || []).forEach((g, i) => { if (g.owner === p.seat) groups.push(groupEl(g, i, lit.has(i))); });
     if (groups.length) classes.push("has-groups");
+    const ghosts = groups.length ? [] : phaseGhosts(p, v);
     const head = [
       el("span", { class: "player-head" },
         P10.pawnEl(mark),
@@ -231,8 +243,8 @@ export function renderPlayers() {
     // What the seat has laid lies in front of it on the felt, always (its groups, the cards in front of it).
     const laid = front || turned || groups.length
       ? el("div", { class: "seat-felt", id: "groups-" + p.seat, role: "group", "aria-label": t("table.groups_n", { n: groups.length }) },
-        front, turned, groups.length ? el("div", { class: "groups" }, groups) : null)
-      : null;
+        front, turned, groups.length ? el("div", { class: "groups" }, groups) : null, ...ghosts)
+      : ghosts.length ? el("div", { class: "seat-felt", id: "groups-" + p.seat, "aria-hidden": "true" }, ghosts) : null;
     box.appendChild(el("article", { class: classes.join(" "), "data-seat": p.seat,
       "aria-label": nameOf(p.seat) + (onTurn ? ", " + t("table.turn") : "") },
     el("div", { class: "seat-top" }, head), laid));
@@ -264,18 +276,25 @@ export function fitFelt() {
     box.classList.toggle("compact", d >= COMPACT);
     return box.getBoundingClientRect().bottom <= limit + 0.5 && box.scrollWidth <= box.clientWidth + 0.5;
   };
-  scroller.classList.remove("felt-tight");
-  // nothing laid: nothing to fit; else the largest that fits (a binary search: fewer layouts per render)
-  if (!box.querySelector("[data-card-id]") || fits(0)) { fits(0); scroller.scrollTop = top; return; }
-  let lo = 1, hi = DENSITIES - 1;
-  if (!fits(hi)) {
-    scroller.classList.add("felt-tight");  // still too much at the densest: the board's ring gives a little (app.css)
-  } else {
+  // the largest density that fits, if any (a binary search: fewer layouts per render)
+  const largest = () => {
+    if (fits(0)) return true;
+    if (!fits(DENSITIES - 1)) return false;
+    let lo = 1, hi = DENSITIES - 1;
     while (lo < hi) {
       const mid = Math.floor((lo + hi) / 2);
       if (fits(mid)) hi = mid; else lo = mid + 1;
     }
     fits(hi);
+    return true;
+  };
+  scroller.classList.remove("felt-tight");
+  // nothing laid: nothing to fit; else the largest that fits, and at the densest still too much: the board's
+  // ring gives a little and its phase track goes under the seats (app.css), and the search runs once more
+  if (!box.querySelector("[data-card-id], .ghost")) fits(0);
+  else if (!largest()) {
+    scroller.classList.add("felt-tight");
+    if (!largest()) fits(DENSITIES - 1);
   }
   scroller.scrollTop = top;
 }
