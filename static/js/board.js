@@ -52,6 +52,32 @@ import "./cards.js";
     return { W: Math.max(160, box.clientWidth), H: Math.max(120, H), fit: true };
   }
 
+  /* The ring as one line (B-1), for a small phone while the lay-down is being built (app.css shows it instead
+     of the ring there, so that the seats and all they laid stay in view over the builder): the fields the
+     pawns stand on, each with its number, its symbol (in the field's colour) and the marks of the pawns on
+     it, from the player's own field (marked) onwards in the ring's order; a spectator's from field 0. */
+  function pawnStrip(v, ctx, marks) {
+    const ring = v.ring || [];
+    const n = ring.length || 32;
+    const pawns = v.pawns || [];
+    const own = ctx.seat !== null && ctx.seat !== undefined && pawns[ctx.seat] !== undefined ? pawns[ctx.seat] : null;
+    const start = own === null ? 0 : own;
+    const fields = [...new Set(pawns)].sort((a, b) => ((a - start + n) % n) - ((b - start + n) % n));
+    const nameOf = (seat) => (ctx.names && ctx.names[seat]) || t("seat.n", { n: seat + 1 });
+    return el("ol", { class: "pawn-strip", "aria-label": t("board.title") }, fields.map((field) => {
+      const f = ring[field] || { field: "", action: "" };
+      const here = pawns.map((at, seat) => [at, seat]).filter(([at]) => at === field).map(([, seat]) => seat);
+      const label = t("board.field", { n: field, action: P10.fieldName(f.field) }) + ": " + here.map(nameOf).join(", ");
+      return el("li", { class: "strip-field" + (field === own ? " me" : ""), "data-field": field, title: label },
+        el("span", { class: "sr-only" }, label),
+        el("span", { class: "strip-where", "aria-hidden": "true" },
+          el("span", { class: "strip-number" }, String(field)),
+          el("span", { class: "strip-symbol", "data-action": f.action }, fieldShort(f))),
+        here.map((seat) => el("span", { class: "pawn-mark seat-c" + marks[seat].colour + (seat === ctx.seat ? " mine" : ""),
+          "data-pawn": seat, "aria-hidden": "true" }, marks[seat].initial)));
+    }));
+  }
+
   /** The ring, the pawns, the phase track with markers and the dice. ctx: {names, seat}. */
   P10.renderBoard = function (box, v, ctx) {
     const { W, H, fit } = boxSize(box);
@@ -142,6 +168,7 @@ import "./cards.js";
         svg("text", { x: x + die / 2, y: CY + die * 0.19, "text-anchor": "middle", "font-size": (die * 0.55).toFixed(1), "font-weight": 800, text: String(d) })));
     });
     const picture = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "ring", role: "group", "aria-label": t("board.title") }, nodes);
+    const strip = pawnStrip(v, ctx, marks);
     const legend = el("ul", { class: "legend" }, Object.entries(FIELD_SYMBOL).map(([action, sym]) =>
       el("li", null, el("strong", null, sym + " "), action === "+N" ? t("field.plus", { n: "N" }) : t("field." + action))));
     // Phase track: 1..finish with each player's marker.
@@ -159,7 +186,7 @@ import "./cards.js";
     // keeps the ring in sight and lets the track scroll), else under the ring. h2: the board is a section of
     // the table page (h1), like the hand (axe heading-order).
     const extra = ctx.trackBox ? clear(ctx.trackBox) : box;
-    P10.add(box, picture, info);
+    P10.add(box, picture, strip, info);
     P10.add(extra, el("h2", { class: "phase-track-title" }, t("board.phase_track")), track, el("details", null, el("summary", null, t("board.legend")), legend));
   };
 

@@ -157,8 +157,10 @@ ON_TOP = """() => {
     }
   });
   if (view.ruleset === 'board') {
-    const ring = document.querySelector('#board svg');
-    if (!shown(ring)) out.push('missing ring'); else check(ring, 'ring');
+    // the ring, or where it gives way (a small phone while the lay-down is being built) its one-line strip
+    const ring = document.querySelector('#board svg'), strip = document.querySelector('#board .pawn-strip');
+    if (shown(strip)) check(strip, 'pawn strip');
+    else if (!shown(ring)) out.push('missing ring'); else check(ring, 'ring');
     document.querySelectorAll('#board .field.target').forEach((n) => check(n, 'lit field'));
     const moves = ((view.prompt || {}).action === 'move') ? (view.prompt.moves || []).length : 0;
     if (document.querySelectorAll('#board .field.target').length !== moves) out.push('lit fields != moves');
@@ -198,15 +200,9 @@ ON_TOP = """() => {
   if (fronts.filter((n) => n.closest('.in-front:not(.turned-cards)')).filter(shown).length !== front) {
     out.push('cards in front shown: ' + fronts.length + ' of ' + front);
   }
-  // In view: all of them, at every moment (the builder open, the dock's longest lists of choices too), with one
-  // exception: the board game on a small phone (740 px or less on its long side) while the lay-down is being
-  // built. Held sideways, the ring takes the left half under the title and the seats share the right half with
-  // the dock, which the builder fills but for a strip of about 45 px; upright, the ring (kept legible and in
-  // sight) and the builder leave the seats about 90 px. There the seats and their groups scroll.
-  const small = Math.max(window.innerWidth, window.innerHeight) <= 740;
-  const roomy = !(view.ruleset === 'board' && small && P10.state.building);
+  // In view: all of them, at every moment (the builder open, the dock's longest lists of choices too).
   [...laid, ...fronts].forEach((n) => {
-    if (!shown(n) || !roomy) return;
+    if (!shown(n)) return;
     const r = n.getBoundingClientRect();
     if (r.width < 13 || r.height < 17) {
       out.push('laid card ' + n.dataset.cardId + ' too small ' + Math.round(r.width) + 'x' + Math.round(r.height));
@@ -251,9 +247,6 @@ ON_TOP = """() => {
   document.querySelectorAll('#players .player-name, #players .badge.turn, #game-title, .toolbar .tool')
     .forEach((n) => {
       if (!shown(n)) return;
-      // the exception of the laid cards' check below: the board game's builder on a small phone covers the seats
-      if (n.classList.contains('player-name') && view.ruleset === 'board' && P10.state.building
-          && Math.max(window.innerWidth, window.innerHeight) <= 740) return;
       const r = n.getBoundingClientRect(), box = clip(n);
       if (r.width <= 2 || r.height <= 2) return;  // kept for screen readers only (the ring says whose turn it is)
       const x = (r.left + r.right) / 2, y = (r.top + r.bottom) / 2;

@@ -418,9 +418,9 @@ def test_every_laid_card_is_in_view_and_on_top_with_no_tap(start_server: Any, ne
     crowded tables have every seat's phase down (``states.crowded``: Master's phase 1 is 24 groups at six
     seats). In Russian, light, and German, dark. Every moment that offers a lay-down also with the builder open
     and filled, and the prompts whose dock takes most of a phone's height are in too (the Give-me-five offers,
-    R-11; the board game's free choice, discard-pile search and the number to ask for, B-5). One exception
-    (``layout.ON_TOP``): the board game on a small phone (360×740, 740×360) with the builder open, where the
-    ring and the builder leave the seats a strip in which they scroll."""
+    R-11; the board game's free choice, discard-pile search and the number to ask for, B-5). The board game on
+    a small phone (360×740, 740×360) with the builder open too: there the ring gives way to its one-line strip
+    (B-1, ``test_board_ring``)."""
     server = start_server(306)
     anna, _ben, _ = h.start_two(server, new_page, "mattel", {})
     tall = {"take_offer", "choose", "search", "ask"}

@@ -140,6 +140,8 @@ function renderAll() {
     S.builderFor = key;
   }
   if (S.builder) S.builder = S.builder.map((g) => g.filter((id) => ids.has(id)));
+  // the lay-down being built (app.css: on a small phone the board game's ring gives way to its strip)
+  document.body.classList.toggle("building", Boolean(S.building && prompt() && prompt().can_lay && v.my_phase));
   if (v.ruleset === "board" && P10.renderBoard) {
     $("board").classList.remove("hidden");
     $("board-track").classList.remove("hidden");
