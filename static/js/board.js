@@ -5,7 +5,7 @@ import "./cards.js";
 
 (function (P10) {
   const { t, el, svg, clear } = P10;
-  const PAWN = ["#d32f2f", "#1f5fbf", "#2e7d32", "#e5b400", "#8e24aa", "#00897b"];
+  const PAWN = ["#d32f2f", "#1f5fbf", "#2e7d32", "#e5b400", "#8e24aa", "#00796b"];
   const FIELD_SYMBOL = { "+N": "+", search: "◎", again: "↻", swap: "⇄", all: "∀", joker: "J", ask: "?", choice: "★" };
   const FIELD_FILL = { "+N": "#e3f2fd", search: "#fff3e0", again: "#e8f5e9", swap: "#fce4ec", all: "#ede7f6",
     joker: "#fffde7", ask: "#e0f7fa", choice: "#bbdefb" };

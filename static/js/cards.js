@@ -142,21 +142,25 @@ import { P10 } from "./common.js";
 
   /** Each seat's mark: its colour (0–5, the classes seat-c0…seat-c5 of app.css and the board's pawns) and an
       initial that no other seat at the table shares: the first letter of the name, else its first two, else
-      the letter and the seat's number ("B", "Bo" and "Be", "A1" and "A2"). names: seat -> name. */
+      the letter and the number the name holds ("Bot 5": B5, as the ticker names it), else the letter and the
+      seat's number ("B", "Bo" and "Be", "A1" and "A2"). names: seat -> name. */
   P10.seatMarks = function (names) {
     const seats = Object.keys(names).map(Number).sort((a, b) => a - b);
     const letters = (seat, n) => Array.from(String(names[seat] || "?").trim() || "?").slice(0, n).join("");
+    const first = (seat) => letters(seat, 1).toUpperCase();
+    const digits = (seat) => (String(names[seat] || "").match(/\d+/) || [null])[0];
     const marks = {};
-    for (const seat of seats) marks[seat] = { colour: seat % 6, initial: letters(seat, 1).toUpperCase() };
-    for (const size of [2, 0]) {
+    for (const seat of seats) marks[seat] = { colour: seat % 6, initial: first(seat) };
+    const alike = () => {
       const counts = {};
       for (const seat of seats) counts[marks[seat].initial] = (counts[marks[seat].initial] || 0) + 1;
-      for (const seat of seats) {
-        if (counts[marks[seat].initial] < 2) continue;
-        const first = letters(seat, 1).toUpperCase();
-        marks[seat].initial = size ? first + letters(seat, 2).slice(first.length).toLowerCase() : first + (seat + 1);
-      }
-    }
+      return seats.filter((seat) => counts[marks[seat].initial] > 1);
+    };
+    // two alike: their first two letters; still alike: the letter and the number the name holds, so that a
+    // bot named "Bot 5" is marked B5; at last the letter and the seat's number
+    for (const seat of alike()) marks[seat].initial = first(seat) + letters(seat, 2).slice(first(seat).length).toLowerCase();
+    for (const seat of alike()) if (digits(seat)) marks[seat].initial = first(seat) + digits(seat);
+    for (const seat of alike()) marks[seat].initial = first(seat) + (seat + 1);
     return marks;
   };
 

@@ -161,3 +161,21 @@ def test_names_on_chips_are_whole_at_3_and_6_seats(start_server: Any, new_page: 
                     shot(anna, f"chip-names-{len(names)}-seats-{width}x{height}")
     assert not failures, (len(failures), failures[:8])
     assert not anna.p10_errors, anna.p10_errors
+
+
+@pytest.mark.e2e
+def test_a_bots_mark_carries_the_number_of_its_name(start_server: Any, new_page: Any) -> None:
+    """A seat's mark and its name agree: bots named by number ("Bot 1 (normal)", "Бот 5") are marked with
+    that number (B1, Б5), as the ticker names them, whatever seat they sit on; the others keep their letters
+    (one letter, else two, else the letter and the seat's number), and no two seats share a mark."""
+    server = start_server(SEED)
+    anna, _ben, _ = h.start_two(server, new_page, "mattel", {})
+    marks = "(names) => Object.values(P10.seatMarks(names)).map((m) => m.initial)"
+    cases = [
+        (["Anna", "Bot 1 (normal)", "Bot 2 (normal)"], ["A", "B1", "B2"]),
+        (["Борис", "Бот 1", "Бот 2", "Бот 3", "Бот 4", "Бот 5"], ["Бо", "Б1", "Б2", "Б3", "Б4", "Б5"]),
+        (["Anna", "Boris", "Bettina", "Chiara", "Dmitri", "Bob"], ["A", "B2", "Be", "C", "D", "B6"]),
+        (["Ann", "Anna"], ["A1", "A2"]),
+    ]
+    for names, expected in cases:
+        assert anna.evaluate(marks, dict(enumerate(names))) == expected, names

@@ -157,7 +157,8 @@ function groupEl(group, index, lit) {
 
 /* The board game's ring takes the room the seats leave (app.css). So that it does not shrink, nor the seats move,
    when a seat lays its phase (B-3, B-5), a seat that has not laid it keeps its room on the felt: the outline of the
-   groups its phase asks for, a dashed place for each card. Shown to the eye only (the chip names the phase). */
+   groups its phase asks for, a dashed place for each card. Shown to the eye only (the chip names the phase), and
+   not on a phone held sideways, where the seats have a box of their own beside the ring (app.css). */
 function phaseGhosts(p, v) {
   if (v.ruleset !== "board" || p.laid || p.finished) return [];
   const entry = (v.phases || []).find((phase) => phase.number === p.phase);
@@ -291,7 +292,8 @@ export function fitFelt() {
   scroller.classList.remove("felt-tight");
   // nothing laid: nothing to fit; else the largest that fits, and at the densest still too much: the board's
   // ring gives a little and its phase track goes under the seats (app.css), and the search runs once more
-  if (!box.querySelector("[data-card-id], .ghost")) fits(0);
+  const ghosts = [...box.querySelectorAll(".ghost")].some((n) => n.getClientRects().length);
+  if (!ghosts && !box.querySelector("[data-card-id]")) fits(0);
   else if (!largest()) {
     scroller.classList.add("felt-tight");
     if (!largest()) fits(DENSITIES - 1);
