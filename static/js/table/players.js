@@ -161,14 +161,19 @@ function groupEl(group, index, lit) {
    not on a phone held sideways, where the seats have a box of their own beside the ring (app.css). */
 function phaseGhosts(p, v) {
   if (v.ruleset !== "board" || p.laid || p.finished) return [];
-  const entry = (v.phases || []).find((phase) => phase.number === p.phase);
+  const entry = phaseEntry(p.phase, v);
   if (!entry || !entry.groups) return [];
   return entry.groups.map((g) => el("div", { class: "group ghost", "data-kind": g.kind },
     el("span", { class: "ghost-cards" }, Array.from({ length: g.size }, () => el("span", { class: "ghost-card" })))));
 }
 
+/** The view's phase ``number``: its description and the groups it asks for. */
+function phaseEntry(number, v) {
+  return (v.phases || []).find((p) => p.number === number);
+}
+
 export function phaseText(number, v) {
-  const entry = (v.phases || []).find((p) => p.number === number);
+  const entry = phaseEntry(number, v);
   return entry && entry.groups ? P10.describePhase(entry.groups) : "";
 }
 P10.phaseText = phaseText;
@@ -242,10 +247,13 @@ export function renderPlayers() {
       el("span", { class: "facts" }, factsOf(p, v)),
     ];
     // What the seat has laid lies in front of it on the felt, always (its groups, the cards in front of it).
-    const laid = front || turned || groups.length
-      ? el("div", { class: "seat-felt", id: "groups-" + p.seat, role: "group", "aria-label": t("table.groups_n", { n: groups.length }) },
-        front, turned, groups.length ? el("div", { class: "groups" }, groups) : null, ...ghosts)
-      : ghosts.length ? el("div", { class: "seat-felt", id: "groups-" + p.seat, "aria-hidden": "true" }, ghosts) : null;
+    // (a seat with nothing but its phase's outlines: a felt for the eye only)
+    const real = Boolean(front || turned || groups.length);
+    const laid = real || ghosts.length
+      ? el("div", { class: "seat-felt", id: "groups-" + p.seat, role: real ? "group" : null,
+        "aria-label": real ? t("table.groups_n", { n: groups.length }) : null, "aria-hidden": real ? null : "true" },
+      front, turned, groups.length ? el("div", { class: "groups" }, groups) : null, ghosts)
+      : null;
     box.appendChild(el("article", { class: classes.join(" "), "data-seat": p.seat,
       "aria-label": nameOf(p.seat) + (onTurn ? ", " + t("table.turn") : "") },
     el("div", { class: "seat-top" }, head), laid));
